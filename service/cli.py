@@ -1,0 +1,29 @@
+"""The `survive-us` command line. Each command lives in its own `service/cmd_*.py` module."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from service import cmd_arbitrate, cmd_demo, cmd_rules
+
+COMMANDS = (cmd_arbitrate, cmd_rules, cmd_demo)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="survive-us", description="Table service for the Survive Us miniatures game."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in COMMANDS:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    result: int = args.func(args)
+    sys.stdout.flush()
+    return result
