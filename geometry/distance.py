@@ -23,7 +23,7 @@ def edge_distances(
     centres_a: FloatArray, radii_a: FloatArray, centres_b: FloatArray, radii_b: FloatArray
 ) -> FloatArray:
     """Matrix of edge-to-edge distances, rows for `a`, columns for `b`."""
-    gaps = cdist(centres_a, centres_b) - radii_a[:, None] - radii_b[None, :]
+    gaps = cdist(centres_a, centres_b) - (radii_a[:, None] + radii_b[None, :])
     return np.maximum(gaps, 0.0)
 
 
@@ -32,7 +32,7 @@ def edge_distance(
 ) -> float:
     """Edge-to-edge distance between two bases."""
     centre_gap = float(np.hypot(a[0] - b[0], a[1] - b[1]))
-    return max(centre_gap - radius_a - radius_b, 0.0)
+    return max(centre_gap - (radius_a + radius_b), 0.0)
 
 
 def in_contact(distances: FloatArray) -> BoolArray:

@@ -199,7 +199,8 @@ class SightField:
         my = centres[pair, 1] + radii[pair] * np.sin(mid)
         seen = lut.sees(observer[pair], mx, my)
         fraction = np.bincount(pair, weights=arc * seen, minlength=pairs) / TWO_PI
-        fraction = np.clip(fraction, 0.0, 1.0)
+        # Arc sums carry rounding of about 1e-15: snap the exact ends of the range.
+        fraction = np.where(fraction > 1.0 - 1e-12, 1.0, np.where(fraction < 1e-12, 0.0, fraction))
 
         visible = fraction > 0.0
         unsure = np.flatnonzero(~visible & ~lut.blind[observer])

@@ -1,0 +1,151 @@
+"""A scene made ready for measuring: distances, sight, views, paths, with caches.
+
+`Space` is what arbitration, the rules engine and the page query. It keeps one sight field
+per table and one view per figure, so asking again is cheap and moving one figure only
+recomputes what that figure changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import numpy.typing as npt
+import shapely
+from shapely.geometry import Polygon, box
+
+from geometry.distance import edge_distances, in_contact, within
+from geometry.paths import Path, PathFinder, pathfinder
+from geometry.scene import Figure, Scene
+from geometry.sight import SightField, View
+
+__all__ = ["Sight", "Space"]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True)
+class Sight:
+    """Line of sight from one figure to another: the rule's answer and the visible share."""
+
+    visible: bool
+    fraction: float
+
+
+class Space:
+    """Measuring queries on one scene."""
+
+    def __init__(self, scene: Scene, sight_field: SightField | None = None) -> None:
+        self.scene = scene
+        self._field = sight_field
+        self._views: dict[str, View] = {}
+
+    # --- distances ----------------------------------------------------------------------
+
+    @cached_property
+    def distances(self) -> FloatArray:
+        """Edge-to-edge distances between every pair of figures, in scene order."""
+        s = self.scene
+        return edge_distances(s.centres, s.radii, s.centres, s.radii)
+
+    def distance(self, a: str, b: str) -> float:
+        i, j = self._index(a), self._index(b)
+        return float(self.distances[i, j])
+
+    def within(self, figure: str, inches: float, among: Sequence[str]) -> list[str]:
+        """Ids of `among` whose bases are within `inches` of `figure`'s, edge to edge."""
+        i = self._index(figure)
+        cols = [self._index(x) for x in among]
+        near = within(self.distances[i, cols], inches)
+        return [x for x, ok in zip(among, near, strict=True) if ok and x != figure]
+
+    def in_contact(self, figure: str, among: Sequence[str]) -> list[str]:
+        i = self._index(figure)
+        cols = [self._index(x) for x in among]
+        touching = in_contact(self.distances[i, cols])
+        return [x for x, ok in zip(among, touching, strict=True) if ok and x != figure]
+
+    # --- sight --------------------------------------------------------------------------
+
+    @property
+    def sight_field(self) -> SightField:
+        if self._field is None:
+            s = self.scene
+            footprints = [t.footprint for t in s.sight_blockers]
+            self._field = SightField(footprints, s.table.width, s.table.depth)
+        return self._field
+
+    def view(self, figure: str) -> View:
+        if figure not in self._views:
+            self._views[figure] = self.sight_field.view(self.scene.figure(figure).centre)
+        return self._views[figure]
+
+    def sight(self, observer: str, target: str) -> Sight:
+        got = self.sights(observer, [target])
+        return got[0]
+
+    def sights(self, observer: str, targets: Sequence[str]) -> list[Sight]:
+        """Line of sight from one figure to many, answered together."""
+        if not targets:
+            return []
+        figures = [self.scene.figure(t) for t in targets]
+        centres = np.array([f.centre for f in figures], dtype=np.float64)
+        radii = np.array([f.radius for f in figures], dtype=np.float64)
+        answers = self.sight_field.answers(
+            [self.view(observer)], np.zeros(len(figures), dtype=np.intp), centres, radii
+        )
+        out = []
+        for target, visible, fraction in zip(
+            targets, answers.visible, answers.fraction, strict=True
+        ):
+            if target == observer:
+                out.append(Sight(True, 1.0))
+            else:
+                out.append(Sight(bool(visible), float(fraction)))
+        return out
+
+    def visibility_polygon(self, figure: str) -> Polygon:
+        """What `figure` sees, clipped to the table: for drawing."""
+        t = self.scene.table
+        clipped = shapely.intersection(self.view(figure).polygon, box(0, 0, t.width, t.depth))
+        return clipped  # type: ignore[no-any-return]
+
+    # --- movement -----------------------------------------------------------------------
+
+    def pathfinder(self, radius: float) -> PathFinder:
+        s = self.scene
+        blockers = [(t.id, t.footprint) for t in s.movement_blockers]
+        key = tuple((t.id, t.footprint.wkb) for t in s.movement_blockers)
+        return pathfinder(key, blockers, (s.table.width, s.table.depth), radius)
+
+    def path(self, figure: str, to: tuple[float, float]) -> Path:
+        """Shortest legal route of `figure`'s base centre to `to`, around enemy bases too."""
+        f = self.scene.figure(figure)
+        return self.pathfinder(f.radius).shortest(f.centre, to, self._enemy_bases(f))
+
+    def reach(self, figure: str, inches: float) -> shapely.Geometry:
+        f = self.scene.figure(figure)
+        return self.pathfinder(f.radius).reach(f.centre, inches, self._enemy_bases(f))
+
+    def _enemy_bases(self, mover: Figure) -> list[tuple[float, float, float]]:
+        return [(g.x, g.y, g.radius) for g in self.scene.figures if _enemies(mover, g)]
+
+    # --- changes ------------------------------------------------------------------------
+
+    def moved(self, figure: str, x: float, y: float) -> Space:
+        """This space with one figure moved (unchecked); other figures' views are kept."""
+        moved = self.scene.with_figure(self.scene.figure(figure).moved_to(x, y))
+        space = Space(moved, self._field)
+        space._views = {k: v for k, v in self._views.items() if k != figure}
+        return space
+
+    def _index(self, figure: str) -> int:
+        self.scene.figure(figure)  # raises the scene's unknown-id error
+        return self.scene.index[figure]
+
+
+def _enemies(a: Figure, b: Figure) -> bool:
+    """Zombies are the enemies of humans; survivors and civilians are on the same side."""
+    return a.id != b.id and (a.side == "zombies") != (b.side == "zombies")

@@ -1,0 +1,251 @@
+"""Answers to the arbitration questions of DESIGN.md, each with a short explanation.
+
+Geometry measures; this module applies the rules to the measures: the 20 in activation
+range, who counts as an enemy, shooting-target priority.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from geometry.errors import QuestionError, SceneError
+from geometry.scene import Figure, load_scene
+from geometry.space import Space
+
+__all__ = [
+    "ACTIVATION_INCHES",
+    "THREAT_INCHES",
+    "arbitrate",
+    "answer",
+    "enemies",
+    "shooting_targets",
+    "activatable_zombies",
+]
+
+ACTIVATION_INCHES = 20.0  # a zombie activates only with a human this close, edge to edge
+THREAT_INCHES = 2.0  # a zombie this close to a survivor threatens it: it may be shot first
+TIE_INCHES = 1e-6  # distances closer than this are the same distance on a real table
+
+Answer = dict[str, Any]
+
+
+def enemies(a: Figure, b: Figure) -> bool:
+    """Zombies fight humans (survivors and civilians); humans do not fight each other."""
+    return a.id != b.id and a.is_human != b.is_human
+
+
+def _fmt(inches: float) -> str:
+    return f"{inches:.2f} in"
+
+
+def activatable_zombies(space: Space) -> tuple[list[str], dict[str, tuple[str, float] | None]]:
+    """Zombies with a human within 20 in, and each zombie's nearest human with its distance."""
+    figures = space.scene.figures
+    humans = [i for i, f in enumerate(figures) if f.is_human]
+    nearest: dict[str, tuple[str, float] | None] = {}
+    active = []
+    for i, f in enumerate(figures):
+        if f.is_human:
+            continue
+        if not humans:
+            nearest[f.id] = None
+            continue
+        row = space.distances[i, humans]
+        k = int(row.argmin())
+        nearest[f.id] = (figures[humans[k]].id, float(row[k]))
+        if row[k] <= ACTIVATION_INCHES + 1e-9:
+            active.append(f.id)
+    return active, nearest
+
+
+def shooting_targets(space: Space, shooter: str, reach: float) -> Answer:
+    """Zombies the shooter may shoot: in sight and range; the nearest, or any threatening."""
+    me = space.scene.figure(shooter)
+    zombies = [f for f in space.scene.figures if f.side == "zombies"]
+    survivors = [f.id for f in space.scene.figures if f.side == "survivors"]
+    sights = space.sights(shooter, [z.id for z in zombies])
+    candidates: list[tuple[float, str]] = []
+    for zombie, sight in zip(zombies, sights, strict=True):
+        d = space.distance(shooter, zombie.id)
+        if sight.visible and d <= reach + 1e-9:
+            candidates.append((d, zombie.id))
+    candidates.sort(key=lambda c: c[0])
+    legal: list[str] = []
+    reasons: dict[str, str] = {}
+    if candidates:
+        nearest = candidates[0][0]
+        for d, z in candidates:
+            threatened = space.within(z, THREAT_INCHES, survivors)
+            if d <= nearest + TIE_INCHES:
+                legal.append(z)
+                reasons[z] = f"nearest zombie in sight and range ({_fmt(d)})"
+            elif threatened:
+                legal.append(z)
+                reasons[z] = f"threatens {threatened[0]} (within {THREAT_INCHES:g} in)"
+    return {
+        "candidates": [z for _, z in candidates],
+        "legal": legal,
+        "why": reasons,
+        "explain": (
+            f"{me.id} sees {len(candidates)} zombie(s) within {reach:g} in; "
+            f"may shoot {', '.join(legal) if legal else 'none'}"
+        ),
+    }
+
+
+# --- questions ----------------------------------------------------------------------------
+
+
+def _field(q: Mapping[str, Any], key: str, where: str) -> Any:
+    if key not in q:
+        raise QuestionError(f"{where}: missing {key!r}", f"{where}.{key}")
+    return q[key]
+
+
+def _figure_id(space: Space, q: Mapping[str, Any], key: str, where: str) -> str:
+    value = _field(q, key, where)
+    if not isinstance(value, str) or value not in space.scene.index:
+        raise QuestionError(f"{where}.{key}: unknown figure id {value!r}", f"{where}.{key}")
+    return value
+
+
+def _number(q: Mapping[str, Any], key: str, where: str) -> float:
+    value = _field(q, key, where)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise QuestionError(f"{where}.{key}: expected a number, got {value!r}", f"{where}.{key}")
+    if value < 0:
+        raise QuestionError(f"{where}.{key}: must not be negative, got {value!r}", f"{where}.{key}")
+    return float(value)
+
+
+def _point(q: Mapping[str, Any], key: str, where: str) -> tuple[float, float]:
+    value = _field(q, key, where)
+    ok = isinstance(value, list) and len(value) == 2
+    ok = ok and all(
+        not isinstance(v, bool) and isinstance(v, int | float) and math.isfinite(v) for v in value
+    )
+    if not ok:
+        raise QuestionError(
+            f"{where}.{key}: expected an [x, y] pair of numbers, got {value!r}", f"{where}.{key}"
+        )
+    return (float(value[0]), float(value[1]))
+
+
+def _ask_distance(space: Space, q: Mapping[str, Any], where: str) -> Answer:
+    a, b = _figure_id(space, q, "a", where), _figure_id(space, q, "b", where)
+    inches = space.distance(a, b)
+    return {"inches": inches, "explain": f"{a} to {b}: {_fmt(inches)} edge to edge"}
+
+
+def _ask_sight(space: Space, q: Mapping[str, Any], where: str) -> Answer:
+    a, b = _figure_id(space, q, "from", where), _figure_id(space, q, "to", where)
+    sight = space.sight(a, b)
+    seen = f"sees {sight.fraction:.0%} of" if sight.visible else "cannot see"
+    if sight.visible and sight.fraction == 0.0:
+        seen = "just sees (a sight line grazes terrain) the edge of"
+    return {
+        "visible": sight.visible,
+        "fraction": sight.fraction,
+        "explain": f"{a} {seen} {b}'s base",
+    }
+
+
+def _ask_activatable(space: Space, q: Mapping[str, Any], where: str) -> Answer:
+    active, nearest = activatable_zombies(space)
+    lines = []
+    for z, near in nearest.items():
+        if near is None:
+            lines.append(f"{z}: no human on the table")
+        else:
+            verdict = "may activate" if z in active else "too far"
+            lines.append(f"{z}: nearest human {near[0]} at {_fmt(near[1])}, {verdict}")
+    return {"zombies": active, "explain": "; ".join(lines)}
+
+
+def _ask_engaged(space: Space, q: Mapping[str, Any], where: str) -> Answer:
+    me = space.scene.figure(_figure_id(space, q, "figure", where))
+    foes = [f.id for f in space.scene.figures if enemies(me, f)]
+    touching = space.in_contact(me.id, foes)
+    if touching:
+        text = f"{me.id} is in base contact with {', '.join(touching)}"
+    else:
+        text = f"{me.id} touches no enemy base"
+    return {"with": touching, "explain": text}
+
+
+def _ask_shooting(space: Space, q: Mapping[str, Any], where: str) -> Answer:
+    shooter = _figure_id(space, q, "shooter", where)
+    if space.scene.figure(shooter).side == "zombies":
+        raise QuestionError(f"{where}.shooter: {shooter!r} is a zombie; zombies do not shoot",
+                            f"{where}.shooter")
+    return shooting_targets(space, shooter, _number(q, "range", where))
+
+
+def _ask_path(space: Space, q: Mapping[str, Any], where: str) -> Answer:
+    figure = _figure_id(space, q, "figure", where)
+    goal = _point(q, "to", where)
+    path = space.path(figure, goal)
+    if not path.reachable:
+        return {
+            "reachable": False,
+            "length": None,
+            "waypoints": [],
+            "explain": f"{figure} cannot reach {list(goal)}: {path.reason}",
+        }
+    return {
+        "reachable": True,
+        "length": path.length,
+        "waypoints": [list(p) for p in path.waypoints],
+        "explain": f"{figure} reaches {list(goal)} in {_fmt(path.length)} "
+        f"({len(path.waypoints) - 2} turn(s))",
+    }
+
+
+QUESTIONS: dict[str, tuple[frozenset[str], Callable[[Space, Mapping[str, Any], str], Answer]]] = {
+    "distance": (frozenset({"a", "b"}), _ask_distance),
+    "line_of_sight": (frozenset({"from", "to"}), _ask_sight),
+    "activatable_zombies": (frozenset(), _ask_activatable),
+    "engaged": (frozenset({"figure"}), _ask_engaged),
+    "shooting_targets": (frozenset({"shooter", "range"}), _ask_shooting),
+    "path": (frozenset({"figure", "to"}), _ask_path),
+}
+
+
+def answer(space: Space, question: Any, where: str = "question") -> Answer:
+    """Answer one question about the scene in `space`."""
+    if not isinstance(question, Mapping):
+        raise QuestionError(f"{where}: expected an object, got {question!r}", where)
+    ask = question.get("ask")
+    if ask not in QUESTIONS:
+        known = ", ".join(QUESTIONS)
+        raise QuestionError(f"{where}.ask: unknown question {ask!r} (known: {known})",
+                            f"{where}.ask")
+    fields, handler = QUESTIONS[ask]
+    extra = sorted(set(question) - fields - {"ask"})
+    if extra:
+        raise QuestionError(f"{where}: unknown field {extra[0]!r} for {ask!r}",
+                            f"{where}.{extra[0]}")
+    return handler(space, question, where)
+
+
+def arbitrate(request: Any) -> dict[str, list[Answer]]:
+    """`{"scene", "questions"}` -> `{"answers"}`; raises SurviveUsError naming what is wrong."""
+    if not isinstance(request, Mapping):
+        raise QuestionError(f"request: expected an object, got {request!r}", "")
+    extra = sorted(set(request) - {"scene", "questions"})
+    if extra:
+        raise QuestionError(f"request: unknown field {extra[0]!r}", extra[0])
+    if "scene" not in request:
+        raise QuestionError("request: missing 'scene'", "scene")
+    questions = request.get("questions", [])
+    if not isinstance(questions, list):
+        raise QuestionError(f"questions: expected a list, got {questions!r}", "questions")
+    try:
+        scene = load_scene(request["scene"])
+    except SceneError as error:
+        where = f"scene.{error.where}" if error.where else "scene"
+        raise SceneError(error.message, where) from None
+    space = Space(scene)
+    return {"answers": [answer(space, q, f"questions[{i}]") for i, q in enumerate(questions)]}
