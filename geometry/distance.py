@@ -24,7 +24,8 @@ def edge_distances(
 ) -> FloatArray:
     """Matrix of edge-to-edge distances, rows for `a`, columns for `b`."""
     gaps = cdist(centres_a, centres_b) - (radii_a[:, None] + radii_b[None, :])
-    return np.maximum(gaps, 0.0)
+    clamped: FloatArray = np.maximum(gaps, 0.0)
+    return clamped
 
 
 def edge_distance(

@@ -1,7 +1,8 @@
 """The project's error hierarchy, rooted here because geometry is the lowest layer.
 
 Every error carries a short machine `code`, a human `message` that quotes the bad value,
-and `where`: a path to the offending item (``"figures[2].x"``, ``"rules/data/skills.toml:agile.cost"``).
+and `where`: a path to the offending item (``"figures[2].x"``,
+``"skills.toml:agile.cost"``).
 """
 
 from __future__ import annotations

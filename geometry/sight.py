@@ -47,7 +47,7 @@ OFFSET = 8.0  # > 2 pi: shifts each observer's angles into its own range for one
 
 
 def _cross(ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray) -> FloatArray:
-    return ax * by - ay * bx  # type: ignore[no-any-return]
+    return ax * by - ay * bx
 
 
 @dataclass(frozen=True, eq=False)
@@ -313,7 +313,7 @@ class _Lookup:
 
     @staticmethod
     def _wrap(theta: FloatArray) -> FloatArray:
-        return np.mod(theta + math.pi, TWO_PI) - math.pi  # type: ignore[no-any-return]
+        return np.mod(theta + math.pi, TWO_PI) - math.pi
 
     def wedge_of(self, observer: IntArray, theta: FloatArray) -> IntArray:
         """Global index of the wedge holding direction `theta` of each observer."""
@@ -347,7 +347,8 @@ class _Lookup:
         a, e = self.points[wedge], self.dirs[wedge]
         side = _cross(e[:, 0], e[:, 1], x - a[:, 0], y - a[:, 1])
         scale = np.hypot(e[:, 0], e[:, 1])
-        return (side <= 1e-12 * scale) & ~self.blind[observer]
+        seen: BoolArray = (side <= 1e-12 * scale) & ~self.blind[observer]
+        return seen
 
 
 def _expand(starts: IntArray, counts: IntArray) -> tuple[IntArray, IntArray]:

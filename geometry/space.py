@@ -110,7 +110,7 @@ class Space:
         """What `figure` sees, clipped to the table: for drawing."""
         t = self.scene.table
         clipped = shapely.intersection(self.view(figure).polygon, box(0, 0, t.width, t.depth))
-        return clipped  # type: ignore[no-any-return]
+        return clipped
 
     # --- movement -----------------------------------------------------------------------
 

@@ -23,7 +23,7 @@ def wall_footprint(line: Sequence[Point], thickness: float) -> Polygon:
     shape = LineString(line).buffer(thickness / 2.0, cap_style="flat", join_style="mitre")
     if not isinstance(shape, Polygon):  # a self-crossing line can buffer into several parts
         shape = shapely.union_all(shape.geoms)
-    return shape  # type: ignore[no-any-return]
+    return shape
 
 
 @dataclass(frozen=True, eq=False)

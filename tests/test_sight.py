@@ -177,7 +177,7 @@ def test_translating_the_whole_scene_changes_nothing(
     before = sight(pieces, o, t)
     after = sight(moved, (o[0] + dx, o[1] + dy), (t[0] + dx, t[1] + dy))
     assert after[1] == pytest.approx(before[1], abs=1e-7)
-    if 1e-7 < before[1]:
+    if before[1] > 1e-7:
         assert after[0]
 
 
