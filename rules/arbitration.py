@@ -10,6 +10,9 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import shapely
+from shapely.geometry import mapping
+
 from geometry.errors import QuestionError, SceneError
 from geometry.scene import Figure, load_scene
 from geometry.space import Space
@@ -203,6 +206,33 @@ def _ask_path(space: Space, q: Mapping[str, Any], where: str) -> Answer:
     }
 
 
+def _geojson(shape: Any, digits: int = 4) -> dict[str, Any]:
+    """A shapely geometry as a GeoJSON object with coordinates rounded to 1/10000 in."""
+    return dict(mapping(shapely.set_precision(shape, 10.0**-digits)))
+
+
+def _ask_visibility(space: Space, q: Mapping[str, Any], where: str) -> Answer:
+    figure = _figure_id(space, q, "figure", where)
+    region = space.visibility_polygon(figure)
+    share = region.area / (space.scene.table.width * space.scene.table.depth)
+    return {
+        "area": region.area,
+        "region": _geojson(region),
+        "explain": f"{figure} sees {share:.0%} of the table",
+    }
+
+
+def _ask_reach(space: Space, q: Mapping[str, Any], where: str) -> Answer:
+    figure = _figure_id(space, q, "figure", where)
+    inches = _number(q, "inches", where)
+    region = space.reach(figure, inches)
+    return {
+        "area": region.area,
+        "region": _geojson(region),
+        "explain": f"where {figure}'s base centre can be after {inches:g} in of movement",
+    }
+
+
 QUESTIONS: dict[str, tuple[frozenset[str], Callable[[Space, Mapping[str, Any], str], Answer]]] = {
     "distance": (frozenset({"a", "b"}), _ask_distance),
     "line_of_sight": (frozenset({"from", "to"}), _ask_sight),
@@ -210,6 +240,8 @@ QUESTIONS: dict[str, tuple[frozenset[str], Callable[[Space, Mapping[str, Any], s
     "engaged": (frozenset({"figure"}), _ask_engaged),
     "shooting_targets": (frozenset({"shooter", "range"}), _ask_shooting),
     "path": (frozenset({"figure", "to"}), _ask_path),
+    "visibility": (frozenset({"figure"}), _ask_visibility),
+    "reach": (frozenset({"figure", "inches"}), _ask_reach),
 }
 
 
