@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from service import cmd_arbitrate, cmd_demo, cmd_rules
+from service import cmd_arbitrate, cmd_band, cmd_demo, cmd_rules
 
-COMMANDS = (cmd_arbitrate, cmd_rules, cmd_demo)
+COMMANDS = (cmd_arbitrate, cmd_rules, cmd_demo, cmd_band)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,138 @@
+"""`survive-us band check|cost FILE`: check a band (roster) against the building rules.
+
+`band check FILE` prints every problem (errors and warnings, each with its fix) and the costs;
+it exits 0 when the band is legal, 1 when it has errors, 2 when the file is malformed (with
+`--json`, the body is `{"error": {"code", "message", "where"}}`). `band cost FILE` prints the
+costs only. FILE '-' reads standard input. `--settings FILE` reads changed settings (JSON
+object, docs/rules.md names); `--limit N` sets `band_points_limit`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from typing import Any
+
+from geometry.errors import SurviveUsError
+from rules.catalog import Catalog, load_catalog
+from rules.settings import Settings
+from rules.warband import Roster, RosterError, cost_breakdown, validate
+from service.jsonio import print_error, print_json, read_json
+
+__all__ = ["register", "costs"]
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "band", help="check a survivors' band (roster) and price it"
+    )
+    actions = parser.add_subparsers(dest="band_command", required=True, metavar="ACTION")
+    check = actions.add_parser(
+        "check",
+        help="list every rule the band breaks, and its costs",
+        description="Exit 0 when legal, 1 when the band breaks a rule, 2 when the file is "
+        "malformed.",
+    )
+    cost = actions.add_parser("cost", help="print the band's and each figure's cost")
+    for action, func in ((check, run_check), (cost, run_cost)):
+        action.add_argument("file", help="band JSON file ('-' for stdin)")
+        action.add_argument("--json", action="store_true", help="print JSON")
+        action.add_argument("--settings", help="JSON file of changed settings")
+        action.add_argument("--limit", type=int, help="band_points_limit, in points")
+        action.set_defaults(func=func)
+
+
+def _read(args: argparse.Namespace) -> tuple[Roster, Settings]:
+    roster = Roster.from_json(read_json(args.file))
+    settings = Settings.from_json(read_json(args.settings)) if args.settings else Settings()
+    if args.limit is not None:
+        if args.limit < 0:
+            raise RosterError(f"--limit: expected a whole number >= 0, got {args.limit}", "limit")
+        settings = replace(settings, band_points_limit=args.limit)
+    return roster, settings
+
+
+def costs(roster: Roster, catalog: Catalog, settings: Settings) -> dict[str, Any]:
+    """`{"band": total or None, "limit", "members": [{"id", ...breakdown}]}`.
+
+    A figure that cannot be priced (unknown archetype, skill or item) has `"total": null`
+    and the band total is null.
+    """
+    members: list[dict[str, Any]] = []
+    for member in roster.members:
+        try:
+            members.append({"id": member.id, **cost_breakdown(member, catalog, settings)})
+        except RosterError:
+            members.append({"id": member.id, "total": None})
+    totals = [m["total"] for m in members]
+    band = None if None in totals else sum(totals)
+    return {"band": band, "limit": settings.band_points_limit, "members": members}
+
+
+def run_check(args: argparse.Namespace) -> int:
+    try:
+        roster, settings = _read(args)
+    except SurviveUsError as error:
+        return _fail(error, args.json)
+    catalog = load_catalog()
+    problems = validate(roster, catalog, settings)
+    errors = sum(p.severity == "error" for p in problems)
+    priced = costs(roster, catalog, settings)
+    if args.json:
+        print_json(
+            {
+                "name": roster.name,
+                "legal": errors == 0,
+                "errors": errors,
+                "warnings": len(problems) - errors,
+                "problems": [p.to_json() for p in problems],
+                "cost": priced,
+            }
+        )
+    else:
+        verdict = "legal" if errors == 0 else f"NOT legal ({errors} error(s))"
+        print(f"{roster.name}: {verdict}, {len(problems) - errors} warning(s)")
+        for p in problems:
+            print(f"  {p.severity}: {p.where}: {p.message}\n      fix: {p.fix}")
+        print(_cost_text(priced))
+    return 0 if errors == 0 else 1
+
+
+def run_cost(args: argparse.Namespace) -> int:
+    try:
+        roster, settings = _read(args)
+    except SurviveUsError as error:
+        return _fail(error, args.json)
+    priced = costs(roster, load_catalog(), settings)
+    if args.json:
+        print_json({"name": roster.name, "cost": priced})
+    else:
+        print(f"{roster.name}")
+        print(_cost_text(priced))
+    return 0 if priced["band"] is not None else 1
+
+
+def _fail(error: SurviveUsError, as_json: bool) -> int:
+    if as_json:
+        return print_error(error)
+    print(f"survive-us band: {error.message}", file=sys.stderr)
+    return 2
+
+
+def _cost_text(priced: dict[str, Any]) -> str:
+    lines = []
+    for m in priced["members"]:
+        if m["total"] is None:
+            lines.append(f"  {m['id']:<6} cannot be priced")
+            continue
+        skills = m["skill"] + m["second_skill"]
+        lines.append(
+            f"  {m['id']:<6} {m['total']:>3} pts = base {m['base']} + skill {skills}"
+            f" + equipment {m['equipment']}  (E {m['carried']}/{m['capacity']},"
+            f" {m['free']} free)"
+        )
+    band = "unknown" if priced["band"] is None else f"{priced['band']} pts"
+    limit = "" if priced["limit"] is None else f" (limit {priced['limit']} pts)"
+    lines.append(f"  band: {band}{limit}")
+    return "\n".join(lines)
