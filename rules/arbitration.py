@@ -202,7 +202,7 @@ def _ask_path(space: Space, q: Mapping[str, Any], where: str) -> Answer:
         "length": path.length,
         "waypoints": [list(p) for p in path.waypoints],
         "explain": f"{figure} reaches {list(goal)} in {_fmt(path.length)} "
-        f"({len(path.waypoints) - 2} turn(s))",
+        f"({len(path.waypoints)} waypoints)",
     }
 
 

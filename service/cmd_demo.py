@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         path = space.path(first.id, goal)
         if path.reachable:
             print(f"\n{first.id} to the far edge {goal[0]:.1f}, {goal[1]:.1f}: "
-                  f"{path.length:.2f} in via {len(path.waypoints) - 2} turn(s)")
+                  f"{path.length:.2f} in ({len(path.waypoints)} waypoints)")
         else:
             print(f"\n{first.id} cannot reach the far edge: {path.reason}")
     return 0
