@@ -177,7 +177,8 @@ class PathFinder:
             return Path(True, math.dist(start, goal), (start, goal))
         # Enemy bases only lengthen paths, so a path that clears every enemy while avoiding
         # just some of them is already the shortest: add enemies only as paths run into them.
-        active = np.zeros(avoid_r.shape[0], dtype=np.bool_)
+        # Those blocking the straight line are nearly always in the way: start with them.
+        active = _polyline_meets((start, goal), avoid_c, avoid_r, float(slacks.max()))
         for attempt in range(4):
             if attempt == 3:
                 active[:] = True

@@ -210,6 +210,12 @@ def test_ending_in_base_contact_with_an_enemy() -> None:
     assert path.reachable and path.length == pytest.approx(5.0 - 2 * R)
     overlap = finder.shortest((5.0, 15.0), (10.0 - 1.5 * R, 15.0), avoid=[enemy])
     assert not overlap.reachable and "enemy" in overlap.reason
+    # leaving from contact: round the enemy's circle (radius 2R), then the tangent to the goal
+    away = finder.shortest(contact, (15.0, 15.0), avoid=[enemy])
+    big = 2 * R
+    exact = big * (math.pi - math.acos(big / 5)) + math.sqrt(25 - big * big)
+    assert exact - 1e-9 <= away.length <= exact + 1e-3
+    assert_legal(away, [], avoid=[enemy])
 
 
 def test_enemies_and_terrain_together_match_reference() -> None:
