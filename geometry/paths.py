@@ -39,6 +39,7 @@ from geometry.visgraph import (
     polylines_clear,
     segment_point_distance,
     segments_clear,
+    select_polylines,
     tangent_lines,
     unit,
 )
@@ -303,12 +304,9 @@ class PathFinder:
             result &= ~blocked
         test = np.flatnonzero(result & scene.needs_test[circle])
         if test.size:
-            counts = offsets[test + 1] - offsets[test]
-            take = np.concatenate([np.arange(offsets[i], offsets[i + 1]) for i in test])
-            sub_offsets = np.zeros(test.shape[0] + 1, dtype=np.intp)
-            np.cumsum(counts, out=sub_offsets[1:])
+            pts, offs = select_polylines(points, offsets, test)
             result[test] = polylines_clear(
-                self._union, points[take], sub_offsets, self.radius - EXACT_SLACK, self._core
+                self._union, pts, offs, self.radius - EXACT_SLACK, self._core
             )
         return result
 

@@ -30,11 +30,17 @@ __all__ = [
     "arc_step",
     "arc_steps",
     "build_static_graph",
+    "cone_offset",
     "core_region",
     "corner_circles",
-    "cone_offset",
+    "in_box",
+    "in_cone",
+    "polylines_clear",
     "segment_point_distance",
+    "segments_clear",
+    "select_polylines",
     "tangent_lines",
+    "unit",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -437,13 +443,13 @@ def arcs_clear_static(
     terrain = ~circles.simple[circle[idx]]
     if np.any(terrain):
         sub = np.flatnonzero(terrain)
-        pts, offs = _select_polylines(points, offsets, sub)
+        pts, offs = select_polylines(points, offsets, sub)
         clear[sub] &= polylines_clear(union, pts, offs, float(radii[0]) - EXACT_SLACK, core)
     result[idx] = clear
     return result
 
 
-def _select_polylines(
+def select_polylines(
     points: FloatArray, offsets: IntArray, which: IntArray
 ) -> tuple[FloatArray, IntArray]:
     """The polylines `which` out of (points, offsets), in the same representation."""
