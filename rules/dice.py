@@ -103,7 +103,11 @@ def _check(value: object, where: str) -> int:
     return value
 
 
-def drive(rolling: Rolling[T], dice: Dice) -> T:
+class Roller(Protocol):
+    def roll(self, request: Roll) -> int: ...
+
+
+def drive(rolling: Rolling[T], dice: Roller) -> T:
     """Run a rolling rule to its end with real dice."""
     try:
         request = next(rolling)

@@ -1,0 +1,197 @@
+"""The actions players take, as small frozen values with a JSON form.
+
+`{"type": "move", "figure": "s1", "to": [12.0, 8.5]}` moves exactly there (the path must be
+at most M long); `{"type": "move", "figure": "s1", "toward": "z3"}` goes as far as M allows
+along the shortest path, stopping in base contact. Every action parses from JSON with an
+`InvalidActionError` naming the bad field.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar
+
+from rules.errors import InvalidActionError
+
+__all__ = [
+    "Action", "Move", "Shoot", "Melee", "Heal", "Revive", "Carry", "Door", "Contaminate",
+    "UseSkill", "Decline", "EndActivations", "parse_action", "ACTION_TYPES", "actor",
+]
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Action:
+    type: ClassVar[str] = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value is None:
+                continue
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+@dataclass(frozen=True)
+class Move(Action):
+    """Move up to M inches: to an exact point, or toward a figure or point."""
+
+    type: ClassVar[str] = "move"
+    figure: str
+    to: Point | None = None
+    toward: str | Point | None = None
+
+
+@dataclass(frozen=True)
+class Shoot(Action):
+    type: ClassVar[str] = "shoot"
+    figure: str
+    target: str
+    weapon: str
+
+
+@dataclass(frozen=True)
+class Melee(Action):
+    """Attack an enemy in base contact (or at the weapon's reach), spending `ap` AP."""
+
+    type: ClassVar[str] = "melee"
+    figure: str
+    target: str
+    ap: int = 1
+    weapon: str | None = None
+
+
+@dataclass(frozen=True)
+class Heal(Action):
+    type: ClassVar[str] = "heal"
+    figure: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Revive(Action):
+    type: ClassVar[str] = "revive"
+    figure: str
+    target: str
+
+
+@dataclass(frozen=True)
+class Carry(Action):
+    """Carry a fallen comrade in base contact: a move at M - 1, the comrade placed alongside."""
+
+    type: ClassVar[str] = "carry"
+    figure: str
+    target: str
+    toward: str | Point | None = None
+    to: Point | None = None
+
+
+@dataclass(frozen=True)
+class Door(Action):
+    """Open or close a door the figure's base touches (1 AP)."""
+
+    type: ClassVar[str] = "door"
+    figure: str
+    door: str
+
+
+@dataclass(frozen=True)
+class Contaminate(Action):
+    type: ClassVar[str] = "contaminate"
+    figure: str
+    target: str
+
+
+@dataclass(frozen=True)
+class UseSkill(Action):
+    """A skill used as an action or at a moment the game offers (sprinter, chanceuse...)."""
+
+    type: ClassVar[str] = "skill"
+    figure: str
+    skill: str
+    target: str | None = None
+    to: Point | None = None
+
+
+@dataclass(frozen=True)
+class Decline(Action):
+    """Let an offered opportunity pass (a 2-AP reaction, a contamination, a skill window)."""
+
+    type: ClassVar[str] = "decline"
+
+
+@dataclass(frozen=True)
+class EndActivations(Action):
+    """The side to act gives up the rest of its AP this turn."""
+
+    type: ClassVar[str] = "end_activations"
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.type: cls
+    for cls in (Move, Shoot, Melee, Heal, Revive, Carry, Door, Contaminate, UseSkill, Decline,
+                EndActivations)
+}
+
+
+def actor(act: Action) -> str:
+    """The id of the figure doing `act` ('' for side-level actions like end_activations)."""
+    figure = getattr(act, "figure", "")
+    return figure if isinstance(figure, str) else ""
+
+
+def _point(value: Any, where: str) -> Point:
+    ok = isinstance(value, list | tuple) and len(value) == 2 and all(
+        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+        for v in value)
+    if not ok:
+        raise InvalidActionError(f"{where}: expected an [x, y] pair, got {value!r}", where)
+    return (float(value[0]), float(value[1]))
+
+
+def parse_action(data: Any, where: str = "action") -> Action:
+    """An action from its JSON form; malformed input names the field."""
+    if isinstance(data, Action):
+        return data
+    if not isinstance(data, Mapping):
+        raise InvalidActionError(f"{where}: expected an object, got {data!r}", where)
+    kind = data.get("type")
+    if kind not in ACTION_TYPES:
+        known = ", ".join(ACTION_TYPES)
+        raise InvalidActionError(f"{where}.type: unknown action {kind!r} (known: {known})",
+                                 f"{where}.type")
+    cls = ACTION_TYPES[kind]
+    spec = {f.name: f for f in fields(cls)}
+    extra = sorted(set(data) - set(spec) - {"type"})
+    if extra:
+        raise InvalidActionError(f"{where}: unknown field {extra[0]!r} for {kind!r}",
+                                 f"{where}.{extra[0]}")
+    values: dict[str, Any] = {}
+    for name, f in spec.items():
+        here = f"{where}.{name}"
+        if name not in data:
+            if f.default is MISSING:
+                raise InvalidActionError(f"{where}: {kind!r} needs {name!r}", here)
+            continue
+        value = data[name]
+        if name in ("to",):
+            values[name] = None if value is None else _point(value, here)
+        elif name == "toward":
+            values[name] = value if isinstance(value, str) else _point(value, here)
+        elif name == "ap":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise InvalidActionError(f"{here}: expected a whole number >= 1, got {value!r}",
+                                         here)
+            values[name] = value
+        else:
+            if not isinstance(value, str) or not value:
+                if value is None and f.default is None:
+                    continue
+                raise InvalidActionError(f"{here}: expected an id, got {value!r}", here)
+            values[name] = value
+    return cls(**values)

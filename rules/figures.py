@@ -1,0 +1,137 @@
+"""A figure in a game: its profile, where it stands, what it carries and what it has done.
+
+Plain mutable data (the game changes it, nothing else does), serialised to and from JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from geometry.scene import Side
+from rules.catalog import Catalog, Equipment
+from rules.warband import Member
+
+__all__ = ["Status", "Fig", "survivor_from_member", "zombie_of", "civilian"]
+
+Status = Literal["standing", "down", "dead", "contaminated", "removed", "evacuated"]
+
+
+@dataclass
+class Fig:
+    id: str
+    side: Side
+    kind: str  # archetype id, zombie type id, or "civilian"
+    name: str
+    x: float
+    y: float
+    base_mm: float = 25.0
+    band: str = ""  # which band a survivor belongs to (two bands in "Guerre en territoire zombie")
+    cls: str = ""  # hero / follower / burden for survivors
+    sex: str = ""
+    move: int = 4
+    wounds: int = 1  # starting PV
+    attack: int = 1
+    defense: int = 4
+    intelligence: int = 6
+    panic: int = 6
+    encumbrance: int = 0
+    skills: list[str] = field(default_factory=list)
+    items: dict[str, int] = field(default_factory=dict)  # item id -> how many carried
+    units: dict[str, int] = field(default_factory=dict)  # ammunition rounds, cocktails, heals
+    pv: int = 1
+    status: Status = "standing"
+    moves: int = 0  # moves made this turn
+    panic_malus: int = 0  # defence lowered by a failed panic test, this turn
+    panicked: bool = False  # failed a panic test: cannot act this turn
+    resting: bool = False  # revived this turn: receives no AP
+    used_game: dict[str, int] = field(default_factory=dict)  # skill uses this game
+    used_turn: dict[str, int] = field(default_factory=dict)  # skill uses this turn
+    wounds_ignored: int = 0  # robuste
+    half_pv_tested: bool = False
+    surrounded_tested: bool = False  # this turn
+    panic_tests: int = 0
+    downed_by: str = ""  # who put it down or removed it (campaign: losses per zombie player)
+    origin: str = ""  # the archetype of a contaminated survivor, now a zombie
+
+    # --- what it is ---------------------------------------------------------------------
+
+    @property
+    def is_zombie(self) -> bool:
+        return self.side == "zombies"
+
+    @property
+    def is_human(self) -> bool:
+        return self.side != "zombies"
+
+    @property
+    def on_table(self) -> bool:
+        return self.status in ("standing", "down")
+
+    @property
+    def standing(self) -> bool:
+        return self.status == "standing"
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return (self.x, self.y)
+
+    def has(self, skill: str) -> bool:
+        return skill in self.skills
+
+    def enemy_of(self, other: Fig) -> bool:
+        """Zombies fight humans; in the two-band variant, rival survivors fight too."""
+        if self.id == other.id:
+            return False
+        if self.is_zombie != other.is_zombie:
+            return True
+        both_bands = self.side == other.side == "survivors"
+        return both_bands and self.band != other.band
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Fig:
+        return cls(**data)
+
+
+def _units_of(items: dict[str, int], catalog: Catalog) -> dict[str, int]:
+    units: dict[str, int] = {}
+    for item_id, count in items.items():
+        item: Equipment = catalog.equipment[item_id]
+        if item.kind in ("ammunition", "healing", "throwing"):
+            units[item_id] = units.get(item_id, 0) + item.units * count
+    return units
+
+
+def survivor_from_member(
+    member: Member, catalog: Catalog, x: float, y: float, band: str = "A"
+) -> Fig:
+    """A band member placed on the table, with its chosen skill(s) and equipment."""
+    a = catalog.archetypes[member.archetype]
+    skills = [s for s in (member.skill, member.second_skill) if s]
+    items = dict(member.equipment)
+    return Fig(
+        id=member.id, side="survivors", kind=a.id, name=member.name or a.label, x=x, y=y,
+        band=band, cls=a.class_, sex=member.sex or a.sex, move=a.move, wounds=a.wounds,
+        attack=a.attack, defense=a.defense, intelligence=a.intelligence, panic=a.panic,
+        encumbrance=a.encumbrance, skills=skills, items=items, units=_units_of(items, catalog),
+        pv=a.wounds,
+    )
+
+
+def zombie_of(kind: str, figure_id: str, catalog: Catalog, x: float, y: float,
+              base_mm: float = 25.0) -> Fig:
+    z = catalog.zombies[kind]
+    return Fig(
+        id=figure_id, side="zombies", kind=z.id, name=z.name, x=x, y=y, base_mm=base_mm,
+        band="zombies", move=z.move, wounds=z.wounds, attack=z.attack, defense=z.defense,
+        pv=z.wounds,
+    )
+
+
+def civilian(figure_id: str, x: float, y: float) -> Fig:
+    """A civilian: cannot act alone (scenarios escort them); counts as a human for zombies."""
+    return Fig(id=figure_id, side="civilians", kind="civilian", name="Civil", x=x, y=y,
+               band="civilians", move=4, wounds=4, attack=1, defense=3, panic=6, pv=4)

@@ -1,0 +1,352 @@
+"""A game of Survive Us: the state, the turn, and the one way to change it, `apply`.
+
+Modelled on OpenSpiel's state API: `legal_actions()`, `apply(action)`, `is_terminal`,
+`outcome`, `clone()`. Every die rolled is a chance event recorded in the log with the action
+that caused it, so `replay(export())` rebuilds the game exactly, and a player may type in
+the dice rolled on the real table instead of letting the RNG roll.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from geometry.errors import SurviveUsError
+from geometry.scene import Figure, Scene, Table, load_scene
+from geometry.space import Space
+from geometry.terrain import TerrainPiece
+from rules.actions import Action, Decline, EndActivations, parse_action
+from rules.catalog import Catalog, load_catalog
+from rules.dice import Dice, Roll
+from rules.errors import IllegalActionError
+from rules.figures import Fig
+from rules.settings import Settings
+
+__all__ = ["Game", "SURVIVORS", "ZOMBIES"]
+
+SURVIVORS = "survivors"
+ZOMBIES = "zombies"
+ACTIVATION_INCHES = 20.0
+CONTACT = 0.05
+
+
+class Game:
+    """One scenario being played. Build with `Game.new`, change only with `apply`."""
+
+    def __init__(
+        self,
+        *,
+        scene_json: dict[str, Any],
+        figures: Sequence[Fig],
+        settings: Settings | None = None,
+        catalog: Catalog | None = None,
+        max_turns: int = 6,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.catalog = catalog or load_catalog()
+        self.settings = settings or Settings()
+        self.scene_json = copy.deepcopy(scene_json)
+        base = load_scene({**scene_json, "figures": []})
+        self.table: Table = base.table
+        self.terrain: tuple[TerrainPiece, ...] = base.terrain
+        self.figures: dict[str, Fig] = {f.id: f for f in figures}
+        self.max_turns = max_turns
+        self.turn = 0
+        self.pools: dict[str, int] = {SURVIVORS: 0, ZOMBIES: 0}
+        self.to_act = SURVIVORS
+        self.pending: list[dict[str, Any]] = []
+        self.activating: str | None = None  # the side whose activation is being resolved
+        self.outcome: dict[str, Any] | None = None
+        self.log: list[dict[str, Any]] = []
+        self.rng = rng
+        self._dice = Dice(rng=rng)
+        self._notes: list[str] = []
+        self._space: Space | None = None
+        self._field: Any = None
+        self._version = 0
+        self.plans: dict[Any, Any] = {}  # planned moves, valid until something moves
+        self._start: dict[str, Any] = self.to_json()
+
+    # --- construction and records -------------------------------------------------------
+
+    @classmethod
+    def new(cls, scene_json: dict[str, Any], figures: Sequence[Fig], *, seed: int | None = None,
+            **kwargs: Any) -> Game:
+        """A game ready to play: the first turn's action points are rolled."""
+        rng = random.Random(seed) if seed is not None else None
+        game = cls(scene_json=scene_json, figures=figures, rng=rng, **kwargs)
+        game._check_placement()
+        game.apply_start()
+        return game
+
+    def apply_start(self) -> None:
+        self._dice = Dice(rng=self.rng, typed=[])
+        self._begin_turn()
+        self.hand_over(None)
+        self.log.append({"action": {"type": "start"}, "dice": self._take_dice(),
+                         "notes": self._take_notes()})
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as plain JSON."""
+        return {
+            "scene": self.scene_json,
+            "settings": self.settings.to_json(),
+            "max_turns": self.max_turns,
+            "turn": self.turn,
+            "pools": dict(self.pools),
+            "to_act": self.to_act,
+            "pending": copy.deepcopy(self.pending),
+            "activating": self.activating,
+            "outcome": copy.deepcopy(self.outcome),
+            "figures": [f.to_json() for f in self.figures.values()],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], catalog: Catalog | None = None) -> Game:
+        game = cls(scene_json=data["scene"], figures=[Fig.from_json(f) for f in data["figures"]],
+                   settings=Settings.from_json(data["settings"]), catalog=catalog,
+                   max_turns=data["max_turns"])
+        game.turn, game.pools, game.to_act = data["turn"], dict(data["pools"]), data["to_act"]
+        game.pending = copy.deepcopy(data["pending"])
+        game.activating = data.get("activating")
+        game.outcome = copy.deepcopy(data["outcome"])
+        return game
+
+    def export(self) -> dict[str, Any]:
+        """The start state and every action with its dice: enough to replay the game."""
+        return {"start": copy.deepcopy(self._start), "log": copy.deepcopy(self.log)}
+
+    @classmethod
+    def replay(cls, record: dict[str, Any], catalog: Catalog | None = None) -> Game:
+        """Rebuild a game from `export()`, using the recorded dice."""
+        game = cls.from_json(record["start"], catalog)
+        game._start = copy.deepcopy(record["start"])
+        for i, entry in enumerate(record["log"]):
+            if entry["action"].get("type") == "start":
+                game._dice = Dice.fixed(entry["dice"])
+                game._begin_turn()
+                game.hand_over(None)
+                game.log.append({"action": {"type": "start"}, "dice": game._take_dice(),
+                                 "notes": game._take_notes()})
+                continue
+            game.apply(entry["action"], dice=entry["dice"], where=f"log[{i}]")
+        return game
+
+    def undo(self) -> None:
+        """Take back the last action (its dice too)."""
+        if len(self.log) <= 1:
+            raise IllegalActionError("nothing to undo", "log")
+        record = self.export()
+        record["log"] = record["log"][:-1]
+        other = Game.replay(record, self.catalog)
+        self.__dict__.update(other.__dict__)
+        self.rng = other.rng or self.rng
+        self._dice = Dice(rng=self.rng)
+
+    def clone(self) -> Game:
+        other = copy.copy(self)
+        other.figures = {k: copy.deepcopy(v) for k, v in self.figures.items()}
+        other.pools = dict(self.pools)
+        other.pending = copy.deepcopy(self.pending)
+        other.outcome = copy.deepcopy(self.outcome)
+        other.log = list(self.log)
+        other.scene_json = copy.deepcopy(self.scene_json)
+        other.plans = {}
+        other._dice = Dice(rng=self.rng)
+        other._notes = []
+        return other
+
+    # --- geometry -----------------------------------------------------------------------
+
+    def scene(self) -> Scene:
+        figures = tuple(Figure(f.id, f.side, f.x, f.y, f.base_mm)
+                        for f in self.figures.values() if f.on_table)
+        return Scene(self.table, self.terrain, figures)
+
+    def space(self) -> Space:
+        if self._space is None:
+            self._space = Space(self.scene(), self._field)
+            self._field = self._space.sight_field
+        return self._space
+
+    def moved(self) -> None:
+        """Positions or statuses changed: measures must be taken again."""
+        self._space = None
+        self._version += 1
+        self.plans = {}
+
+    def version(self) -> int:
+        return self._version
+
+    def reload_terrain(self) -> None:
+        """A door opened or closed: rebuild the terrain and everything measured on it."""
+        self.terrain = load_scene({**self.scene_json, "figures": []}).terrain
+        self._field = None
+        self.moved()
+
+    def distance(self, a: str, b: str) -> float:
+        return self.space().distance(a, b)
+
+    def in_contact(self, a: str, b: str) -> bool:
+        return self.distance(a, b) <= CONTACT + 1e-9
+
+    def _check_placement(self) -> None:
+        try:
+            load_scene({**self.scene_json, "figures": [
+                {"id": f.id, "side": f.side, "x": f.x, "y": f.y, "base_mm": f.base_mm}
+                for f in self.figures.values() if f.on_table]})
+        except SurviveUsError as error:
+            raise IllegalActionError(f"set-up: {error.message}", error.where) from None
+
+    # --- dice and notes -----------------------------------------------------------------
+
+    def roll(self, request: Roll) -> int:
+        value = self._dice.roll(request)
+        who = f", {request.figure}" if request.figure else ""
+        self.note(f"rolls {value} ({request.purpose}{who})")
+        return value
+
+    def note(self, text: str) -> None:
+        self._notes.append(text)
+
+    def offer(self, window: dict[str, Any]) -> None:
+        """Open a decision window (a reaction, a contamination, a skill's moment)."""
+        self.pending.append(window)
+
+    def _take_dice(self) -> list[int]:
+        values = [v for _, v in self._dice.rolled]
+        self._dice.rolled = []
+        return values
+
+    def _take_notes(self) -> list[str]:
+        notes, self._notes = self._notes, []
+        return notes
+
+    # --- the turn -----------------------------------------------------------------------
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.outcome is not None
+
+    def current_side(self) -> str:
+        """Who decides now: the side of the first open window, else the side to act."""
+        if self.pending:
+            return str(self.pending[0]["side"])
+        return self.to_act
+
+    def survivors_counted(self) -> int:
+        counted = ("standing",) if self.settings.ap_pool_counts == "standing" else (
+            "standing", "down")
+        return sum(1 for f in self.figures.values()
+                   if f.side == SURVIVORS and f.status in counted)
+
+    def _begin_turn(self) -> None:
+        self.turn += 1
+        for f in self.figures.values():
+            f.moves = f.panic_malus = 0
+            f.panicked = f.resting = f.surrounded_tested = False
+            f.used_turn = {}
+        die = self.roll(Roll("survivors' action points"))
+        self.pools[SURVIVORS] = self.survivors_counted() + die
+        self.pools[ZOMBIES] = self.roll(Roll("zombies' action points")) + self.roll(
+            Roll("zombies' action points"))
+        self.note(f"turn {self.turn}: survivors {self.pools[SURVIVORS]} AP, "
+                  f"zombies {self.pools[ZOMBIES]} AP")
+        self.to_act = SURVIVORS
+        from rules import skills
+
+        skills.offer_didactique(self, die)
+
+    def _end_turn(self) -> None:
+        self.note(f"end of turn {self.turn}")
+        if self.turn >= self.max_turns:
+            self._finish(SURVIVORS, f"the survivors held out for {self.max_turns} turns")
+            return
+        self._begin_turn()
+
+    def _finish(self, winner: str, reason: str) -> None:
+        if self.outcome is None:
+            self.outcome = {"winner": winner, "reason": reason, "turn": self.turn}
+            self.pending = []
+            self.note(f"game over: {winner} win ({reason})")
+
+    def check_outcome(self) -> None:
+        standing = [f for f in self.figures.values() if f.side == SURVIVORS and f.standing]
+        heroic = [f for f in self.figures.values()
+                  if f.side == SURVIVORS and f.status == "down" and f.has("heroique")]
+        evacuated = [f for f in self.figures.values()
+                     if f.side == SURVIVORS and f.status == "evacuated"]
+        zombies = [f for f in self.figures.values() if f.is_zombie and f.on_table]
+        if not standing and not heroic and not evacuated:
+            self._finish(ZOMBIES, "no survivor is left standing")
+        elif not standing and not heroic:
+            self._finish(SURVIVORS, "every survivor left standing got away")
+        elif not zombies:
+            self._finish(SURVIVORS, "no zombie is left on the table")
+
+    def hand_over(self, acted: str | None) -> None:
+        """After an activation and its windows: the other side acts, or passes; turn end.
+
+        `acted` is the side that just finished an activation (None at the start of a turn,
+        when the survivors begin). A side with AP but nobody it may activate loses them.
+        """
+        from rules import legal
+
+        if self.pending or self.outcome is not None:
+            return
+        first = self.to_act if acted is None else (ZOMBIES if acted == SURVIVORS else SURVIVORS)
+        for side in (first, SURVIVORS if first == ZOMBIES else ZOMBIES):
+            if self.pools[side] > 0 and legal.can_activate(self, side):
+                self.to_act = side
+                return
+            if self.pools[side] > 0:
+                self.note(f"{side} cannot activate anyone: {self.pools[side]} AP lost")
+                self.pools[side] = 0
+        self._end_turn()
+        self.hand_over(None)
+
+    # --- the API ------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        from rules import legal
+
+        return legal.legal_actions(self)
+
+    def apply(self, action: Action | dict[str, Any], dice: Iterable[int] | None = None,
+              where: str = "action") -> list[str]:
+        """Check and carry out one action; return what happened, in words.
+
+        `dice` are values rolled on the real table, used before the RNG. Nothing changes
+        when the action is refused or when dice are missing.
+        """
+        from rules import legal, resolve
+
+        act = parse_action(action, where)
+        if self.outcome is not None:
+            raise IllegalActionError(f"the game is over ({self.outcome['reason']})", where)
+        legal.check(self, act)
+        snapshot = None if self.rng is not None and dice is None else self.clone()
+        self._dice = Dice(rng=self.rng, typed=list(dice or []))
+        try:
+            if not self.pending:
+                self.activating = self.to_act
+            resolve.carry_out(self, act)
+            self.check_outcome()
+            if not self.pending:
+                acted, self.activating = self.activating, None
+                self.hand_over(acted)
+        except SurviveUsError:
+            if snapshot is not None:
+                self.__dict__.update(snapshot.__dict__)
+            raise
+        notes = self._take_notes()
+        self.log.append({"action": act.to_json(), "dice": self._take_dice(), "notes": notes})
+        return notes
+
+    def decline(self) -> list[str]:
+        return self.apply(Decline())
+
+    def end_activations(self) -> list[str]:
+        return self.apply(EndActivations())

@@ -1,0 +1,292 @@
+"""What may be done now: legality checks with a player's reason, and the legal actions.
+
+`check` refuses an action with a message that names the rule ("Rôdeur z3 is 23.4 in from the
+nearest human; zombies activate within 20 in"). `legal_actions` lists a finite set of legal
+actions for bots and tests: moves are listed as "toward" a figure (the game finds the route),
+while players may also move to any exact point, which `check` verifies.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.actions import (
+    Action,
+    Carry,
+    Contaminate,
+    Decline,
+    Door,
+    EndActivations,
+    Heal,
+    Melee,
+    Move,
+    Revive,
+    Shoot,
+    UseSkill,
+    actor,
+)
+from rules.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from rules.figures import Fig
+    from rules.game import Game
+
+__all__ = ["activatable", "can_activate", "check", "legal_actions", "cost", "why_not_active"]
+
+ACTIVATION_INCHES = 20.0
+CONTACT = 0.05
+REACH_INCHES = 1.0
+MOVE_TARGETS = 3  # "toward" moves listed per figure: the nearest enemies (and fallen friends)
+
+
+def _fail(message: str, where: str = "action") -> IllegalActionError:
+    return IllegalActionError(message, where)
+
+
+def nearest_human(game: Game, zombie: Fig) -> tuple[str, float] | None:
+    best: tuple[str, float] | None = None
+    for f in game.figures.values():
+        if f.is_human and f.on_table:
+            d = game.distance(zombie.id, f.id)
+            if best is None or d < best[1]:
+                best = (f.id, d)
+    return best
+
+
+def why_not_active(game: Game, fig: Fig) -> str:
+    """'' when the figure may be activated now, else why not."""
+    if fig.is_zombie:
+        if not fig.on_table:
+            return f"{fig.name} {fig.id} is no longer on the table"
+        near = nearest_human(game, fig)
+        if near is None:
+            return f"{fig.name} {fig.id}: no human on the table"
+        if near[1] > ACTIVATION_INCHES + 1e-9:
+            return (f"{fig.name} {fig.id} is {near[1]:.1f} in from the nearest human; "
+                    f"zombies activate within 20 in")
+        return ""
+    if fig.side != "survivors":
+        return f"{fig.name} {fig.id} is a civilian and cannot act alone"
+    if fig.status == "down":
+        if fig.has("heroique") and not fig.used_turn.get("heroique"):
+            return ""
+        return f"{fig.name} {fig.id} is down and cannot act"
+    if not fig.standing:
+        return f"{fig.name} {fig.id} is {fig.status}"
+    if fig.panicked:
+        return f"{fig.name} {fig.id} panicked this turn and cannot act"
+    if fig.resting:
+        return f"{fig.name} {fig.id} was revived this turn and receives no AP"
+    return ""
+
+
+def activatable(game: Game, side: str) -> list[Fig]:
+    return [f for f in game.figures.values()
+            if f.side == side and not why_not_active(game, f)]
+
+
+def can_activate(game: Game, side: str) -> bool:
+    return game.pools[side] > 0 and bool(activatable(game, side))
+
+
+# --- costs -------------------------------------------------------------------------------
+
+
+def weapon_of(game: Game, fig: Fig, weapon: str | None, kinds: tuple[str, ...]) -> str | None:
+    if weapon is None:
+        return None
+    if fig.items.get(weapon, 0) < 1:
+        raise _fail(f"{fig.name} {fig.id} carries no {weapon}", "action.weapon")
+    if game.catalog.equipment[weapon].kind not in kinds:
+        raise _fail(f"{weapon} is not a {' or '.join(kinds)} weapon", "action.weapon")
+    return weapon
+
+
+def melee_dice(game: Game, fig: Fig, act: Melee) -> int:
+    """Attack dice for `act.ap` AP with the weapon used (D5)."""
+    per_ap, ap_per_die = 1, 1
+    if act.weapon is not None and not fig.is_zombie:
+        item = game.catalog.equipment[act.weapon]
+        per_ap, ap_per_die = item.attacks_per_ap, max(item.ap_cost, 1)
+    if act.ap % ap_per_die:
+        raise _fail(f"a {act.weapon} attack costs {ap_per_die} AP per die; "
+                    f"spend a multiple of {ap_per_die}", "action.ap")
+    return (act.ap // ap_per_die) * per_ap
+
+
+def cost(game: Game, act: Action) -> int:
+    """AP the action takes from its side's pool."""
+    if isinstance(act, Melee):
+        return act.ap
+    if isinstance(act, Shoot):
+        return game.catalog.equipment[act.weapon].ap_cost
+    if isinstance(act, Revive):
+        return 2
+    if isinstance(act, UseSkill):
+        return 1 if act.skill == "chanceux" else 0
+    if isinstance(act, Move | Heal | Carry | Door | Contaminate):
+        return 1
+    return 0
+
+
+# --- checks ------------------------------------------------------------------------------
+
+
+def _fig(game: Game, figure_id: str, field: str = "figure") -> Fig:
+    fig = game.figures.get(figure_id)
+    if fig is None:
+        raise _fail(f"there is no figure {figure_id!r}", f"action.{field}")
+    return fig
+
+
+def check(game: Game, act: Action) -> None:
+    """Refuse `act` with the rule it breaks, or return quietly."""
+    from rules import windows
+
+    if game.pending:
+        windows.check(game, game.pending[0], act)
+        return
+    if isinstance(act, Decline):
+        raise _fail("there is nothing to decline now", "action.type")
+    side = game.to_act
+    if isinstance(act, EndActivations):
+        return
+    if isinstance(act, Contaminate):
+        raise _fail("a zombie contaminates only right after putting a survivor down",
+                    "action.type")
+    fig = _fig(game, actor(act))
+    mine = fig.side == side if side == "zombies" else fig.side == "survivors"
+    if not mine:
+        raise _fail(f"it is the {side}' activation, not {fig.side}'", "action.figure")
+    reason = why_not_active(game, fig)
+    if reason:
+        raise _fail(reason, "action.figure")
+    if fig.status == "down" and isinstance(act, Move | Carry):
+        raise _fail(f"{fig.name} {fig.id} is down: it can act (héroïque) but not move",
+                    "action.type")
+    check_action(game, fig, act)
+
+
+def check_action(game: Game, fig: Fig, act: Action, *, free: bool = False) -> None:
+    """The rules of the action itself (shared by normal activations and windows)."""
+    from rules import resolve
+
+    ap = 0 if free else cost(game, act)
+    pool = game.pools[fig.side if fig.is_zombie else "survivors"]
+    if ap > pool:
+        raise _fail(f"{act.type} costs {ap} AP and only {pool} are left", "action")
+    if fig.is_zombie and not isinstance(act, Move | Melee | Contaminate):
+        raise _fail("zombies can only move, fight and contaminate", "action.type")
+    if isinstance(act, Move):
+        resolve.plan_move(game, fig, act.to, act.toward, fig.move)
+    elif isinstance(act, Melee):
+        resolve.check_melee(game, fig, act)
+    elif isinstance(act, Shoot):
+        resolve.check_shoot(game, fig, act)
+    elif isinstance(act, Heal):
+        resolve.check_heal(game, fig, act)
+    elif isinstance(act, Revive):
+        resolve.check_revive(game, fig, act)
+    elif isinstance(act, Carry):
+        resolve.check_carry(game, fig, act)
+    elif isinstance(act, Door):
+        resolve.check_door(game, fig, act)
+    elif isinstance(act, UseSkill):
+        from rules import skills
+
+        skills.check_use(game, fig, act)
+
+
+# --- listing -----------------------------------------------------------------------------
+
+
+def _enemies_by_distance(game: Game, fig: Fig) -> list[tuple[float, Fig]]:
+    out = [(game.distance(fig.id, f.id), f) for f in game.figures.values()
+           if f.on_table and fig.enemy_of(f)]
+    out.sort(key=lambda p: p[0])
+    return out
+
+
+def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: bool = False,
+                   max_ap: int | None = None) -> list[Action]:
+    """Legal actions of one figure (optionally only some kinds), each checked."""
+    pool = game.pools[fig.side if fig.is_zombie else "survivors"]
+    budget = pool if max_ap is None else min(pool, max_ap)
+    candidates: list[Action] = []
+    enemies = _enemies_by_distance(game, fig)
+
+    def want(kind: str) -> bool:
+        return not kinds or kind in kinds
+
+    if want("move") and fig.standing:
+        targets = [f.id for _, f in enemies[:MOVE_TARGETS]]
+        if not fig.is_zombie:
+            targets += [f.id for f in game.figures.values()
+                        if f.side == "survivors" and f.band == fig.band and f.status == "down"]
+        candidates += [Move(fig.id, toward=t) for t in targets
+                       if not game.in_contact(fig.id, t)]
+    if want("melee"):
+        weapons = [None] + ([w for w in fig.items if game.catalog.equipment[w].kind == "melee"]
+                            if not fig.is_zombie else [])
+        for d, enemy in enemies:
+            if d > REACH_INCHES + 1e-9:
+                break
+            for w in weapons:
+                step = 1 if w is None else max(game.catalog.equipment[w].ap_cost, 1)
+                for ap in range(step, budget + 1, step):
+                    candidates.append(Melee(fig.id, enemy.id, ap, w))
+    if not fig.is_zombie:
+        if want("shoot"):
+            for w, n in fig.items.items():
+                item = game.catalog.equipment[w]
+                if n > 0 and item.kind in ("shooting", "throwing"):
+                    from rules import resolve
+
+                    for target in resolve.shooting_legal(game, fig, w):
+                        candidates.append(Shoot(fig.id, target, w))
+        friends = [f for f in game.figures.values()
+                   if f.side == "survivors" and f.band == fig.band and f.on_table]
+        for friend in friends:
+            if friend.id != fig.id and not game.in_contact(fig.id, friend.id):
+                continue
+            if want("heal"):
+                candidates.append(Heal(fig.id, friend.id))
+            if want("revive") and friend.status == "down":
+                candidates.append(Revive(fig.id, friend.id))
+            if want("carry") and friend.status == "down" and fig.standing:
+                candidates.append(Carry(fig.id, friend.id, toward=_home(game)))
+        if want("door"):
+            candidates += [Door(fig.id, t.id) for t in game.terrain if t.kind == "door"]
+        if want("skill"):
+            from rules import skills
+
+            candidates += skills.skill_actions(game, fig)
+    out: list[Action] = []
+    for act in candidates:
+        try:
+            check_action(game, fig, act, free=free)
+        except IllegalActionError:
+            continue
+        out.append(act)
+    return out
+
+
+def _home(game: Game) -> tuple[float, float]:
+    """The survivors' own table edge, for carrying the fallen back."""
+    return (game.table.width / 2, 0.6)
+
+
+def legal_actions(game: Game) -> list[Action]:
+    from rules import windows
+
+    if game.outcome is not None:
+        return []
+    if game.pending:
+        return windows.actions(game, game.pending[0])
+    side = game.to_act
+    out: list[Action] = []
+    for fig in activatable(game, side):
+        out += figure_actions(game, fig)
+    if game.settings.allow_pass or not out:
+        out.append(EndActivations())
+    return out

@@ -1,0 +1,129 @@
+"""Panic tests: the three triggers, the value tested and the skills that change it.
+
+Triggers (src L181-185): another survivor dies within 4 in; three zombies within 3 in with no
+friend closer; the figure has lost half its starting PV. A failed test: no action this turn
+and D lowered by 1 until the end of the turn (D18).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.dice import Roll, succeeds
+
+if TYPE_CHECKING:
+    from rules.figures import Fig
+    from rules.game import Game
+
+__all__ = ["panic_test", "after_death", "check_surrounded", "check_half_pv"]
+
+DEATH_INCHES = 4.0
+SURROUND_INCHES = 3.0
+SURROUND_COUNT = 3
+LEADER_INCHES = 10.0  # autoritaire, doyen
+RASSURANT_INCHES = 6.0
+
+
+def _band(game: Game, fig: Fig) -> list[Fig]:
+    return [f for f in game.figures.values()
+            if f.side == "survivors" and f.band == fig.band and f.id != fig.id]
+
+
+def _immune(game: Game, fig: Fig, reason: str) -> str:
+    """Why this figure takes no test, or ''."""
+    if (fig.has("paternel") or fig.has("maternelle")) and any(
+            f.kind == "enfant" and f.status != "dead" for f in _band(game, fig)):
+        return f"{fig.name} never panics with a child in the band"
+    if reason == "death" and fig.has("egoiste"):
+        return f"{fig.name} is égoïste: a friend's death leaves her cold"
+    if reason == "surrounded" and fig.has("tete_brulee"):
+        return f"{fig.name} is a tête brûlée: being surrounded is no reason to panic"
+    return ""
+
+
+def _value(game: Game, fig: Fig) -> tuple[int, int, str]:
+    """The P value tested, the roll bonus, and whose value it is."""
+    best, source, bonus = fig.panic, fig.name, 0
+    for friend in _band(game, fig):
+        if not friend.standing:
+            continue
+        if friend.has("meneuse") and fig.sex == "F" and friend.panic < best:
+            best, source = friend.panic, f"{friend.name} (meneuse)"
+        near = game.distance(fig.id, friend.id) <= LEADER_INCHES + 1e-9
+        if near and friend.has("autoritaire") and friend.panic < best:
+            best, source = friend.panic, f"{friend.name} (autoritaire)"
+        if near and friend.has("doyen"):
+            bonus = 1
+    return best, bonus, source
+
+
+def panic_test(game: Game, fig: Fig, reason: str) -> None:
+    """Test panic now; a failure leaves the figure panicked for the rest of the turn."""
+    if not fig.standing or fig.side != "survivors" or fig.panicked:
+        return
+    why = _immune(game, fig, reason)
+    if why:
+        game.note(why)
+        return
+    fig.panic_tests += 1
+    if fig.has("maline") and fig.panic_tests == 1:
+        game.note(f"{fig.name} passes her first panic test automatically (maline)")
+        return
+    value, bonus, source = _value(game, fig)
+    label = f"panic {value}+ ({reason})"
+    passed = succeeds(game.roll(Roll(label, fig.id)), value, bonus)
+    if not passed and fig.has("paume"):
+        game.note(f"{fig.name} re-rolls the failed panic test (paumé)")
+        passed = succeeds(game.roll(Roll(label + ", re-roll", fig.id)), value, bonus)
+    if not passed:
+        helper = next((f for f in _band(game, fig) if f.standing and f.has("rassurant")
+                       and not f.used_turn.get("rassurant")
+                       and game.distance(fig.id, f.id) <= RASSURANT_INCHES + 1e-9), None)
+        if helper is not None:
+            helper.used_turn["rassurant"] = 1
+            game.note(f"{helper.name} calms {fig.name} down: re-roll (rassurant)")
+            passed = succeeds(game.roll(Roll(label + ", re-roll", fig.id)), value, bonus)
+    if passed:
+        game.note(f"{fig.name} keeps calm ({reason}, tested on {source}'s {value}+)")
+        return
+    fig.panicked = True
+    fig.panic_malus = 1
+    game.note(f"{fig.name} panics ({reason}): no action this turn, D -1")
+    if fig.has("hysterique"):
+        game.offer({"kind": "hysterique", "figure": fig.id, "side": "survivors"})
+
+
+def after_death(game: Game, dead: Fig) -> None:
+    """Every survivor of the band within 4 in of a friend who dies tests panic."""
+    if dead.side != "survivors":
+        return
+    for fig in _band(game, dead):
+        if fig.standing and game.distance(fig.id, dead.id) <= DEATH_INCHES + 1e-9:
+            panic_test(game, fig, f"{dead.name} died within 4 in")
+
+
+def check_surrounded(game: Game) -> None:
+    """Three zombies within 3 in and no friend closer than the third: test, once a turn."""
+    zombies = [f for f in game.figures.values() if f.is_zombie and f.on_table]
+    for fig in list(game.figures.values()):
+        if fig.side != "survivors" or not fig.standing or fig.surrounded_tested:
+            continue
+        near = sorted(d for d in (game.distance(fig.id, z.id) for z in zombies)
+                      if d <= SURROUND_INCHES + 1e-9)
+        if len(near) < SURROUND_COUNT:
+            continue
+        limit = near[SURROUND_COUNT - 1]
+        if game.settings.surrounded_friend_rule == "within_3":
+            limit = SURROUND_INCHES
+        friends = [f for f in game.figures.values()
+                   if f.is_human and f.on_table and f.id != fig.id and f.band == fig.band]
+        if any(game.distance(fig.id, f.id) < limit for f in friends):
+            continue
+        fig.surrounded_tested = True
+        panic_test(game, fig, "surrounded by 3 zombies within 3 in")
+
+
+def check_half_pv(game: Game, fig: Fig) -> None:
+    if fig.side == "survivors" and not fig.half_pv_tested and fig.pv * 2 <= fig.wounds:
+        fig.half_pv_tested = True
+        panic_test(game, fig, "lost half its PV")

@@ -1,0 +1,605 @@
+"""Carrying out actions: moves, attacks, wounds, healing, doors; each one's own rules.
+
+`plan_move` and the `check_*` functions refuse what a rule forbids (used by `rules.legal`);
+`carry_out` then changes the game, rolling dice through `Game.roll`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import shapely
+
+from geometry.polyline import point_along
+from rules import panic
+from rules.actions import (
+    Action,
+    Carry,
+    Contaminate,
+    Decline,
+    Door,
+    EndActivations,
+    Heal,
+    Melee,
+    Move,
+    Revive,
+    Shoot,
+    UseSkill,
+    actor,
+)
+from rules.arbitration import shooting_targets
+from rules.combat import AttackDie, Mode, attack_die, current_defence
+from rules.dice import Roll, drive, succeeds
+from rules.errors import IllegalActionError
+from rules.legal import CONTACT, REACH_INCHES, cost, melee_dice, weapon_of
+
+if TYPE_CHECKING:
+    from rules.figures import Fig
+    from rules.game import Game
+
+__all__ = ["carry_out", "plan_move", "attack", "defence_of"]
+
+Point = tuple[float, float]
+CONTACT_GAP = 0.01  # moving "toward" a figure stops this far from its base: in contact
+DISCRETE_INCHES = 3.0
+ALONE_INCHES = 5.0  # rien à perdre
+HEAL_PV = 2
+
+
+def _fail(message: str, where: str = "action") -> IllegalActionError:
+    return IllegalActionError(message, where)
+
+
+# --- movement ----------------------------------------------------------------------------
+
+
+def _overlaps_friend(game: Game, fig: Fig, p: Point, ignore: tuple[str, ...] = ()) -> str:
+    for other in game.figures.values():
+        if other.id == fig.id or other.id in ignore or not other.on_table:
+            continue
+        gap = math.dist(p, other.centre) - (_radius(fig) + _radius(other))
+        if gap < -1e-9:
+            return other.id
+    return ""
+
+
+def _radius(fig: Fig) -> float:
+    return fig.base_mm / 25.4 / 2
+
+
+def _discrete_blocks(game: Game, fig: Fig, target: Fig) -> bool:
+    """Discrète: a zombie may enter her base contact only from within 3 in."""
+    return (fig.is_zombie and target.has("discrete")
+            and game.distance(fig.id, target.id) > DISCRETE_INCHES + 1e-9)
+
+
+def plan_move(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,
+              max_len: float, ignore: tuple[str, ...] = ()) -> tuple[Point, float]:
+    """Where a move ends and how long it is; refuses an impossible move with the reason."""
+    key = (fig.id, fig.x, fig.y, to, toward, max_len, ignore, game.version())
+    cached: tuple[Point, float] | None = game.plans.get(key)
+    if cached is not None:
+        return cached
+    result = _plan(game, fig, to, toward, max_len, ignore)
+    game.plans[key] = result
+    return result
+
+
+def _plan(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,
+          max_len: float, ignore: tuple[str, ...]) -> tuple[Point, float]:
+    space = game.space()
+    if (to is None) == (toward is None):
+        raise _fail("a move needs either 'to' (a point) or 'toward' (a figure or point)")
+    if to is not None:
+        path = space.path(fig.id, to)
+        if not path.reachable:
+            raise _fail(f"{fig.name} {fig.id} cannot reach {list(to)}: {path.reason}",
+                        "action.to")
+        if path.length > max_len + 1e-6:
+            raise _fail(f"{list(to)} is {path.length:.2f} in away along the shortest route; "
+                        f"{fig.name} {fig.id} moves {max_len:g} in", "action.to")
+        blocker = _overlaps_friend(game, fig, to, ignore)
+        if blocker:
+            raise _fail(f"{fig.name} {fig.id} would end on the base of {blocker}", "action.to")
+        for other in game.figures.values():
+            near = math.dist(to, other.centre) - _radius(fig) - _radius(other) <= CONTACT
+            if near and other.on_table and fig.enemy_of(other) and _discrete_blocks(
+                    game, fig, other):
+                    raise _fail(f"{other.name} {other.id} is discrète: {fig.id} must start "
+                                f"within 3 in to reach her", "action.to")
+        return (float(to[0]), float(to[1])), path.length
+    goals = _goals(game, fig, toward)
+    for goal in goals:
+        path = space.path(fig.id, goal)
+        if not path.reachable:
+            continue
+        walk = min(max_len, path.length)
+        end = point_along(path.waypoints, walk)
+        while walk > 0 and _overlaps_friend(game, fig, end, ignore):
+            walk = max(walk - 0.25, 0.0)
+            end = point_along(path.waypoints, walk)
+        if walk < 0.01:
+            continue
+        return (float(end[0]), float(end[1])), walk
+    name = toward if isinstance(toward, str) else list(toward or ())
+    raise _fail(f"{fig.name} {fig.id} cannot get any closer to {name}", "action.toward")
+
+
+def _goals(game: Game, fig: Fig, toward: str | Point | None) -> list[Point]:
+    """Where to aim: the point, or spots in base contact around the figure, nearest first."""
+    if not isinstance(toward, str):
+        assert toward is not None
+        return [(float(toward[0]), float(toward[1]))]
+    target = game.figures.get(toward)
+    if target is None or not target.on_table:
+        raise _fail(f"there is no figure {toward!r} on the table", "action.toward")
+    gap = CONTACT_GAP
+    if fig.enemy_of(target) and _discrete_blocks(game, fig, target):
+        gap = 0.3  # stops short of her base
+    reach = _radius(fig) + _radius(target) + gap
+    base = math.atan2(fig.y - target.y, fig.x - target.x)
+    out = []
+    for k in (0, 1, -1, 2, -2, 3, -3, 4):
+        a = base + k * math.pi / 4
+        out.append((target.x + reach * math.cos(a), target.y + reach * math.sin(a)))
+    return out
+
+
+def _leave_melee(game: Game, fig: Fig, end: Point) -> None:
+    """Each enemy left behind gets a free attack first (D1), unless the figure is agile."""
+    if not game.settings.leave_melee_free_attack or fig.has("agile"):
+        return
+    for enemy in list(game.figures.values()):
+        if not (enemy.standing and fig.enemy_of(enemy) and game.in_contact(fig.id, enemy.id)):
+            continue
+        after = math.dist(end, enemy.centre) - _radius(fig) - _radius(enemy)
+        if after <= CONTACT + 1e-9:
+            continue
+        game.note(f"{fig.name} {fig.id} leaves the melee: {enemy.name} {enemy.id} strikes first")
+        attack(game, enemy, fig, 1, "melee", None, free=True)
+        if not fig.standing:
+            return
+
+
+def do_move(game: Game, fig: Fig, act: Move | Carry, max_len: float, *, counts: bool = True,
+            ignore: tuple[str, ...] = ()) -> bool:
+    end, length = plan_move(game, fig, act.to, act.toward, max_len, ignore)
+    _leave_melee(game, fig, end)
+    if not fig.standing:
+        return False
+    start = fig.centre
+    fig.x, fig.y = end
+    if counts:
+        fig.moves += 1
+    game.moved()
+    extra = f", D now {defence_of(fig)}+" if counts and fig.moves > 2 else ""
+    game.note(f"{fig.name} {fig.id} moves {length:.2f} in from ({start[0]:.2f}, {start[1]:.2f}) "
+              f"to ({end[0]:.2f}, {end[1]:.2f}){extra}")
+    return True
+
+
+# --- attacks -----------------------------------------------------------------------------
+
+
+def defence_of(fig: Fig) -> int:
+    """Current D: printed, +1 with body armour, lowered by extra moves and panic (D11)."""
+    printed = fig.defense + (1 if fig.items.get("protection") else 0)
+    printed = min(printed, 6)
+    return current_defence(printed, max(fig.moves - 2, 0) + fig.panic_malus)
+
+
+def _alone(game: Game, fig: Fig) -> bool:
+    return not any(f.id != fig.id and f.is_human == fig.is_human and f.on_table
+                   and not fig.enemy_of(f) and game.distance(fig.id, f.id) <= ALONE_INCHES
+                   for f in game.figures.values())
+
+
+def attack_spec(game: Game, attacker: Fig, target: Fig, mode: Mode, weapon: str | None,
+                malus: int = 0) -> AttackDie:
+    bonus = -malus
+    if weapon is not None and not attacker.is_zombie:
+        bonus += game.catalog.equipment[weapon].roll_bonus
+    if mode == "shoot" and (attacker.has("bon_viseur") or attacker.has("tireur_emerite")):
+        bonus += 1
+    if mode == "melee" and attacker.has("cogneur"):
+        bonus += 1
+    if attacker.has("rien_a_perdre") and _alone(game, attacker):
+        bonus += 1
+    save: int | None
+    save_bonus, reroll = 0, False
+    if target.is_zombie:
+        save = 5 if mode == "shoot" else 6
+    elif target.side == "survivors" and mode == "melee":
+        save = 5
+        standard = game.settings.protection_effects == "standard"
+        save_bonus = 1 if standard and target.items.get("couvercle_de_poubelle") else 0
+        reroll = target.has("combattant")
+    elif target.side == "survivors":
+        rule = game.settings.variant_survivor_shooting_save
+        save = None if rule == "none" else int(rule)
+        reroll = target.has("insensible")
+    else:
+        save = None
+    return AttackDie(mode=mode, to_hit=defence_of(target), bonus=bonus, save=save,
+                     save_bonus=save_bonus, reroll_save=reroll,
+                     retry_on_save=mode == "melee" and attacker.has("vengeur")
+                     and target.is_zombie, attacker=attacker.id, target=target.id)
+
+
+def attack(game: Game, attacker: Fig, target: Fig, dice: int, mode: Mode,
+           weapon: str | None, *, free: bool = False, malus: int = 0) -> None:
+    """Roll `dice` attack dice one by one until they run out or the target falls."""
+    for _ in range(dice):
+        if not target.standing and not (target.status == "down" and attacker.is_zombie):
+            return
+        if target.status == "down":
+            return  # a fallen survivor is contaminated, not finished off, by further dice
+        spec = attack_spec(game, attacker, target, mode, weapon, malus)
+        outcome = drive(attack_die(spec), game)
+        if outcome == "miss":
+            game.note(f"{attacker.name} {attacker.id} misses {target.name} {target.id}")
+        elif outcome == "saved":
+            game.note(f"{target.name} {target.id} saves the wound")
+        else:
+            wound(game, attacker, target, mode)
+    del free
+
+
+def wound(game: Game, attacker: Fig, target: Fig, mode: Mode) -> None:
+    if target.is_zombie:
+        target.status = "removed"
+        target.downed_by = attacker.id
+        game.moved()
+        game.note(f"{attacker.name} {attacker.id} kills {target.name} {target.id}")
+        if attacker.has("extremiste") and any(
+                f.is_zombie and f.on_table for f in game.figures.values()):
+            game.offer({"kind": "extremiste", "figure": attacker.id, "side": "survivors"})
+        return
+    if target.status == "down":
+        if game.settings.down_survivor_death == "unsaved_wound":
+            die(game, target, attacker)
+        return
+    if target.has("robuste") and target.wounds_ignored == 0:
+        target.wounds_ignored = 1
+        game.note(f"{target.name} {target.id} shrugs off the first wound (robuste)")
+        return
+    target.pv -= 1
+    game.note(f"{target.name} {target.id} loses 1 PV ({target.pv} left)")
+    if target.pv <= 0:
+        target.pv = 0
+        target.status = "down"
+        target.downed_by = attacker.id
+        game.moved()
+        game.note(f"{target.name} {target.id} is down")
+        if attacker.is_zombie and game.pools["zombies"] >= 1:
+            game.offer({"kind": "contaminate", "figure": attacker.id, "target": target.id,
+                        "side": "zombies"})
+        return
+    panic.check_half_pv(game, target)
+    if mode == "melee" and attacker.is_zombie and target.has("violent") and attacker.standing:
+        game.note(f"{target.name} {target.id} hits back (violent, -1)")
+        attack(game, target, attacker, 1, "melee", _best_melee_weapon(game, target), malus=1)
+
+
+def die(game: Game, fig: Fig, killer: Fig | None) -> None:
+    fig.status = "dead"
+    fig.downed_by = killer.id if killer else fig.downed_by
+    game.moved()
+    game.note(f"{fig.name} {fig.id} dies")
+    panic.after_death(game, fig)
+
+
+def _best_melee_weapon(game: Game, fig: Fig) -> str | None:
+    melee = [w for w, n in fig.items.items()
+             if n and game.catalog.equipment[w].kind == "melee"
+             and game.catalog.equipment[w].ap_cost <= 1]
+    return max(melee, key=lambda w: game.catalog.equipment[w].roll_bonus, default=None)
+
+
+def check_melee(game: Game, fig: Fig, act: Melee) -> None:
+    target = game.figures.get(act.target)
+    if target is None or not target.on_table or not fig.enemy_of(target):
+        raise _fail(f"{act.target!r} is not an enemy on the table", "action.target")
+    weapon = weapon_of(game, fig, act.weapon, ("melee",))
+    reach = CONTACT
+    if weapon is not None and (game.catalog.equipment[weapon].reach or 0) > 0:
+        reach = REACH_INCHES
+    d = game.distance(fig.id, target.id)
+    if d > reach + 1e-9:
+        what = "base contact" if reach == CONTACT else f"{reach:g} in (reach weapon)"
+        raise _fail(f"{target.name} {target.id} is {d:.2f} in away; melee needs {what}",
+                    "action.target")
+    dice = melee_dice(game, fig, act)
+    cap = fig.attack if game.settings.melee_ap_cap == "attack" else dice if act.ap == 1 else 0
+    if game.settings.melee_ap_cap == "one" and act.ap != (
+            1 if weapon is None else game.catalog.equipment[weapon].ap_cost):
+        raise _fail("one attack per activation (setting melee_ap_cap = one)", "action.ap")
+    if dice > max(cap, 1):
+        raise _fail(f"{fig.name} {fig.id} rolls at most {fig.attack} attack dice (A); "
+                    f"{act.ap} AP would give {dice}", "action.ap")
+
+
+def shooting_legal(game: Game, fig: Fig, weapon: str) -> list[str]:
+    item = game.catalog.equipment[weapon]
+    if item.range is None or not _has_ammo(game, fig, weapon):
+        return []
+    answer: dict[str, Any] = shooting_targets(game.space(), fig.id, item.range)
+    return list(answer["legal"])
+
+
+def _ammo_item(game: Game, weapon: str) -> str | None:
+    item = game.catalog.equipment[weapon]
+    if item.kind == "throwing":
+        return weapon
+    return item.ammo if game.settings.track_ammunition else None
+
+
+def _has_ammo(game: Game, fig: Fig, weapon: str) -> bool:
+    ammo = _ammo_item(game, weapon)
+    return ammo is None or fig.units.get(ammo, 0) > 0
+
+
+def check_shoot(game: Game, fig: Fig, act: Shoot) -> None:
+    weapon_of(game, fig, act.weapon, ("shooting", "throwing"))
+    if not _has_ammo(game, fig, act.weapon):
+        raise _fail(f"{fig.name} {fig.id} has no ammunition left for the {act.weapon}",
+                    "action.weapon")
+    item = game.catalog.equipment[act.weapon]
+    answer = shooting_targets(game.space(), fig.id, float(item.range or 0))
+    if act.target not in answer["legal"]:
+        if act.target in answer["candidates"]:
+            raise _fail(f"{act.target} is not a legal target: shoot the nearest zombie "
+                        f"({', '.join(answer['legal'])}) or one within 2 in of a survivor",
+                        "action.target")
+        raise _fail(f"{act.target} is not in sight within {item.range:g} in", "action.target")
+
+
+def _shots(game: Game, fig: Fig, weapon: str) -> int:
+    item = game.catalog.equipment[weapon]
+    per_ap = item.attacks_per_ap
+    if weapon == "cocktail_molotov" and fig.has("molotov"):
+        per_ap = 2
+    ammo = _ammo_item(game, weapon)
+    if ammo is not None:
+        per_ap = min(per_ap, fig.units.get(ammo, 0))
+    return per_ap
+
+
+def do_shoot(game: Game, fig: Fig, act: Shoot) -> None:
+    target = game.figures[act.target]
+    shots = _shots(game, fig, act.weapon)
+    ammo = _ammo_item(game, act.weapon)
+    if ammo is not None:
+        fig.units[ammo] -= shots
+        if ammo == act.weapon:  # thrown items are used up: 2 cocktails to an item
+            per_item = game.catalog.equipment[ammo].units
+            fig.items[ammo] = -(-fig.units[ammo] // per_item)
+    game.note(f"{fig.name} {fig.id} shoots {target.name} {target.id} with the {act.weapon} "
+              f"({shots} attack{'s' if shots > 1 else ''})")
+    attack(game, fig, target, shots, "shoot", act.weapon)
+
+
+# --- care and the rest -------------------------------------------------------------------
+
+
+def _heal_source(game: Game, fig: Fig, target: Fig) -> Fig | None:
+    """Who pays the healing item (None: a skill heals without one)."""
+    if fig.has("premiers_soins") and target.standing:
+        return None
+    if fig.units.get("soins", 0) > 0:
+        return fig
+    if fig.has("chirurgien") and target.status == "down":
+        for friend in game.figures.values():
+            if friend.side == "survivors" and friend.band == fig.band and friend.on_table \
+                    and friend.units.get("soins", 0) > 0:
+                return friend
+    raise _fail(f"{fig.name} {fig.id} has no healing item (soins) left", "action")
+
+
+def check_heal(game: Game, fig: Fig, act: Heal) -> None:
+    target = _friend(game, fig, act.target)
+    if target.status == "down" and not fig.has("chirurgien"):
+        raise _fail(f"{target.name} {target.id} is down: revive it (2 AP) instead",
+                    "action.target")
+    if target.id == fig.id and not game.settings.self_heal:
+        raise _fail("a figure cannot heal itself (setting self_heal = false)", "action.target")
+    if target.standing and target.pv >= target.wounds:
+        raise _fail(f"{target.name} {target.id} has all its PV", "action.target")
+    _heal_source(game, fig, target)
+
+
+def check_revive(game: Game, fig: Fig, act: Revive) -> None:
+    target = _friend(game, fig, act.target)
+    if target.status != "down":
+        raise _fail(f"{target.name} {target.id} is not down", "action.target")
+    if game.settings.revive_needs_healing_item and fig.units.get("soins", 0) < 1:
+        raise _fail("reviving needs a healing item (setting revive_needs_healing_item)",
+                    "action")
+
+
+def check_carry(game: Game, fig: Fig, act: Carry) -> None:
+    target = _friend(game, fig, act.target)
+    if target.status != "down":
+        raise _fail(f"{target.name} {target.id} is not down: only the fallen are carried",
+                    "action.target")
+    plan_move(game, fig, act.to, act.toward, carry_length(game, fig), ignore=(target.id,))
+
+
+def carry_length(game: Game, fig: Fig) -> float:
+    penalty = game.settings.carry_move_penalty
+    return 1.0 if penalty == "per_inch" else max(fig.move - int(penalty), 0)
+
+
+def _friend(game: Game, fig: Fig, target_id: str) -> Fig:
+    target = game.figures.get(target_id)
+    if target is None or target.side != "survivors" or target.band != fig.band \
+            or not target.on_table:
+        raise _fail(f"{target_id!r} is not a friend on the table", "action.target")
+    if target.id != fig.id and not game.in_contact(fig.id, target.id):
+        raise _fail(f"{target.name} {target.id} is not in base contact with {fig.id}",
+                    "action.target")
+    return target
+
+
+def check_door(game: Game, fig: Fig, act: Door) -> None:
+    piece = next((t for t in game.terrain if t.id == act.door), None)
+    if piece is None or piece.kind != "door":
+        raise _fail(f"there is no door {act.door!r}", "action.door")
+    gap = shapely.distance(piece.footprint, shapely.Point(fig.centre)) - _radius(fig)
+    if gap > CONTACT + 1e-9:
+        raise _fail(f"{fig.name} {fig.id} is {gap:.2f} in from door {act.door}; touch it first",
+                    "action.door")
+    if piece.open:
+        for other in game.figures.values():
+            if other.on_table and shapely.distance(
+                    piece.footprint, shapely.Point(other.centre)) < _radius(other) - 1e-9:
+                raise _fail(f"{other.id} stands in the doorway of {act.door}", "action.door")
+
+
+def do_door(game: Game, fig: Fig, act: Door) -> None:
+    for item in game.scene_json.get("terrain", []):
+        if item.get("id") == act.door:
+            item["open"] = not item.get("open", False)
+            state = "opens" if item["open"] else "closes"
+            game.note(f"{fig.name} {fig.id} {state} door {act.door}")
+    game.reload_terrain()
+
+
+def do_contaminate(game: Game, zombie: Fig, target: Fig) -> None:
+    d = defence_of(target)
+    if not succeeds(game.roll(Roll(f"contaminate vs {d}+", zombie.id)), d):
+        game.note(f"{zombie.name} {zombie.id} fails to contaminate {target.name} {target.id}")
+        return
+    bonus = 1 if (target.items.get("casque")
+                  and game.settings.protection_effects == "standard") else 0
+    if succeeds(game.roll(Roll("resist contamination 4+", target.id)), 4, bonus):
+        game.note(f"{target.name} {target.id} resists the contamination and stays down")
+        return
+    z = next((z for z in game.catalog.zombies.values() if z.from_class == target.cls),
+             game.catalog.zombies["rodeur"])
+    game.note(f"{target.name} {target.id} is contaminated and rises as a {z.name}")
+    target.downed_by = zombie.id
+    if game.settings.contamination_counts_as_death:
+        panic.after_death(game, target)
+    target.origin = target.kind
+    target.side, target.kind, target.name, target.band = "zombies", z.id, z.name, "zombies"
+    target.move, target.attack, target.defense, target.wounds, target.pv = (
+        z.move, z.attack, z.defense, z.wounds, z.wounds)
+    target.skills, target.items, target.units = [], {}, {}
+    target.status, target.moves, target.panic_malus, target.panicked = "standing", 0, 0, False
+    game.moved()
+
+
+# --- dispatch ----------------------------------------------------------------------------
+
+
+def carry_out(game: Game, act: Action) -> None:
+    from rules import skills, windows
+
+    if game.pending:
+        windows.carry_out(game, game.pending[0], act)
+        return
+    if isinstance(act, EndActivations):
+        side = game.to_act
+        game.note(f"the {side} end their activations ({game.pools[side]} AP unused)")
+        game.pools[side] = 0
+        return
+    fig = game.figures[actor(act)]
+    if fig.is_zombie and skills.offer_savoir(game, fig, act):
+        return
+    activate(game, fig, act)
+
+
+def activate(game: Game, fig: Fig, act: Action, *, paid: bool = False) -> None:
+    """Pay for and resolve one activation of `fig`, then open any windows it earns."""
+    from rules import skills, windows
+
+    ap = cost(game, act)
+    side = "zombies" if fig.is_zombie else "survivors"
+    if not paid:
+        game.pools[side] -= ap
+    if fig.status == "down":
+        fig.used_turn["heroique"] = 1
+    resolve_action(game, fig, act)
+    if fig.is_human and fig.standing:
+        skills.offer_reactivation(game, fig, act)
+    panic.check_surrounded(game)
+    if side == "survivors" and not paid:
+        windows.offer_reaction(game, ap)
+
+
+def resolve_action(game: Game, fig: Fig, act: Action) -> None:
+    from rules import skills
+
+    if isinstance(act, Move):
+        do_move(game, fig, act, fig.move)
+    elif isinstance(act, Shoot):
+        do_shoot(game, fig, act)
+    elif isinstance(act, Melee):
+        target = game.figures[act.target]
+        game.note(f"{fig.name} {fig.id} attacks {target.name} {target.id} "
+                  f"({melee_dice(game, fig, act)} dice)")
+        attack(game, fig, target, melee_dice(game, fig, act), "melee", act.weapon)
+    elif isinstance(act, Heal):
+        target = game.figures[act.target]
+        source = _heal_source(game, fig, target)
+        if source is not None:
+            source.units["soins"] -= 1
+        target.pv = min(target.pv + HEAL_PV, target.wounds)
+        if target.status == "down":
+            target.status, target.resting = "standing", True
+            game.moved()
+        game.note(f"{fig.name} {fig.id} heals {target.name} {target.id} (PV {target.pv})")
+    elif isinstance(act, Revive):
+        target = game.figures[act.target]
+        if game.settings.revive_needs_healing_item:
+            fig.units["soins"] -= 1
+        target.pv = min(target.pv + HEAL_PV, target.wounds)
+        target.status, target.resting = "standing", True
+        game.moved()
+        game.note(f"{fig.name} {fig.id} revives {target.name} {target.id} (PV {target.pv}); "
+                  "it receives no AP this turn")
+    elif isinstance(act, Carry):
+        target = game.figures[act.target]
+        start = fig.centre
+        if do_move(game, fig, act, carry_length(game, fig), ignore=(target.id,)):
+            _place_carried(game, fig, target, start)
+    elif isinstance(act, Door):
+        do_door(game, fig, act)
+    elif isinstance(act, Contaminate):
+        do_contaminate(game, fig, game.figures[act.target])
+    elif isinstance(act, UseSkill):
+        skills.use(game, fig, act)
+    elif isinstance(act, Decline | EndActivations):
+        pass
+
+
+def _place_carried(game: Game, carrier: Fig, carried: Fig, start: Point) -> None:
+    """The carried figure ends in base contact, on the side the carrier came from."""
+    dx, dy = start[0] - carrier.x, start[1] - carrier.y
+    n = math.hypot(dx, dy) or 1.0
+    reach = _radius(carrier) + _radius(carried) + CONTACT_GAP
+    candidates = [(carrier.x + reach * dx / n, carrier.y + reach * dy / n)]
+    for k in range(1, 8):
+        a = math.atan2(dy, dx) + k * math.pi / 4
+        candidates.append((carrier.x + reach * math.cos(a), carrier.y + reach * math.sin(a)))
+    for p in candidates:
+        if _legal_spot(game, carried, p):
+            carried.x, carried.y = p
+            game.moved()
+            return
+    carried.x, carried.y = start
+    game.moved()
+
+
+def _legal_spot(game: Game, fig: Fig, p: Point) -> bool:
+    r = _radius(fig)
+    if not (r <= p[0] <= game.table.width - r and r <= p[1] <= game.table.depth - r):
+        return False
+    for piece in game.terrain:
+        if piece.movement_blocking and shapely.distance(
+                piece.footprint, shapely.Point(p)) < r - 1e-9:
+            return False
+    return not _overlaps_friend(game, fig, p)
+

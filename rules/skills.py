@@ -1,0 +1,199 @@
+"""Skills used as actions or in windows: chanceux, sprinter, savoir, didactique, extrémiste,
+hystérique, entraîné and tireur rapide. Skills that only modify rolls live where the roll is
+made (`rules.resolve.attack_spec`, `rules.panic`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.actions import Action, Melee, Move, Shoot, UseSkill
+from rules.dice import Roll
+from rules.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from rules.figures import Fig
+    from rules.game import Game
+
+__all__ = [
+    "offer_didactique", "offer_savoir", "offer_reactivation", "skill_actions", "check_use",
+    "use", "window_actions", "check_window", "carry_out_window",
+]
+
+ONCE_PER_GAME = ("chanceux", "sprinter", "didactique")
+LUCKY_VICTIMS = 2
+
+
+def _fail(message: str, where: str = "action.skill") -> IllegalActionError:
+    return IllegalActionError(message, where)
+
+
+def _holder(game: Game, skill: str, *, per: str) -> Fig | None:
+    for f in game.figures.values():
+        if f.side == "survivors" and f.standing and f.has(skill):
+            used = f.used_game if per == "game" else f.used_turn
+            if not used.get(skill):
+                return f
+    return None
+
+
+# --- windows opened by the game ----------------------------------------------------------
+
+
+def offer_didactique(game: Game, die: int) -> None:
+    sci = _holder(game, "didactique", per="game")
+    if sci is not None:
+        game.offer({"kind": "didactique", "figure": sci.id, "side": "survivors", "die": die})
+
+
+def offer_savoir(game: Game, zombie: Fig, act: Action) -> bool:
+    """Before a zombie activation resolves, the scientist may cancel it (once per turn)."""
+    sci = _holder(game, "savoir", per="turn")
+    if sci is None:
+        return False
+    from rules.legal import cost
+
+    game.pools["zombies"] -= cost(game, act)
+    game.offer({"kind": "savoir", "figure": sci.id, "side": "survivors",
+                "deferred": act.to_json()})
+    return True
+
+
+def offer_reactivation(game: Game, fig: Fig, act: Action) -> None:
+    """Entraîné after melee, tireur rapide after shooting: one more go, AP paid as normal."""
+    from rules import legal
+
+    kind = "melee" if isinstance(act, Melee) and fig.has("entraine") else (
+        "shoot" if isinstance(act, Shoot) and fig.has("tireur_rapide") else "")
+    if not kind or game.pools["survivors"] < 1 or game.outcome is not None:
+        return
+    if legal.figure_actions(game, fig, kinds=(kind,)):
+        game.offer({"kind": "reactivate", "figure": fig.id, "action": kind,
+                    "side": "survivors"})
+
+
+# --- skills used as an activation ---------------------------------------------------------
+
+
+def skill_actions(game: Game, fig: Fig) -> list[Action]:
+    out: list[Action] = []
+    if fig.has("chanceux"):
+        out.append(UseSkill(fig.id, "chanceux"))
+    if fig.has("sprinter"):
+        zombies = sorted((game.distance(fig.id, z.id), z.id) for z in game.figures.values()
+                         if z.is_zombie and z.on_table)
+        out += [UseSkill(fig.id, "sprinter", target=z) for _, z in zombies[:2]]
+    return out
+
+
+def check_use(game: Game, fig: Fig, act: UseSkill) -> None:
+    if not fig.has(act.skill):
+        raise _fail(f"{fig.name} {fig.id} does not have the skill {act.skill!r}")
+    if act.skill in ONCE_PER_GAME and fig.used_game.get(act.skill):
+        raise _fail(f"{act.skill} is once per game and {fig.id} has used it")
+    if act.skill == "chanceux":
+        if not any(z.is_zombie and z.on_table for z in game.figures.values()):
+            raise _fail("no zombie on the table")
+    elif act.skill == "sprinter":
+        from rules.resolve import plan_move
+
+        plan_move(game, fig, act.to, act.target, fig.move)
+    else:
+        raise _fail(f"{act.skill} is not used as an action; the game offers it when it applies")
+
+
+def use(game: Game, fig: Fig, act: UseSkill) -> None:
+    from rules import resolve
+
+    fig.used_game[act.skill] = 1
+    if act.skill == "chanceux":
+        zombies = sorted((game.distance(fig.id, z.id), z.id) for z in game.figures.values()
+                         if z.is_zombie and z.on_table)
+        for _, zid in zombies[:LUCKY_VICTIMS]:
+            z = game.figures[zid]
+            z.status, z.downed_by = "removed", fig.id
+            game.note(f"luck: {z.name} {z.id} is killed by another zombie (chanceux)")
+        game.moved()
+    elif act.skill == "sprinter":
+        game.note(f"{fig.name} {fig.id} sprints: a free move (sprinter)")
+        resolve.do_move(game, fig, Move(fig.id, to=act.to, toward=act.target), fig.move,
+                        counts=False)
+
+
+# --- windows -----------------------------------------------------------------------------
+
+
+def _home(game: Game) -> tuple[float, float]:
+    return (game.table.width / 2, 0.6)
+
+
+def window_actions(game: Game, window: dict[str, Any]) -> list[Action]:
+    kind, fig = window["kind"], game.figures[window["figure"]]
+    options: list[Action] = []
+    if kind in ("savoir", "didactique") or kind == "extremiste":
+        options.append(UseSkill(fig.id, kind))
+    elif kind == "hysterique":
+        friends = [f.id for f in game.figures.values() if f.side == "survivors"
+                   and f.band == fig.band and f.on_table and f.id != fig.id]
+        options += [UseSkill(fig.id, kind, target=f) for f in friends[:3]]
+        options.append(UseSkill(fig.id, kind, to=_home(game)))
+    out = []
+    for act in options:
+        try:
+            check_window(game, window, act)
+        except IllegalActionError:
+            continue
+        out.append(act)
+    return out
+
+
+def _nearest_zombie(game: Game, fig: Fig) -> str | None:
+    zombies = sorted((game.distance(fig.id, z.id), z.id) for z in game.figures.values()
+                     if z.is_zombie and z.on_table)
+    return zombies[0][1] if zombies else None
+
+
+def check_window(game: Game, window: dict[str, Any], act: Action) -> None:
+    from rules.resolve import plan_move
+
+    kind = window["kind"]
+    if not (isinstance(act, UseSkill) and act.skill == kind and act.figure == window["figure"]):
+        raise _fail(f"now {window['figure']} may use {kind} (or decline)", "action")
+    fig = game.figures[act.figure]
+    if kind == "extremiste":
+        target = _nearest_zombie(game, fig)
+        if target is None:
+            raise _fail("no zombie left to run at")
+        plan_move(game, fig, None, target, fig.move)
+    elif kind == "hysterique":
+        if act.to is None and act.target is None:
+            raise _fail("hystérique: say where to run ('to' a point or toward a 'target')")
+        plan_move(game, fig, act.to, act.target if act.to is None else None, fig.move)
+
+
+def carry_out_window(game: Game, window: dict[str, Any], act: Action) -> None:
+    from rules import resolve
+
+    assert isinstance(act, UseSkill)
+    fig = game.figures[act.figure]
+    kind = window["kind"]
+    if kind == "savoir":
+        fig.used_turn["savoir"] = 1
+        deferred = window["deferred"]
+        game.note(f"{fig.name} {fig.id} foresees it: the activation of {deferred['figure']} "
+                  "is cancelled (savoir)")
+    elif kind == "didactique":
+        fig.used_game["didactique"] = 1
+        new = game.roll(Roll("survivors' action points, re-rolled", fig.id))
+        game.pools["survivors"] += new - int(window["die"])
+        game.note(f"didactique: the AP die is re-rolled ({window['die']} -> {new}); "
+                  f"survivors have {game.pools['survivors']} AP")
+    elif kind == "extremiste":
+        target = _nearest_zombie(game, fig)
+        game.note(f"{fig.name} {fig.id} charges the nearest zombie (extrémiste)")
+        resolve.do_move(game, fig, Move(fig.id, toward=target), fig.move, counts=False)
+    elif kind == "hysterique":
+        game.note(f"{fig.name} {fig.id} runs off screaming (hystérique)")
+        toward = act.target if act.to is None else None
+        resolve.do_move(game, fig, Move(fig.id, to=act.to, toward=toward), fig.move,
+                        counts=False)

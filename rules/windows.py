@@ -1,0 +1,140 @@
+"""Decision windows: moments when a side may (or may not) do something out of turn.
+
+A window is plain data in `Game.pending`, e.g. `{"kind": "reaction", "side": "zombies"}`. While
+one is open only its actions (or `decline`) are legal:
+
+- `reaction`: after a survivor's 2-AP action, one zombie may act for 1 AP (D6);
+- `contaminate`: a zombie that just put a survivor down may contaminate it (1 AP);
+- `reactivate`: entraîné / tireur rapide may act again (melee / shoot), AP paid as normal;
+- `savoir`: the scientist may cancel the zombie activation being made;
+- `didactique`: the scientist may re-roll the survivors' AP die;
+- `extremiste`: after a kill, a free move toward the nearest zombie;
+- `hysterique`: after a failed panic test, a free move where the player wants.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules import legal
+from rules.actions import (
+    Action,
+    Contaminate,
+    Decline,
+    Melee,
+    Move,
+    Shoot,
+    UseSkill,
+    actor,
+    parse_action,
+)
+from rules.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from rules.game import Game
+
+__all__ = ["check", "actions", "carry_out", "offer_reaction"]
+
+Window = dict[str, Any]
+
+
+def _fail(message: str) -> IllegalActionError:
+    return IllegalActionError(message, "action")
+
+
+def actions(game: Game, window: Window) -> list[Action]:
+    """The legal actions while `window` is open (decline always among them)."""
+    kind = window["kind"]
+    out: list[Action] = []
+    if kind == "reaction":
+        for z in legal.activatable(game, "zombies"):
+            out += legal.figure_actions(game, z, kinds=("move", "melee"), max_ap=1)
+    elif kind == "contaminate":
+        z = game.figures[window["figure"]]
+        if z.standing and game.figures[window["target"]].status == "down":
+            out.append(Contaminate(z.id, window["target"]))
+    elif kind == "reactivate":
+        fig = game.figures[window["figure"]]
+        out += legal.figure_actions(game, fig, kinds=(window["action"],))
+    else:
+        from rules import skills
+
+        out += skills.window_actions(game, window)
+    return [*out, Decline()]
+
+
+def check(game: Game, window: Window, act: Action) -> None:
+    if isinstance(act, Decline):
+        return
+    kind = window["kind"]
+    if kind == "reaction":
+        if not isinstance(act, Move | Melee):
+            raise _fail("the zombies' reaction is one 1-AP move or attack (or decline)")
+        fig = game.figures.get(act.figure)
+        if fig is None or not fig.is_zombie:
+            raise _fail(f"{act.figure!r} is not a zombie")
+        reason = legal.why_not_active(game, fig)
+        if reason:
+            raise _fail(reason)
+        if isinstance(act, Melee) and act.ap != 1:
+            raise _fail("the reaction is a 1-AP activation: ap must be 1")
+        legal.check_action(game, fig, act)
+    elif kind == "contaminate":
+        if not (isinstance(act, Contaminate) and act.figure == window["figure"]
+                and act.target == window["target"]):
+            raise _fail(f"now {window['figure']} may contaminate {window['target']} "
+                        "(or decline)")
+        legal.check_action(game, game.figures[act.figure], act)
+    elif kind == "reactivate":
+        fig = game.figures[window["figure"]]
+        wanted = Melee if window["action"] == "melee" else Shoot
+        if not isinstance(act, wanted) or act.figure != fig.id:
+            raise _fail(f"now {fig.id} may {window['action']} again (or decline)")
+        legal.check_action(game, fig, act)
+    else:
+        from rules import skills
+
+        skills.check_window(game, window, act)
+
+
+def carry_out(game: Game, window: Window, act: Action) -> None:
+    """Resolve the window's action (or its refusal) and close the window."""
+    from rules import resolve, skills
+
+    game.pending.pop(0)
+    kind = window["kind"]
+    if isinstance(act, Decline):
+        game.note(f"{window['side']} let the {kind} pass")
+        if kind == "savoir":
+            deferred = parse_action(window["deferred"])
+            resolve.activate(game, game.figures[actor(deferred)], deferred, paid=True)
+        return
+    if kind in ("reaction", "contaminate", "reactivate"):
+        fig = game.figures[actor(act)]
+        if kind == "reactivate":
+            _reactivate(game, fig, act)
+        else:
+            resolve.activate(game, fig, act)
+        return
+    skills.carry_out_window(game, window, act)
+
+
+def _reactivate(game: Game, fig: Any, act: Action) -> None:
+    from rules import resolve
+
+    game.pools["survivors"] -= legal.cost(game, act)
+    resolve.resolve_action(game, fig, act)
+
+
+def offer_reaction(game: Game, ap: int) -> None:
+    """A survivor action of 2 AP or more lets one zombie act at once for 1 AP (D6)."""
+    rule = game.settings.two_ap_reaction
+    if rule == "off" or ap < 2 or game.outcome is not None:
+        return
+    if game.pools["zombies"] < 1 or not legal.activatable(game, "zombies"):
+        return
+    game.note("the survivors spent 2 AP at once: one zombie may react for 1 AP")
+    game.offer({"kind": "reaction", "side": "zombies"})
+
+
+_ = UseSkill
