@@ -114,11 +114,24 @@ class Space:
 
     # --- movement -----------------------------------------------------------------------
 
+    @cached_property
+    def _terrain_key(self) -> tuple[tuple[str, bytes], ...]:
+        return tuple((t.id, t.footprint.wkb) for t in self.scene.movement_blockers)
+
     def pathfinder(self, radius: float) -> PathFinder:
         s = self.scene
         blockers = [(t.id, t.footprint) for t in s.movement_blockers]
-        key = tuple((t.id, t.footprint.wkb) for t in s.movement_blockers)
-        return pathfinder(key, blockers, (s.table.width, s.table.depth), radius)
+        return pathfinder(self._terrain_key, blockers, (s.table.width, s.table.depth), radius)
+
+    def same_region(self, radius: float, a: tuple[float, float],
+                    points: Sequence[tuple[float, float]]) -> bool:
+        """Whether a base at `a` could reach any of `points` if no figure stood in the way."""
+        regions = _free_regions(self._terrain_key, self.scene, radius)
+        home = [i for i, r in enumerate(regions) if shapely.intersects_xy(r, *a)]
+        if not home:
+            return False
+        region = regions[home[0]]
+        return any(shapely.intersects_xy(region, x, y) for x, y in points)
 
     def path(self, figure: str, to: tuple[float, float]) -> Path:
         """Shortest legal route of `figure`'s base centre to `to`, around enemy bases too."""
@@ -144,6 +157,32 @@ class Space:
     def _index(self, figure: str) -> int:
         self.scene.figure(figure)  # raises the scene's unknown-id error
         return self.scene.index[figure]
+
+
+_REGIONS: dict[tuple[object, float], list[shapely.Geometry]] = {}
+
+
+def _free_regions(key: object, scene: Scene, radius: float) -> list[shapely.Geometry]:
+    """Connected parts of where a base centre may stand, cached per terrain and radius.
+
+    Slightly generous (obstacles grown by a polygon inside the true circle), which is what a
+    quick "could it get there at all" answer wants; routes themselves come from paths.
+    """
+    cache_key = (key, radius)
+    if cache_key not in _REGIONS:
+        t = scene.table
+        free = box(radius, radius, t.width - radius, t.depth - radius)
+        grown = [shapely.buffer(p.footprint, radius, quad_segs=4)
+                 for p in scene.movement_blockers]
+        if grown:
+            free = shapely.difference(free, shapely.union_all(grown))
+        parts = list(getattr(free, "geoms", [free]))
+        for part in parts:
+            shapely.prepare(part)
+        if len(_REGIONS) > 64:
+            _REGIONS.clear()
+        _REGIONS[cache_key] = parts
+    return _REGIONS[cache_key]
 
 
 def _enemies(a: Figure, b: Figure) -> bool:

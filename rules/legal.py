@@ -213,6 +213,7 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
     pool = game.pools[fig.side if fig.is_zombie else "survivors"]
     budget = pool if max_ap is None else min(pool, max_ap)
     candidates: list[Action] = []
+    quick: list[Action] = []  # already known legal
     enemies = _enemies_by_distance(game, fig)
 
     def want(kind: str) -> bool:
@@ -223,8 +224,16 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
         if not fig.is_zombie:
             targets += [f.id for f in game.figures.values()
                         if f.side == "survivors" and f.band == fig.band and f.status == "down"]
-        candidates += [Move(fig.id, toward=t) for t in targets
-                       if not game.in_contact(fig.id, t)]
+        from rules.resolve import check_toward, goals_toward
+
+        for t in targets:
+            if game.in_contact(fig.id, t) or pool < 1:
+                continue
+            try:  # the route itself is found when the move is made
+                check_toward(game, fig, t, goals_toward(game, fig, t))
+            except IllegalActionError:
+                continue
+            quick.append(Move(fig.id, toward=t))
     if want("melee"):
         weapons = [None] + ([w for w in fig.items if game.catalog.equipment[w].kind == "melee"]
                             if not fig.is_zombie else [])
@@ -261,7 +270,7 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
             from rules import skills
 
             candidates += skills.skill_actions(game, fig)
-    out: list[Action] = []
+    out: list[Action] = quick
     for act in candidates:
         try:
             check_action(game, fig, act, free=free)

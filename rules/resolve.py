@@ -109,24 +109,50 @@ def _plan(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,
                     raise _fail(f"{other.name} {other.id} is discrète: {fig.id} must start "
                                 f"within 3 in to reach her", "action.to")
         return (float(to[0]), float(to[1])), path.length
-    goals = _goals(game, fig, toward)
+    goals = goals_toward(game, fig, toward)
+    check_toward(game, fig, toward, goals)
     for goal in goals:
         path = space.path(fig.id, goal)
-        if not path.reachable:
-            continue
-        walk = min(max_len, path.length)
-        end = point_along(path.waypoints, walk)
-        while walk > 0 and _overlaps_friend(game, fig, end, ignore):
-            walk = max(walk - 0.25, 0.0)
-            end = point_along(path.waypoints, walk)
-        if walk < 0.01:
-            continue
-        return (float(end[0]), float(end[1])), walk
-    name = toward if isinstance(toward, str) else list(toward or ())
-    raise _fail(f"{fig.name} {fig.id} cannot get any closer to {name}", "action.toward")
+        if path.reachable:
+            return _walk(game, fig, path.waypoints, max_len, ignore)
+    # Only figures bar the way: go along the terrain route until an enemy base is in the way.
+    finder = space.pathfinder(_radius(fig))
+    for goal in goals:
+        path = finder.shortest(fig.centre, goal)
+        if path.reachable:
+            return _walk(game, fig, path.waypoints, max_len, ignore, stop_at_enemies=True)
+    return fig.centre, 0.0
 
 
-def _goals(game: Game, fig: Fig, toward: str | Point | None) -> list[Point]:
+def check_toward(game: Game, fig: Fig, toward: str | Point | None, goals: list[Point]) -> None:
+    """A move toward something must at least be possible round the terrain."""
+    if not game.space().same_region(_radius(fig), fig.centre, goals):
+        name = toward if isinstance(toward, str) else list(toward or ())
+        raise _fail(f"{fig.name} {fig.id} has no way round the terrain to {name}",
+                    "action.toward")
+
+
+def _walk(game: Game, fig: Fig, route: tuple[Point, ...], max_len: float,
+          ignore: tuple[str, ...], stop_at_enemies: bool = False) -> tuple[Point, float]:
+    """The furthest legal spot at most `max_len` along `route` (never on another base)."""
+    walk = min(max_len, sum(math.dist(a, b) for a, b in zip(route, route[1:], strict=False)))
+    if stop_at_enemies:
+        step, free = 0.0, 0.0
+        while step <= walk:
+            if _overlaps_friend(game, fig, point_along(route, step), ignore):
+                break
+            free, step = step, step + 0.1
+        walk = free
+    end = point_along(route, walk)
+    while walk > 0 and _overlaps_friend(game, fig, end, ignore):
+        walk = max(walk - 0.25, 0.0)
+        end = point_along(route, walk)
+    if walk <= 0:
+        return fig.centre, 0.0
+    return (float(end[0]), float(end[1])), walk
+
+
+def goals_toward(game: Game, fig: Fig, toward: str | Point | None) -> list[Point]:
     """Where to aim: the point, or spots in base contact around the figure, nearest first."""
     if not isinstance(toward, str):
         assert toward is not None
@@ -165,6 +191,11 @@ def _leave_melee(game: Game, fig: Fig, end: Point) -> None:
 def do_move(game: Game, fig: Fig, act: Move | Carry, max_len: float, *, counts: bool = True,
             ignore: tuple[str, ...] = ()) -> bool:
     end, length = plan_move(game, fig, act.to, act.toward, max_len, ignore)
+    if length == 0.0:
+        if counts:
+            fig.moves += 1
+        game.note(f"{fig.name} {fig.id} finds the way barred by other figures and stays put")
+        return True
     _leave_melee(game, fig, end)
     if not fig.standing:
         return False
@@ -507,6 +538,8 @@ def carry_out(game: Game, act: Action) -> None:
         return
     fig = game.figures[actor(act)]
     if fig.is_zombie and skills.offer_savoir(game, fig, act):
+        return
+    if not fig.is_zombie and windows.offer_reaction_before(game, act):
         return
     activate(game, fig, act)
 

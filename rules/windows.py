@@ -108,6 +108,7 @@ def carry_out(game: Game, window: Window, act: Action) -> None:
         if kind == "savoir":
             deferred = parse_action(window["deferred"])
             resolve.activate(game, game.figures[actor(deferred)], deferred, paid=True)
+        _resume(game, window)
         return
     if kind in ("reaction", "contaminate", "reactivate"):
         fig = game.figures[actor(act)]
@@ -115,8 +116,25 @@ def carry_out(game: Game, window: Window, act: Action) -> None:
             _reactivate(game, fig, act)
         else:
             resolve.activate(game, fig, act)
+        _resume(game, window)
         return
     skills.carry_out_window(game, window, act)
+
+
+def _resume(game: Game, window: Window) -> None:
+    """A survivor action held back for a "before" reaction resolves now, if still possible."""
+    from rules import resolve
+
+    if window["kind"] != "reaction" or "deferred" not in window or game.outcome is not None:
+        return
+    deferred = parse_action(window["deferred"])
+    fig = game.figures[actor(deferred)]
+    try:
+        legal.check_action(game, fig, deferred, free=True)
+    except IllegalActionError as error:
+        game.note(f"{fig.name} {fig.id} can no longer do it: {error.message}")
+        return
+    resolve.activate(game, fig, deferred, paid=True)
 
 
 def _reactivate(game: Game, fig: Any, act: Action) -> None:
@@ -126,15 +144,28 @@ def _reactivate(game: Game, fig: Any, act: Action) -> None:
     resolve.resolve_action(game, fig, act)
 
 
+def _reacts(game: Game, ap: int, when: str) -> bool:
+    if game.settings.two_ap_reaction != when or ap < 2 or game.outcome is not None:
+        return False
+    return game.pools["zombies"] >= 1 and bool(legal.activatable(game, "zombies"))
+
+
 def offer_reaction(game: Game, ap: int) -> None:
     """A survivor action of 2 AP or more lets one zombie act at once for 1 AP (D6)."""
-    rule = game.settings.two_ap_reaction
-    if rule == "off" or ap < 2 or game.outcome is not None:
-        return
-    if game.pools["zombies"] < 1 or not legal.activatable(game, "zombies"):
-        return
-    game.note("the survivors spent 2 AP at once: one zombie may react for 1 AP")
-    game.offer({"kind": "reaction", "side": "zombies"})
+    if _reacts(game, ap, "after"):
+        game.note("the survivors spent 2 AP at once: one zombie may react for 1 AP")
+        game.offer({"kind": "reaction", "side": "zombies"})
+
+
+def offer_reaction_before(game: Game, act: Action) -> bool:
+    """With two_ap_reaction = "before": the zombie reacts first, then the action resolves."""
+    ap = legal.cost(game, act)
+    if not _reacts(game, ap, "before"):
+        return False
+    game.pools["survivors"] -= ap
+    game.note("the survivors commit 2 AP: one zombie may react for 1 AP before it resolves")
+    game.offer({"kind": "reaction", "side": "zombies", "deferred": act.to_json()})
+    return True
 
 
 _ = UseSkill
