@@ -29,10 +29,12 @@ from rules.actions import (
     actor,
 )
 from rules.arbitration import shooting_targets
+from rules.catalog import Catalog
 from rules.combat import AttackDie, Mode, attack_die, current_defence
 from rules.dice import Roll, drive, succeeds
 from rules.errors import IllegalActionError
 from rules.legal import CONTACT, REACH_INCHES, cost, melee_dice, weapon_of
+from rules.settings import Settings
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -228,14 +230,22 @@ def _alone(game: Game, fig: Fig) -> bool:
 
 def attack_spec(game: Game, attacker: Fig, target: Fig, mode: Mode, weapon: str | None,
                 malus: int = 0) -> AttackDie:
+    alone = attacker.has("rien_a_perdre") and _alone(game, attacker)
+    return die_for(attacker, target, mode, weapon, catalog=game.catalog,
+                   settings=game.settings, alone=alone, malus=malus)
+
+
+def die_for(attacker: Fig, target: Fig, mode: Mode, weapon: str | None, *, catalog: Catalog,
+            settings: Settings, alone: bool = False, malus: int = 0) -> AttackDie:
+    """One attack die of `attacker` on `target` with every modifier that applies (D26)."""
     bonus = -malus
     if weapon is not None and not attacker.is_zombie:
-        bonus += game.catalog.equipment[weapon].roll_bonus
+        bonus += catalog.equipment[weapon].roll_bonus
     if mode == "shoot" and (attacker.has("bon_viseur") or attacker.has("tireur_emerite")):
         bonus += 1
     if mode == "melee" and attacker.has("cogneur"):
         bonus += 1
-    if attacker.has("rien_a_perdre") and _alone(game, attacker):
+    if alone and attacker.has("rien_a_perdre"):
         bonus += 1
     save: int | None
     save_bonus, reroll = 0, False
@@ -243,11 +253,11 @@ def attack_spec(game: Game, attacker: Fig, target: Fig, mode: Mode, weapon: str 
         save = 5 if mode == "shoot" else 6
     elif target.side == "survivors" and mode == "melee":
         save = 5
-        standard = game.settings.protection_effects == "standard"
+        standard = settings.protection_effects == "standard"
         save_bonus = 1 if standard and target.items.get("couvercle_de_poubelle") else 0
         reroll = target.has("combattant")
     elif target.side == "survivors":
-        rule = game.settings.variant_survivor_shooting_save
+        rule = settings.variant_survivor_shooting_save
         save = None if rule == "none" else int(rule)
         reroll = target.has("insensible")
     else:
