@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from service import cmd_arbitrate, cmd_band, cmd_demo, cmd_rules
+from service import cmd_arbitrate, cmd_band, cmd_demo, cmd_odds, cmd_replay, cmd_rules
 
-COMMANDS = (cmd_arbitrate, cmd_rules, cmd_demo, cmd_band)
+COMMANDS = (cmd_arbitrate, cmd_rules, cmd_odds, cmd_band, cmd_replay, cmd_demo)
 
 
 def build_parser() -> argparse.ArgumentParser:
