@@ -20,6 +20,7 @@ from geometry.distance import edge_distances, in_contact, within
 from geometry.paths import Path, PathFinder, pathfinder
 from geometry.scene import Figure, Scene
 from geometry.sight import SightField, View
+from geometry.terrain import TerrainPiece
 
 __all__ = ["Sight", "Space"]
 
@@ -37,10 +38,14 @@ class Sight:
 class Space:
     """Measuring queries on one scene."""
 
-    def __init__(self, scene: Scene, sight_field: SightField | None = None) -> None:
+    def __init__(self, scene: Scene, sight_field: SightField | None = None,
+                 views_by_spot: dict[tuple[float, float], View] | None = None) -> None:
+        """`views_by_spot` may be shared by successive spaces on the same terrain: a view
+        depends only on where the observer stands, so figures that did not move keep theirs."""
         self.scene = scene
         self._field = sight_field
         self._views: dict[str, View] = {}
+        self._by_spot = views_by_spot if views_by_spot is not None else {}
 
     # --- distances ----------------------------------------------------------------------
 
@@ -79,7 +84,12 @@ class Space:
 
     def view(self, figure: str) -> View:
         if figure not in self._views:
-            self._views[figure] = self.sight_field.view(self.scene.figure(figure).centre)
+            spot = self.scene.figure(figure).centre
+            if spot not in self._by_spot:
+                if len(self._by_spot) > 4096:
+                    self._by_spot.clear()
+                self._by_spot[spot] = self.sight_field.view(spot)
+            self._views[figure] = self._by_spot[spot]
         return self._views[figure]
 
     def sight(self, observer: str, target: str) -> Sight:
@@ -106,6 +116,27 @@ class Space:
                 out.append(Sight(bool(visible), float(fraction)))
         return out
 
+    def sight_table(self, observers: Sequence[str], targets: Sequence[str]) -> dict[
+            str, dict[str, Sight]]:
+        """Sight from each observer to each target, answered in one batch."""
+        if not observers or not targets:
+            return {o: {} for o in observers}
+        figures = [self.scene.figure(t) for t in targets]
+        centres = np.array([f.centre for f in figures], dtype=np.float64)
+        radii = np.array([f.radius for f in figures], dtype=np.float64)
+        views = [self.view(o) for o in observers]
+        m, n = len(observers), len(targets)
+        got = self.sight_field.answers(
+            views, np.repeat(np.arange(m), n), np.tile(centres, (m, 1)), np.tile(radii, m))
+        table: dict[str, dict[str, Sight]] = {}
+        for i, o in enumerate(observers):
+            row = table.setdefault(o, {})
+            for j, t in enumerate(targets):
+                k = i * n + j
+                row[t] = Sight(True, 1.0) if o == t else Sight(
+                    bool(got.visible[k]), float(got.fraction[k]))
+        return table
+
     def visibility_polygon(self, figure: str) -> Polygon:
         """What `figure` sees, clipped to the table: for drawing."""
         t = self.scene.table
@@ -115,8 +146,8 @@ class Space:
     # --- movement -----------------------------------------------------------------------
 
     @cached_property
-    def _terrain_key(self) -> tuple[tuple[str, bytes], ...]:
-        return tuple((t.id, t.footprint.wkb) for t in self.scene.movement_blockers)
+    def _terrain_key(self) -> object:
+        return terrain_key(self.scene.terrain)
 
     def pathfinder(self, radius: float) -> PathFinder:
         s = self.scene
@@ -127,11 +158,11 @@ class Space:
                     points: Sequence[tuple[float, float]]) -> bool:
         """Whether a base at `a` could reach any of `points` if no figure stood in the way."""
         regions = _free_regions(self._terrain_key, self.scene, radius)
-        home = [i for i, r in enumerate(regions) if shapely.intersects_xy(r, *a)]
-        if not home:
+        region = next((r for r in regions if shapely.intersects_xy(r, *a)), None)
+        if region is None or not points:
             return False
-        region = regions[home[0]]
-        return any(shapely.intersects_xy(region, x, y) for x, y in points)
+        xy = np.asarray(points, dtype=np.float64)
+        return bool(np.any(shapely.intersects_xy(region, xy[:, 0], xy[:, 1])))
 
     def path(self, figure: str, to: tuple[float, float]) -> Path:
         """Shortest legal route of `figure`'s base centre to `to`, around enemy bases too."""
@@ -157,6 +188,21 @@ class Space:
     def _index(self, figure: str) -> int:
         self.scene.figure(figure)  # raises the scene's unknown-id error
         return self.scene.index[figure]
+
+
+_KEYS: dict[int, tuple[object, object]] = {}
+
+
+def terrain_key(terrain: tuple[TerrainPiece, ...]) -> object:
+    """A hashable identity of the movement-blocking terrain (cached per terrain tuple)."""
+    known = _KEYS.get(id(terrain))
+    if known is not None and known[0] is terrain:
+        return known[1]
+    key = tuple((t.id, t.footprint.wkb) for t in terrain if t.movement_blocking)
+    if len(_KEYS) > 256:
+        _KEYS.clear()
+    _KEYS[id(terrain)] = (terrain, key)
+    return key
 
 
 _REGIONS: dict[tuple[object, float], list[shapely.Geometry]] = {}

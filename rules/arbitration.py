@@ -15,7 +15,7 @@ from shapely.geometry import mapping
 
 from geometry.errors import QuestionError, SceneError
 from geometry.scene import Figure, load_scene
-from geometry.space import Space
+from geometry.space import Sight, Space
 
 __all__ = [
     "ACTIVATION_INCHES",
@@ -63,24 +63,35 @@ def activatable_zombies(space: Space) -> tuple[list[str], dict[str, tuple[str, f
     return active, nearest
 
 
-def shooting_targets(space: Space, shooter: str, reach: float) -> Answer:
-    """Zombies the shooter may shoot: in sight and range; the nearest, or any threatening."""
+def shooting_targets(space: Space, shooter: str, reach: float,
+                     seen: Mapping[str, Sight] | None = None) -> Answer:
+    """Zombies the shooter may shoot: in sight and range; the nearest, or any threatening.
+
+    `seen` may bring the shooter's sight of every zombie, already measured.
+    """
     me = space.scene.figure(shooter)
     zombies = [f for f in space.scene.figures if f.side == "zombies"]
     survivors = [f.id for f in space.scene.figures if f.side == "survivors"]
-    sights = space.sights(shooter, [z.id for z in zombies])
+    if seen is None:
+        sights = space.sights(shooter, [z.id for z in zombies])
+    else:
+        sights = [seen[z.id] for z in zombies]
     candidates: list[tuple[float, str]] = []
+    row = space.distances[space.scene.index[shooter]]
     for zombie, sight in zip(zombies, sights, strict=True):
-        d = space.distance(shooter, zombie.id)
+        d = float(row[space.scene.index[zombie.id]])
         if sight.visible and d <= reach + 1e-9:
             candidates.append((d, zombie.id))
     candidates.sort(key=lambda c: c[0])
     legal: list[str] = []
     reasons: dict[str, str] = {}
+    index = space.scene.index
+    cols = [index[s] for s in survivors]
     if candidates:
         nearest = candidates[0][0]
         for d, z in candidates:
-            threatened = space.within(z, THREAT_INCHES, survivors)
+            near = space.distances[index[z], cols] <= THREAT_INCHES + 1e-9
+            threatened = [s for s, hit in zip(survivors, near, strict=True) if hit]
             if d <= nearest + TIE_INCHES:
                 legal.append(z)
                 reasons[z] = f"nearest zombie in sight and range ({_fmt(d)})"

@@ -5,6 +5,7 @@ Plain mutable data (the game changes it, nothing else does), serialised to and f
 
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -93,7 +94,8 @@ class Fig:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Fig:
-        return cls(**data)
+        """A figure from its JSON form (copied: the game never edits the data it was given)."""
+        return cls(**copy.deepcopy(data))
 
 
 def _units_of(items: dict[str, int], catalog: Catalog) -> dict[str, int]:

@@ -65,6 +65,7 @@ class Game:
         self._notes: list[str] = []
         self._space: Space | None = None
         self._field: Any = None
+        self._views: dict[Any, Any] = {}  # sight views by spot, while the terrain stands
         self._version = 0
         self.plans: dict[Any, Any] = {}  # planned moves, valid until something moves
         self._start: dict[str, Any] = self.to_json()
@@ -73,16 +74,20 @@ class Game:
 
     @classmethod
     def new(cls, scene_json: dict[str, Any], figures: Sequence[Fig], *, seed: int | None = None,
-            **kwargs: Any) -> Game:
-        """A game ready to play: the first turn's action points are rolled."""
+            start_dice: Iterable[int] | None = None, **kwargs: Any) -> Game:
+        """A game ready to play: the first turn's action points are rolled.
+
+        `start_dice` are the first turn's AP dice typed in (survivors' die, then the
+        zombies' two), used before the seeded RNG; with no seed they must all be given.
+        """
         rng = random.Random(seed) if seed is not None else None
         game = cls(scene_json=scene_json, figures=figures, rng=rng, **kwargs)
         game._check_placement()
-        game.apply_start()
+        game.apply_start(start_dice)
         return game
 
-    def apply_start(self) -> None:
-        self._dice = Dice(rng=self.rng, typed=[])
+    def apply_start(self, dice: Iterable[int] | None = None) -> None:
+        self._dice = Dice(rng=self.rng, typed=list(dice or []))
         self._begin_turn()
         self.hand_over(None)
         self.log.append({"action": {"type": "start"}, "dice": self._take_dice(),
@@ -167,7 +172,7 @@ class Game:
 
     def space(self) -> Space:
         if self._space is None:
-            self._space = Space(self.scene(), self._field)
+            self._space = Space(self.scene(), self._field, self._views)
             self._field = self._space.sight_field
         return self._space
 
@@ -184,10 +189,14 @@ class Game:
         """A door opened or closed: rebuild the terrain and everything measured on it."""
         self.terrain = load_scene({**self.scene_json, "figures": []}).terrain
         self._field = None
+        self._views = {}
         self.moved()
 
     def distance(self, a: str, b: str) -> float:
-        return self.space().distance(a, b)
+        """Edge-to-edge distance between two figures on the table."""
+        space = self.space()
+        index = space.scene.index
+        return float(space.distances[index[a], index[b]])
 
     def in_contact(self, a: str, b: str) -> bool:
         return self.distance(a, b) <= CONTACT + 1e-9

@@ -242,7 +242,9 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
                 break
             for w in weapons:
                 step = 1 if w is None else max(game.catalog.equipment[w].ap_cost, 1)
-                for ap in range(step, budget + 1, step):
+                per_ap = 1 if w is None else game.catalog.equipment[w].attacks_per_ap
+                most = min(budget, max(fig.attack // per_ap, 1) * step)
+                for ap in range(step, most + 1, step):
                     candidates.append(Melee(fig.id, enemy.id, ap, w))
     if not fig.is_zombie:
         if want("shoot"):
@@ -265,7 +267,8 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
             if want("carry") and friend.status == "down" and fig.standing:
                 candidates.append(Carry(fig.id, friend.id, toward=_home(game)))
         if want("door"):
-            candidates += [Door(fig.id, t.id) for t in game.terrain if t.kind == "door"]
+            candidates += [Door(fig.id, t.id) for t in game.terrain
+                           if t.kind == "door" and _near_bounds(t.footprint.bounds, fig)]
         if want("skill"):
             from rules import skills
 
@@ -278,6 +281,13 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
             continue
         out.append(act)
     return out
+
+
+def _near_bounds(bounds: tuple[float, float, float, float], fig: Fig) -> bool:
+    """A quick test before the exact one: the base is near the piece's bounding box."""
+    reach = fig.base_mm / 25.4 / 2 + CONTACT + 0.01
+    x0, y0, x1, y1 = bounds
+    return x0 - reach <= fig.x <= x1 + reach and y0 - reach <= fig.y <= y1 + reach
 
 
 def _home(game: Game) -> tuple[float, float]:

@@ -361,12 +361,35 @@ def check_melee(game: Game, fig: Fig, act: Melee) -> None:
                     f"{act.ap} AP would give {dice}", "action.ap")
 
 
+def shooting_answer(game: Game, fig: Fig, reach: float) -> dict[str, Any]:
+    """Candidates and legal targets for a shot, kept until something moves."""
+    key = ("shoot", fig.id, reach, game.version())
+    answer: dict[str, Any] | None = game.plans.get(key)
+    if answer is None:
+        answer = shooting_targets(game.space(), fig.id, reach, _sight_of_zombies(game)[fig.id])
+        game.plans[key] = answer
+    return answer
+
+
+def _sight_of_zombies(game: Game) -> dict[str, dict[str, Any]]:
+    """What every armed survivor sees of every zombie: one batch until something moves."""
+    key = ("sight", game.version())
+    table: dict[str, dict[str, Any]] | None = game.plans.get(key)
+    if table is None:
+        on = [f for f in game.figures.values() if f.on_table]
+        shooters = [f.id for f in on if f.side == "survivors" and any(
+            n and game.catalog.equipment[w].kind in ("shooting", "throwing")
+            for w, n in f.items.items())]
+        table = game.space().sight_table(shooters, [f.id for f in on if f.is_zombie])
+        game.plans[key] = table
+    return table
+
+
 def shooting_legal(game: Game, fig: Fig, weapon: str) -> list[str]:
     item = game.catalog.equipment[weapon]
     if item.range is None or not _has_ammo(game, fig, weapon):
         return []
-    answer: dict[str, Any] = shooting_targets(game.space(), fig.id, item.range)
-    return list(answer["legal"])
+    return list(shooting_answer(game, fig, item.range)["legal"])
 
 
 def _ammo_item(game: Game, weapon: str) -> str | None:
@@ -387,7 +410,7 @@ def check_shoot(game: Game, fig: Fig, act: Shoot) -> None:
         raise _fail(f"{fig.name} {fig.id} has no ammunition left for the {act.weapon}",
                     "action.weapon")
     item = game.catalog.equipment[act.weapon]
-    answer = shooting_targets(game.space(), fig.id, float(item.range or 0))
+    answer = shooting_answer(game, fig, float(item.range or 0))
     if act.target not in answer["legal"]:
         if act.target in answer["candidates"]:
             raise _fail(f"{act.target} is not a legal target: shoot the nearest zombie "

@@ -69,3 +69,28 @@ def test_random_game(seed: int) -> None:
     game = play(seed)
     again = Game.replay(game.export())
     assert again.to_json() == game.to_json()
+
+
+def test_replaying_a_record_twice_leaves_it_untouched() -> None:
+    """Regression: replays once shared the record's dicts and used up its ammunition."""
+    record = play(1).export()
+    first = Game.replay(record).to_json()
+    assert Game.replay(record).to_json() == first
+
+
+def test_undo_takes_back_exactly_the_last_action() -> None:
+    game = play_some(5, steps=25)
+    before = game.to_json()
+    game.apply(random.Random(9).choice(game.legal_actions()))
+    game.undo()
+    assert game.to_json() == before
+
+
+def play_some(seed: int, steps: int) -> Game:
+    game = skirmish(table_data("street"), example_bands()["la_zone"], seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.is_terminal:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game
