@@ -76,13 +76,16 @@ class Dice:
     typed: list[int] = field(default_factory=list)
     rolled: list[tuple[Roll, int]] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        self.typed = [_check(v, f"dice[{i}]") for i, v in enumerate(self.typed)]
+
     @classmethod
     def seeded(cls, seed: int) -> Dice:
         return cls(rng=random.Random(seed))
 
     @classmethod
     def fixed(cls, values: Iterable[int]) -> Dice:
-        return cls(rng=None, typed=[_check(v, f"dice[{i}]") for i, v in enumerate(values)])
+        return cls(rng=None, typed=list(values))
 
     def roll(self, request: Roll) -> int:
         if self.typed:

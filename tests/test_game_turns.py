@@ -1,0 +1,198 @@
+"""Golden games for the turn: action points, alternation, passing, end of turn, end of game."""
+
+from __future__ import annotations
+
+import pytest
+from golden_helpers import Golden, at, start, survivor, zombie
+
+from rules.actions import EndActivations, Melee, Move
+from rules.dice import DiceError, NeedDice
+from rules.errors import IllegalActionError
+from rules.game import Game
+
+
+def _band() -> list:
+    return [
+        survivor("s1", "ex_flic_h", 5, 5),
+        survivor("s2", "bimbo", 8, 5),
+        survivor("s3", "enfant", 11, 5, pv=0, status="down"),
+    ]
+
+
+@pytest.mark.parametrize(("counts", "expected"), [("standing", 2 + 4), ("all", 3 + 4)])
+def test_ap_pools_at_turn_start(counts: str, expected: int) -> None:
+    game = start([*_band(), zombie("z1", "rodeur", 5, 15)], [4, 3, 5], ap_pool_counts=counts)
+    assert game.turn == 1
+    assert game.pools == {"survivors": expected, "zombies": 8}
+    assert game.to_act == "survivors"
+    assert game.log[0]["dice"] == [4, 3, 5]
+    assert game.log[0]["notes"][-1] == f"turn 1: survivors {expected} AP, zombies 8 AP"
+
+
+def test_start_needs_its_dice_and_refuses_bad_ones() -> None:
+    with pytest.raises(NeedDice, match="zombies' action points"):
+        start([*_band(), zombie("z1", "rodeur", 5, 15)], [4, 3])
+    with pytest.raises(DiceError, match=r"dice\[1\]: a D6 shows 1 to 6, got 7"):
+        start([*_band(), zombie("z1", "rodeur", 5, 15)], [4, 7, 1])
+
+
+def test_panicked_survivor_still_counts_in_the_pool() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [1, 1, 1])
+    game.figures["s1"].panicked = True  # D9: panicked figures count; panic ends with the turn
+    assert game.survivors_counted() == 1
+
+
+def test_alternation_and_a_side_out_of_ap_keeps_the_other_going() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [1, 1, 2],
+                 max_turns=3)
+    g = Golden(game)
+    assert game.pools == {"survivors": 2, "zombies": 3}
+    g(Move("s1", to=(5, 6)))
+    assert game.to_act == "zombies" and game.pools == {"survivors": 1, "zombies": 3}
+    g.refused(Move("s1", to=(5, 7)), "it is the zombies' activation")
+    g(Move("z1", to=(5, 14)))
+    assert game.to_act == "survivors"
+    g(Move("s1", to=(5, 7)))
+    assert game.pools == {"survivors": 0, "zombies": 2}
+    # the survivors are out of AP: the zombies activate one after another
+    assert game.to_act == "zombies"
+    g(Move("z1", to=(5, 13)))
+    assert game.to_act == "zombies" and game.pools["zombies"] == 1
+    assert game.legal_actions()[-1] == EndActivations()
+    notes = g(Move("z1", to=(5, 12)), [6, 3, 4])
+    assert notes[1:] == [
+        "end of turn 1", "rolls 6 (survivors' action points)", "rolls 3 (zombies' action points)",
+        "rolls 4 (zombies' action points)", "turn 2: survivors 7 AP, zombies 7 AP"]
+    assert (game.turn, game.to_act, game.pools) == (2, "survivors", {"survivors": 7, "zombies": 7})
+    assert game.figures["s1"].moves == 0 and game.figures["z1"].moves == 0
+    g.finish()
+
+
+def test_zombies_out_of_reach_lose_their_ap() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 27)], [1, 2, 2])
+    g = Golden(game)
+    notes = g(Move("s1", to=(5, 6)))
+    assert notes[-1] == "zombies cannot activate anyone: 4 AP lost"
+    assert game.pools == {"survivors": 1, "zombies": 0} and game.to_act == "survivors"
+    g(Move("s1", to=(5, 7)), [1, 1, 1])
+    assert game.turn == 2  # now 19.0 in apart: the zombie may act
+    assert game.pools == {"survivors": 2, "zombies": 2}
+    g.finish()
+
+
+def test_survivors_with_nobody_to_activate_lose_their_ap() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [3, 1, 1])
+    game.apply(Move("s1", to=(5, 6)))
+    game.figures["s1"].panicked = True  # as after a failed panic test (see test_game_panic)
+    notes = game.apply(Move("z1", to=(5, 14)))
+    assert notes[-1] == "survivors cannot activate anyone: 3 AP lost"
+    assert game.pools == {"survivors": 0, "zombies": 1} and game.to_act == "zombies"
+
+
+def test_end_activations_gives_up_the_pool() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [2, 1, 1])
+    g = Golden(game)
+    notes = g(EndActivations())
+    assert notes == ["the survivors end their activations (3 AP unused)"]
+    assert game.pools == {"survivors": 0, "zombies": 2} and game.to_act == "zombies"
+    g(EndActivations(), [1, 1, 1])
+    assert game.turn == 2
+    g.finish()
+
+
+def test_end_of_turn_resets_moves_panic_and_resting() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), survivor("s2", "bimbo", 8, 5),
+                  zombie("z1", "rodeur", 5, 15)], [1, 1, 1])
+    s2 = game.figures["s2"]
+    s2.panicked, s2.panic_malus, s2.resting = True, 1, False
+    g = Golden(game)
+    g(Move("s1", to=(5, 6)))
+    g(Move("z1", to=(5, 14)))
+    g(Move("s1", to=(5, 7)))
+    g(Move("z1", to=(5, 13)))
+    assert game.figures["s1"].moves == 2
+    g(EndActivations(), [2, 1, 1])
+    assert game.turn == 2
+    assert (s2.panicked, s2.panic_malus, game.figures["s1"].moves) == (False, 0, 0)
+    assert game.pools["survivors"] == 2 + 2
+
+
+def test_survivors_win_after_max_turns() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 27)], [1, 1, 1],
+                 max_turns=2)
+    g = Golden(game)
+    g(Move("s1", to=(5, 4)))
+    g(EndActivations(), [1, 1, 1])
+    assert game.turn == 2 and not game.is_terminal
+    notes = g(EndActivations())
+    assert notes[-2:] == ["end of turn 2",
+                          "game over: survivors win (the survivors held out for 2 turns)"]
+    assert game.outcome == {"winner": "survivors", "reason": "the survivors held out for 2 turns",
+                            "turn": 2}
+    assert game.legal_actions() == []
+    g.refused(Move("s1", to=(5, 5)), r"the game is over \(the survivors held out")
+    g.finish()
+
+
+def test_survivors_win_when_no_zombie_is_left() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 5 + 0.995)],
+                 [1, 1, 1])
+    g = Golden(game)
+    notes = g(Melee("s1", "z1"), [4, 2])  # hits the 2+, the melee save 6+ fails
+    assert notes[-1] == "game over: survivors win (no zombie is left on the table)"
+    assert game.figures["z1"].status == "removed"
+    assert game.outcome is not None and game.outcome["winner"] == "survivors"
+    g.finish()
+
+
+def test_zombies_win_when_the_last_survivor_falls() -> None:
+    game = start([survivor("s1", "enfant", 5, 5, pv=1), zombie("z1", "slasher", 5, 5.995)],
+                 [1, 1, 1])
+    g = Golden(game)
+    g(EndActivations())
+    notes = g(Melee("z1", "s1"), [5, 2])  # hits the enfant's 3+, the 5+ save fails
+    assert "Enfant (H/F) s1 is down" in notes
+    assert notes[-1] == "game over: zombies win (no survivor is left standing)"
+    assert game.pending == []  # no contamination window once the game is over
+    assert game.outcome == {"winner": "zombies", "reason": "no survivor is left standing",
+                            "turn": 1}
+    g.finish()
+
+
+def test_replay_and_undo_of_the_start() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [5, 2, 3])
+    again = Game.replay(game.export())
+    assert again.to_json() == game.to_json()
+    with pytest.raises(IllegalActionError, match="nothing to undo"):
+        game.undo()
+
+
+# --- zombie activation: the 20 in rule -----------------------------------------------------
+
+
+def test_zombie_beyond_20_in_is_refused_with_the_distance() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 3), zombie("z1", "rodeur", 5, 27.4),
+                  zombie("z2", "rodeur", 5, 10)], [1, 1, 1])
+    g = Golden(game)
+    g(Move("s1", to=(5, 2)))
+    g.refused(Move("z1", to=(5, 26)),
+              r"^Rôdeur z1 is 24\.4 in from the nearest human; zombies activate within 20 in$")
+    assert Move("z1", toward="s1") not in game.legal_actions()
+    g(Move("z2", to=(5, 9)))
+    g.finish()
+
+
+@pytest.mark.parametrize("human", ["down", "civilian"])
+def test_a_down_survivor_or_a_civilian_wakes_zombies_up(human: str) -> None:
+    from rules.figures import civilian
+
+    near = (survivor("s2", "bimbo", 5, 20, pv=0, status="down") if human == "down"
+            else civilian("c1", 5, 20))
+    game = start([survivor("s1", "ex_flic_h", 5, 3), near, zombie("z1", "rodeur", 5, 27.4)],
+                 [1, 1, 1])
+    g = Golden(game)
+    g(Move("s1", to=(5, 2)))
+    assert game.to_act == "zombies"
+    g(Move("z1", to=(5, 26)))
+    assert at(game, "z1") == (5.0, 26.0)
+    g.finish()
