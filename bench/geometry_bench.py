@@ -44,6 +44,20 @@ def sampled_matrix(
     return clear.any(axis=2), clear.mean(axis=2)
 
 
+def naive_graph(terrain: list[shapely.Geometry], radius: float) -> int:
+    """The peer: grow each piece by the radius as a polygon (8 segments a quarter circle),
+    then test every pair of vertices for a clear sight line, as textbooks build it."""
+    grown = shapely.union_all([shapely.buffer(p, radius, quad_segs=8) for p in terrain])
+    core = shapely.buffer(grown, -1e-6)
+    shapely.prepare(core)
+    rings = [np.asarray(r.coords)[:-1] for g in getattr(grown, "geoms", [grown])
+             for r in (g.exterior, *g.interiors)]
+    nodes = np.concatenate(rings)
+    i, j = np.triu_indices(len(nodes), k=1)
+    lines = shapely.linestrings(np.stack((nodes[i], nodes[j]), axis=1))
+    return int(np.count_nonzero(~shapely.intersects(core, lines)))
+
+
 def peak_kib(fn: Callable[[], object]) -> float:
     tracemalloc.start()
     fn()
@@ -124,6 +138,7 @@ def run() -> list[Row]:
     blockers = [(f"t{i}", p) for i, p in enumerate(terrain)]
     table = (TABLE_INCHES, TABLE_INCHES)
     build = measure(lambda: PathFinder(blockers, table, R), runs=10, warmup=1)
+    naive = measure(lambda: naive_graph(terrain, R), runs=3, warmup=1)
     finder = PathFinder(blockers, table, R)
     pairs = [(spots[i], spots[-1 - i]) for i in range(20)]
     k = iter(range(10**9))
@@ -139,7 +154,9 @@ def run() -> list[Row]:
     q_t, q_p = measure(query, runs=60), measure(query_uncached, runs=10, warmup=1)
     rows.append(Row(
         "visibility-graph build (25 pieces, 25 mm base)", "< 25 ms", build.ms(),
-        "—", "—",
+        "all vertex pairs of polygon-grown terrain, shapely prepared", naive.ms(),
+        f"{naive.median_s / build.median_s:.0f}x faster; exact arcs instead of polygon "
+        "corners",
     ))
     rows.append(Row(
         "path query on the cached graph", "< 2 ms", q_t.ms(),
