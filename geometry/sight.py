@@ -164,31 +164,7 @@ class SightField:
         alpha = np.arctan2(rel[:, 1], rel[:, 0])
         beta = np.arcsin(np.clip(radii / np.maximum(dist, 1e-300), 0.0, 1.0))
 
-        ray_pair, ray_index = lut.rays_between(observer, alpha - beta, alpha + beta)
-        first_wedge = lut.wedge_of(observer, alpha - beta)
-        line_pair = np.concatenate((np.arange(pairs), ray_pair))
-        line_index = np.concatenate((first_wedge, ray_index))
-
-        phis = [alpha[:, None] + 0.0 * radii[:, None]]  # one breakpoint per pair, always
-        bp_pairs = [np.arange(pairs)[:, None]]
-        # Crossings of each circle with the critical rays inside its angular span.
-        p = ray_pair
-        ray_dir = np.column_stack((np.cos(lut.angles[ray_index]), np.sin(lut.angles[ray_index])))
-        phis.append(_ray_circle_phis(origin[p], ray_dir, centres[p], radii[p]))
-        bp_pairs.append(np.repeat(p[:, None], 2, axis=1))
-        # Crossings with the cutting line of every wedge the circle spans.
-        p = line_pair
-        phis.append(
-            _line_circle_phis(lut.points[line_index], lut.dirs[line_index], centres[p], radii[p])
-        )
-        bp_pairs.append(np.repeat(p[:, None], 2, axis=1))
-
-        phi = np.concatenate([x.ravel() for x in phis])
-        pair = np.concatenate([x.ravel() for x in bp_pairs])
-        ok = np.isfinite(phi)
-        phi, pair = np.mod(phi[ok], TWO_PI), pair[ok]
-        order = np.lexsort((phi, pair))
-        phi, pair = phi[order], pair[order]
+        phi, pair = _breakpoints(lut, observer, centres, radii, alpha, beta)
         # Each breakpoint starts an arc that runs to the next one of the same pair.
         last = np.append(pair[1:] != pair[:-1], True)
         first_of_group = np.searchsorted(pair, pair, side="left")
@@ -272,11 +248,35 @@ class SightField:
         return got.visible.reshape(m, n), got.fraction.reshape(m, n)
 
 
-def _ray_circle_phis(
-    origin: FloatArray, direction: FloatArray, centre: FloatArray, radius: FloatArray
-) -> FloatArray:
-    """Angles (around each circle) where a ray from `origin` crosses it: (n, 2), NaN if none."""
-    return _line_circle_phis(origin, direction, centre, radius)
+def _breakpoints(lut: _Lookup, observer: IntArray, centres: FloatArray, radii: FloatArray,
+                 alpha: FloatArray, beta: FloatArray) -> tuple[FloatArray, IntArray]:
+    """Where each target circle may change from seen to hidden: (angle on circle, pair),
+    sorted by pair then angle. These are its crossings with the critical rays inside its
+    angular span [alpha - beta, alpha + beta] and with the cutting line of every wedge the
+    span touches, plus one arbitrary point so that every pair has at least one."""
+    pairs = observer.size
+    origin = lut.origins[observer]
+    ray_pair, ray_index = lut.rays_between(observer, alpha - beta, alpha + beta)
+    first_wedge = lut.wedge_of(observer, alpha - beta)
+    line_pair = np.concatenate((np.arange(pairs), ray_pair))
+    line_index = np.concatenate((first_wedge, ray_index))
+    ray_dir = np.column_stack((np.cos(lut.angles[ray_index]), np.sin(lut.angles[ray_index])))
+    # A ray inside the circle's span meets it ahead of the observer: its line's crossings
+    # are the ray's.
+    phis = [
+        alpha[:, None],
+        _line_circle_phis(origin[ray_pair], ray_dir, centres[ray_pair], radii[ray_pair]),
+        _line_circle_phis(lut.points[line_index], lut.dirs[line_index], centres[line_pair],
+                          radii[line_pair]),
+    ]
+    owners = [np.arange(pairs)[:, None], np.repeat(ray_pair[:, None], 2, axis=1),
+              np.repeat(line_pair[:, None], 2, axis=1)]
+    phi = np.concatenate([x.ravel() for x in phis])
+    pair = np.concatenate([x.ravel() for x in owners])
+    ok = np.isfinite(phi)
+    phi, pair = np.mod(phi[ok], TWO_PI), pair[ok]
+    order = np.lexsort((phi, pair))
+    return phi[order], pair[order]
 
 
 def _line_circle_phis(
