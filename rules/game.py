@@ -68,6 +68,7 @@ class Game:
         self._views: dict[Any, Any] = {}  # sight views by spot, while the terrain stands
         self._version = 0
         self.plans: dict[Any, Any] = {}  # planned moves, valid until something moves
+        self.replies: list[tuple[str, str]] = []  # violent figures to strike back, this action
         self._start: dict[str, Any] = self.to_json()
 
     # --- construction and records -------------------------------------------------------
@@ -96,7 +97,7 @@ class Game:
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain JSON."""
         return {
-            "scene": self.scene_json,
+            "scene": copy.deepcopy(self.scene_json),
             "settings": self.settings.to_json(),
             "max_turns": self.max_turns,
             "turn": self.turn,
@@ -159,6 +160,7 @@ class Game:
         other.log = list(self.log)
         other.scene_json = copy.deepcopy(self.scene_json)
         other.plans = {}
+        other.replies = []
         other._dice = Dice(rng=self.rng)
         other._notes = []
         return other

@@ -161,9 +161,6 @@ def check(game: Game, act: Action) -> None:
     reason = why_not_active(game, fig)
     if reason:
         raise _fail(reason, "action.figure")
-    if fig.status == "down" and isinstance(act, Move | Carry):
-        raise _fail(f"{fig.name} {fig.id} is down: it can act (héroïque) but not move",
-                    "action.type")
     check_action(game, fig, act)
 
 
@@ -177,6 +174,9 @@ def check_action(game: Game, fig: Fig, act: Action, *, free: bool = False) -> No
         raise _fail(f"{act.type} costs {ap} AP and only {pool} are left", "action")
     if fig.is_zombie and not isinstance(act, Move | Melee | Contaminate):
         raise _fail("zombies can only move, fight and contaminate", "action.type")
+    if fig.status == "down" and (ap > 1 or isinstance(act, Carry | Revive)):
+        raise _fail(f"{fig.name} {fig.id} is down: héroïque allows only 1-AP actions",
+                    "action.type")
     if isinstance(act, Move):
         resolve.plan_move(game, fig, act.to, act.toward, fig.move)
     elif isinstance(act, Melee):
@@ -219,7 +219,7 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
     def want(kind: str) -> bool:
         return not kinds or kind in kinds
 
-    if want("move") and fig.standing:
+    if want("move") and fig.on_table:
         targets = [f.id for _, f in enemies[:MOVE_TARGETS]]
         if not fig.is_zombie:
             targets += [f.id for f in game.figures.values()

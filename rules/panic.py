@@ -123,7 +123,9 @@ def check_surrounded(game: Game) -> None:
         panic_test(game, fig, "surrounded by 3 zombies within 3 in")
 
 
-def check_half_pv(game: Game, fig: Fig) -> None:
-    if fig.side == "survivors" and not fig.half_pv_tested and fig.pv * 2 <= fig.wounds:
+def check_half_pv(game: Game, fig: Fig, before: int) -> None:
+    """Tested once per game, when PV drop from above half its starting PV to half or less."""
+    half = fig.wounds / 2
+    if fig.side == "survivors" and not fig.half_pv_tested and fig.pv <= half < before:
         fig.half_pv_tested = True
         panic_test(game, fig, "lost half its PV")

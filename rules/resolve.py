@@ -185,8 +185,9 @@ def _leave_melee(game: Game, fig: Fig, end: Point) -> None:
         if after <= CONTACT + 1e-9:
             continue
         game.note(f"{fig.name} {fig.id} leaves the melee: {enemy.name} {enemy.id} strikes first")
-        attack(game, enemy, fig, 1, "melee", None, free=True)
-        if not fig.standing:
+        status = fig.status
+        attack(game, enemy, fig, 1, "melee", free_weapon(game, enemy), free=True)
+        if fig.status != status:
             return
 
 
@@ -198,8 +199,9 @@ def do_move(game: Game, fig: Fig, act: Move | Carry, max_len: float, *, counts: 
             fig.moves += 1
         game.note(f"{fig.name} {fig.id} finds the way barred by other figures and stays put")
         return True
+    status = fig.status
     _leave_melee(game, fig, end)
-    if not fig.standing:
+    if fig.status != status:
         return False
     start = fig.centre
     fig.x, fig.y = end
@@ -270,12 +272,17 @@ def die_for(attacker: Fig, target: Fig, mode: Mode, weapon: str | None, *, catal
 
 def attack(game: Game, attacker: Fig, target: Fig, dice: int, mode: Mode,
            weapon: str | None, *, free: bool = False, malus: int = 0) -> None:
-    """Roll `dice` attack dice one by one until they run out or the target falls."""
+    """Roll `dice` attack dice one by one; each unsaved hit is a wound (D5).
+
+    The dice stop when the target or the attacker is gone. A survivor put down by one die
+    takes the next hits as wounds while down (D17). `free` marks a free attack (leaving a
+    melee, violent): it earns no contamination and no violent reply.
+    """
     for _ in range(dice):
+        if not attacker.on_table:
+            return
         if not target.standing and not (target.status == "down" and attacker.is_zombie):
             return
-        if target.status == "down":
-            return  # a fallen survivor is contaminated, not finished off, by further dice
         spec = attack_spec(game, attacker, target, mode, weapon, malus)
         outcome = drive(attack_die(spec), game)
         if outcome == "miss":
@@ -283,11 +290,10 @@ def attack(game: Game, attacker: Fig, target: Fig, dice: int, mode: Mode,
         elif outcome == "saved":
             game.note(f"{target.name} {target.id} saves the wound")
         else:
-            wound(game, attacker, target, mode)
-    del free
+            wound(game, attacker, target, mode, free=free)
 
 
-def wound(game: Game, attacker: Fig, target: Fig, mode: Mode) -> None:
+def wound(game: Game, attacker: Fig, target: Fig, mode: Mode, *, free: bool = False) -> None:
     if target.is_zombie:
         target.status = "removed"
         target.downed_by = attacker.id
@@ -313,28 +319,42 @@ def wound(game: Game, attacker: Fig, target: Fig, mode: Mode) -> None:
         target.downed_by = attacker.id
         game.moved()
         game.note(f"{target.name} {target.id} is down")
-        if attacker.is_zombie and game.pools["zombies"] >= 1:
+        if attacker.is_zombie and not free and game.pools["zombies"] >= 1:
             game.offer({"kind": "contaminate", "figure": attacker.id, "target": target.id,
                         "side": "zombies"})
         return
-    panic.check_half_pv(game, target)
-    if mode == "melee" and attacker.is_zombie and target.has("violent") and attacker.standing:
-        game.note(f"{target.name} {target.id} hits back (violent, -1)")
-        attack(game, target, attacker, 1, "melee", _best_melee_weapon(game, target), malus=1)
+    panic.check_half_pv(game, target, target.pv + 1)
+    if mode == "melee" and attacker.is_zombie and target.has("violent") and not free:
+        game.replies.append((target.id, attacker.id))
+
+
+def hit_back(game: Game) -> None:
+    """Violent: once the enemy's attack activation is resolved, a figure that lost PV in it
+    and still stands strikes the zombie that wounded it, once, at -1 (D14)."""
+    replies, game.replies = game.replies, []
+    for fid, zid in dict.fromkeys(replies):
+        fig, zombie = game.figures[fid], game.figures[zid]
+        if fig.standing and zombie.on_table:
+            game.note(f"{fig.name} {fig.id} hits back (violent, -1)")
+            attack(game, fig, zombie, 1, "melee", free_weapon(game, fig), free=True, malus=1)
 
 
 def die(game: Game, fig: Fig, killer: Fig | None) -> None:
-    fig.status = "dead"
+    """A survivor dies; friends within 4 in, measured now, test panic (D18)."""
     fig.downed_by = killer.id if killer else fig.downed_by
-    game.moved()
     game.note(f"{fig.name} {fig.id} dies")
+    game.pending = [w for w in game.pending if w.get("target") != fig.id]
     panic.after_death(game, fig)
+    fig.status = "dead"
+    game.moved()
 
 
-def _best_melee_weapon(game: Game, fig: Fig) -> str | None:
+def free_weapon(game: Game, fig: Fig) -> str | None:
+    """The melee weapon a survivor strikes a free attack with: its best "+N" (D1)."""
+    if fig.is_zombie:
+        return None
     melee = [w for w, n in fig.items.items()
-             if n and game.catalog.equipment[w].kind == "melee"
-             and game.catalog.equipment[w].ap_cost <= 1]
+             if n and game.catalog.equipment[w].kind == "melee"]
     return max(melee, key=lambda w: game.catalog.equipment[w].roll_bonus, default=None)
 
 
@@ -433,37 +453,75 @@ def _shots(game: Game, fig: Fig, weapon: str) -> int:
 def do_shoot(game: Game, fig: Fig, act: Shoot) -> None:
     target = game.figures[act.target]
     shots = _shots(game, fig, act.weapon)
-    ammo = _ammo_item(game, act.weapon)
-    if ammo is not None:
-        fig.units[ammo] -= shots
-        if ammo == act.weapon:  # thrown items are used up: 2 cocktails to an item
-            per_item = game.catalog.equipment[ammo].units
-            fig.items[ammo] = -(-fig.units[ammo] // per_item)
     game.note(f"{fig.name} {fig.id} shoots {target.name} {target.id} with the {act.weapon} "
               f"({shots} attack{'s' if shots > 1 else ''})")
-    attack(game, fig, target, shots, "shoot", act.weapon)
+    fire(game, fig, target, act.weapon, shots)
+
+
+def fire(game: Game, fig: Fig, target: Fig, weapon: str, shots: int) -> None:
+    """Shoot or throw `shots` dice one at a time, each using its round or cocktail.
+
+    Once the target is gone the dice left are not rolled; a second Molotov cocktail may
+    then be thrown at another legal target (D14: priority is checked for each cocktail).
+    """
+    ammo = _ammo_item(game, weapon)
+    for done in range(shots):
+        if not target.on_table:
+            if ammo == weapon and _has_ammo(game, fig, weapon) and shooting_legal(
+                    game, fig, weapon):
+                game.pending.insert(0, {"kind": "throw_again", "figure": fig.id,
+                                        "weapon": weapon, "dice": shots - done,
+                                        "side": "survivors"})
+            return
+        if ammo is not None:
+            spend(game, fig, ammo)
+        attack(game, fig, target, 1, "shoot", weapon)
 
 
 # --- care and the rest -------------------------------------------------------------------
 
 
+def spend(game: Game, fig: Fig, item: str, uses: int = 1) -> None:
+    """Use up rounds, cocktails or heals; an item with nothing left is discarded (D15)."""
+    fig.units[item] = fig.units.get(item, 0) - uses
+    per_item = game.catalog.equipment[item].units or 1
+    left = -(-fig.units[item] // per_item)
+    if left > 0:
+        fig.items[item] = left
+    else:
+        fig.items.pop(item, None)
+        fig.units.pop(item, None)
+
+
 def _heal_source(game: Game, fig: Fig, target: Fig) -> Fig | None:
-    """Who pays the healing item (None: a skill heals without one)."""
+    """Who pays the healing item (None: a skill heals without one).
+
+    Chirurgien raising a down friend may use an item of the friend's or of a friend in base
+    contact with the Médecin (D14)."""
     if fig.has("premiers_soins") and target.standing:
         return None
     if fig.units.get("soins", 0) > 0:
         return fig
-    if fig.has("chirurgien") and target.status == "down":
-        for friend in game.figures.values():
-            if friend.side == "survivors" and friend.band == fig.band and friend.on_table \
-                    and friend.units.get("soins", 0) > 0:
+    if fig.has("chirurgien") and target.status == "down" and target.id != fig.id:
+        lenders = [target] + [f for f in game.figures.values()
+                              if f.side == "survivors" and f.band == fig.band and f.standing
+                              and f.id != fig.id and game.in_contact(fig.id, f.id)]
+        for friend in lenders:
+            if friend.units.get("soins", 0) > 0:
                 return friend
+        raise _fail(f"{fig.name} {fig.id} needs a healing item (soins): its own, "
+                    f"{target.id}'s or one of a friend in base contact", "action")
     raise _fail(f"{fig.name} {fig.id} has no healing item (soins) left", "action")
+
+
+def _raises_itself(fig: Fig, target: Fig) -> bool:
+    """Héroïque: a down figure may heal itself with its own item (D14)."""
+    return target.id == fig.id and fig.has("heroique")
 
 
 def check_heal(game: Game, fig: Fig, act: Heal) -> None:
     target = _friend(game, fig, act.target)
-    if target.status == "down" and not fig.has("chirurgien"):
+    if target.status == "down" and not fig.has("chirurgien") and not _raises_itself(fig, target):
         raise _fail(f"{target.name} {target.id} is down: revive it (2 AP) instead",
                     "action.target")
     if target.id == fig.id and not game.settings.self_heal:
@@ -473,13 +531,23 @@ def check_heal(game: Game, fig: Fig, act: Heal) -> None:
     _heal_source(game, fig, target)
 
 
+def _revive_source(fig: Fig, target: Fig) -> Fig:
+    """With revive_needs_healing_item: the reviver's item, else the down friend's (D29)."""
+    for owner in (fig, target):
+        if owner.units.get("soins", 0) > 0:
+            return owner
+    raise _fail("reviving needs a healing item (setting revive_needs_healing_item): "
+                f"neither {fig.id} nor {target.id} has one left", "action")
+
+
 def check_revive(game: Game, fig: Fig, act: Revive) -> None:
     target = _friend(game, fig, act.target)
+    if target.id == fig.id:
+        raise _fail(f"{fig.name} {fig.id} cannot revive itself", "action.target")
     if target.status != "down":
         raise _fail(f"{target.name} {target.id} is not down", "action.target")
-    if game.settings.revive_needs_healing_item and fig.units.get("soins", 0) < 1:
-        raise _fail("reviving needs a healing item (setting revive_needs_healing_item)",
-                    "action")
+    if game.settings.revive_needs_healing_item:
+        _revive_source(fig, target)
 
 
 def check_carry(game: Game, fig: Fig, act: Carry) -> None:
@@ -577,8 +645,13 @@ def carry_out(game: Game, act: Action) -> None:
     activate(game, fig, act)
 
 
-def activate(game: Game, fig: Fig, act: Action, *, paid: bool = False) -> None:
-    """Pay for and resolve one activation of `fig`, then open any windows it earns."""
+def activate(game: Game, fig: Fig, act: Action, *, paid: bool = False,
+             again: bool = False) -> None:
+    """Pay for and resolve one activation of `fig`, then open any windows it earns.
+
+    `paid`: the AP were taken already (a held-back action); `again`: a reactivation
+    (entraîné, tireur rapide), which cannot itself be followed by another (D14).
+    """
     from rules import skills, windows
 
     ap = cost(game, act)
@@ -588,11 +661,11 @@ def activate(game: Game, fig: Fig, act: Action, *, paid: bool = False) -> None:
     if fig.status == "down":
         fig.used_turn["heroique"] = 1
     resolve_action(game, fig, act)
-    if fig.is_human and fig.standing:
+    if fig.is_human and fig.standing and not again:
         skills.offer_reactivation(game, fig, act)
     panic.check_surrounded(game)
     if side == "survivors" and not paid:
-        windows.offer_reaction(game, ap)
+        windows.offer_reaction(game, act)
 
 
 def resolve_action(game: Game, fig: Fig, act: Action) -> None:
@@ -611,7 +684,7 @@ def resolve_action(game: Game, fig: Fig, act: Action) -> None:
         target = game.figures[act.target]
         source = _heal_source(game, fig, target)
         if source is not None:
-            source.units["soins"] -= 1
+            spend(game, source, "soins")
         target.pv = min(target.pv + HEAL_PV, target.wounds)
         if target.status == "down":
             target.status, target.resting = "standing", True
@@ -620,7 +693,7 @@ def resolve_action(game: Game, fig: Fig, act: Action) -> None:
     elif isinstance(act, Revive):
         target = game.figures[act.target]
         if game.settings.revive_needs_healing_item:
-            fig.units["soins"] -= 1
+            spend(game, _revive_source(fig, target), "soins")
         target.pv = min(target.pv + HEAL_PV, target.wounds)
         target.status, target.resting = "standing", True
         game.moved()
@@ -639,6 +712,7 @@ def resolve_action(game: Game, fig: Fig, act: Action) -> None:
         skills.use(game, fig, act)
     elif isinstance(act, Decline | EndActivations):
         pass
+    hit_back(game)
 
 
 def _place_carried(game: Game, carrier: Fig, carried: Fig, start: Point) -> None:

@@ -46,16 +46,23 @@ def offer_didactique(game: Game, die: int) -> None:
         game.offer({"kind": "didactique", "figure": sci.id, "side": "survivors", "die": die})
 
 
-def offer_savoir(game: Game, zombie: Fig, act: Action) -> bool:
-    """Before a zombie activation resolves, the scientist may cancel it (once per turn)."""
+def offer_savoir(game: Game, zombie: Fig, act: Action,
+                 then: dict[str, Any] | None = None) -> bool:
+    """Before a zombie activation resolves (normal, reaction or contamination), the
+    scientist may cancel it, once per turn; its AP is spent either way (D14).
+
+    `then` is the window the activation answered, to carry on with afterwards."""
     sci = _holder(game, "savoir", per="turn")
     if sci is None:
         return False
     from rules.legal import cost
 
     game.pools["zombies"] -= cost(game, act)
-    game.offer({"kind": "savoir", "figure": sci.id, "side": "survivors",
-                "deferred": act.to_json()})
+    window = {"kind": "savoir", "figure": sci.id, "side": "survivors",
+              "deferred": act.to_json()}
+    if then is not None:
+        window["then"] = then
+    game.pending.insert(0, window)
     return True
 
 
@@ -182,6 +189,10 @@ def carry_out_window(game: Game, window: dict[str, Any], act: Action) -> None:
         deferred = window["deferred"]
         game.note(f"{fig.name} {fig.id} foresees it: the activation of {deferred['figure']} "
                   "is cancelled (savoir)")
+        if "then" in window:
+            from rules.windows import resume
+
+            resume(game, window["then"])
     elif kind == "didactique":
         fig.used_game["didactique"] = 1
         new = game.roll(Roll("survivors' action points, re-rolled", fig.id))

@@ -6,6 +6,8 @@ one is open only its actions (or `decline`) are legal:
 - `reaction`: after a survivor's 2-AP action, one zombie may act for 1 AP (D6);
 - `contaminate`: a zombie that just put a survivor down may contaminate it (1 AP);
 - `reactivate`: entraîné / tireur rapide may act again (melee / shoot), AP paid as normal;
+- `throw_again`: the Molotov's second cocktail, when the first killed its target, may be
+  thrown at another legal target (no AP: it was paid);
 - `savoir`: the scientist may cancel the zombie activation being made;
 - `didactique`: the scientist may re-roll the survivors' AP die;
 - `extremiste`: after a kill, a free move toward the nearest zombie;
@@ -23,6 +25,7 @@ from rules.actions import (
     Decline,
     Melee,
     Move,
+    Revive,
     Shoot,
     UseSkill,
     actor,
@@ -33,7 +36,7 @@ from rules.errors import IllegalActionError
 if TYPE_CHECKING:
     from rules.game import Game
 
-__all__ = ["check", "actions", "carry_out", "offer_reaction"]
+__all__ = ["check", "actions", "carry_out", "offer_reaction", "offer_reaction_before", "resume"]
 
 Window = dict[str, Any]
 
@@ -56,6 +59,12 @@ def actions(game: Game, window: Window) -> list[Action]:
     elif kind == "reactivate":
         fig = game.figures[window["figure"]]
         out += legal.figure_actions(game, fig, kinds=(window["action"],))
+    elif kind == "throw_again":
+        from rules.resolve import shooting_legal
+
+        fig = game.figures[window["figure"]]
+        out += [Shoot(fig.id, t, window["weapon"])
+                for t in shooting_legal(game, fig, window["weapon"])]
     else:
         from rules import skills
 
@@ -91,6 +100,13 @@ def check(game: Game, window: Window, act: Action) -> None:
         if not isinstance(act, wanted) or act.figure != fig.id:
             raise _fail(f"now {fig.id} may {window['action']} again (or decline)")
         legal.check_action(game, fig, act)
+    elif kind == "throw_again":
+        fig = game.figures[window["figure"]]
+        if not (isinstance(act, Shoot) and act.figure == fig.id
+                and act.weapon == window["weapon"]):
+            raise _fail(f"now {fig.id} may throw its other {window['weapon']} at another "
+                        "target (or decline)")
+        legal.check_action(game, fig, act, free=True)
     else:
         from rules import skills
 
@@ -108,20 +124,33 @@ def carry_out(game: Game, window: Window, act: Action) -> None:
         if kind == "savoir":
             deferred = parse_action(window["deferred"])
             resolve.activate(game, game.figures[actor(deferred)], deferred, paid=True)
-        _resume(game, window)
+            if "then" in window:
+                resume(game, window["then"])
+        resume(game, window)
         return
-    if kind in ("reaction", "contaminate", "reactivate"):
+    if kind == "reactivate":
+        # a separate activation: it may earn its own 2-AP reaction (D6), never another go
         fig = game.figures[actor(act)]
-        if kind == "reactivate":
-            _reactivate(game, fig, act)
-        else:
-            resolve.activate(game, fig, act)
-        _resume(game, window)
+        if not offer_reaction_before(game, act, again=True):
+            resolve.activate(game, fig, act, again=True)
+        return
+    if kind in ("reaction", "contaminate"):
+        fig = game.figures[actor(act)]
+        if skills.offer_savoir(game, fig, act, then=window):
+            return
+        resolve.activate(game, fig, act)
+        resume(game, window)
+        return
+    if kind == "throw_again":
+        assert isinstance(act, Shoot)
+        fig, target = game.figures[act.figure], game.figures[act.target]
+        game.note(f"{fig.name} {fig.id} throws again at {target.name} {target.id}")
+        resolve.fire(game, fig, target, act.weapon, int(window["dice"]))
         return
     skills.carry_out_window(game, window, act)
 
 
-def _resume(game: Game, window: Window) -> None:
+def resume(game: Game, window: Window) -> None:
     """A survivor action held back for a "before" reaction resolves now, if still possible."""
     from rules import resolve
 
@@ -134,37 +163,46 @@ def _resume(game: Game, window: Window) -> None:
     except IllegalActionError as error:
         game.note(f"{fig.name} {fig.id} can no longer do it: {error.message}")
         return
-    resolve.activate(game, fig, deferred, paid=True)
+    resolve.activate(game, fig, deferred, paid=True, again=bool(window.get("again")))
 
 
-def _reactivate(game: Game, fig: Any, act: Action) -> None:
-    from rules import resolve
+def _listed_cost(game: Game, act: Action) -> int:
+    """The AP an action is listed at: the weapon's cost, 2 to revive, else 1."""
+    if isinstance(act, Shoot | Melee) and act.weapon is not None:
+        return game.catalog.equipment[act.weapon].ap_cost
+    return legal.cost(game, act) if isinstance(act, Revive) else 1
 
-    game.pools["survivors"] -= legal.cost(game, act)
-    resolve.resolve_action(game, fig, act)
 
-
-def _reacts(game: Game, ap: int, when: str) -> bool:
-    if game.settings.two_ap_reaction != when or ap < 2 or game.outcome is not None:
+def _reacts(game: Game, act: Action, when: str) -> bool:
+    """Does this survivor activation let a zombie react (D6, two_ap_reaction[_scope])?"""
+    if game.settings.two_ap_reaction != when or game.outcome is not None:
         return False
-    return game.pools["zombies"] >= 1 and bool(legal.activatable(game, "zombies"))
+    if game.settings.two_ap_reaction_scope == "fixed_cost":
+        big = _listed_cost(game, act) >= 2
+    else:
+        big = legal.cost(game, act) >= 2
+    return big and game.pools["zombies"] >= 1 and bool(legal.activatable(game, "zombies"))
 
 
-def offer_reaction(game: Game, ap: int) -> None:
+def offer_reaction(game: Game, act: Action) -> None:
     """A survivor action of 2 AP or more lets one zombie act at once for 1 AP (D6)."""
-    if _reacts(game, ap, "after"):
+    if _reacts(game, act, "after"):
         game.note("the survivors spent 2 AP at once: one zombie may react for 1 AP")
         game.offer({"kind": "reaction", "side": "zombies"})
 
 
-def offer_reaction_before(game: Game, act: Action) -> bool:
-    """With two_ap_reaction = "before": the zombie reacts first, then the action resolves."""
-    ap = legal.cost(game, act)
-    if not _reacts(game, ap, "before"):
+def offer_reaction_before(game: Game, act: Action, *, again: bool = False) -> bool:
+    """With two_ap_reaction = "before": the zombie reacts first, then the action resolves.
+
+    `again` marks a reactivation (entraîné, tireur rapide), which earns no further go."""
+    if not _reacts(game, act, "before"):
         return False
-    game.pools["survivors"] -= ap
+    game.pools["survivors"] -= legal.cost(game, act)
     game.note("the survivors commit 2 AP: one zombie may react for 1 AP before it resolves")
-    game.offer({"kind": "reaction", "side": "zombies", "deferred": act.to_json()})
+    window: Window = {"kind": "reaction", "side": "zombies", "deferred": act.to_json()}
+    if again:
+        window["again"] = True
+    game.offer(window)
     return True
 
 
