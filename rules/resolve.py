@@ -208,7 +208,7 @@ def do_move(game: Game, fig: Fig, act: Move | Carry, max_len: float, *, counts: 
     if counts:
         fig.moves += 1
     game.moved()
-    extra = f", D now {defence_of(fig)}+" if counts and fig.moves > 2 else ""
+    extra = f", D now {defence_of(fig, game.settings)}+" if counts and fig.moves > 2 else ""
     game.note(f"{fig.name} {fig.id} moves {length:.2f} in from ({start[0]:.2f}, {start[1]:.2f}) "
               f"to ({end[0]:.2f}, {end[1]:.2f}){extra}")
     return True
@@ -217,16 +217,18 @@ def do_move(game: Game, fig: Fig, act: Move | Carry, max_len: float, *, counts: 
 # --- attacks -----------------------------------------------------------------------------
 
 
-def defence_of(fig: Fig) -> int:
-    """Current D: printed, +1 with body armour, lowered by extra moves and panic (D11)."""
-    printed = fig.defense + (1 if fig.items.get("protection") else 0)
-    printed = min(printed, 6)
+def defence_of(fig: Fig, settings: Settings | None = None) -> int:
+    """Current D: printed, +1 with body armour (D3), lowered by extra moves and panic (D11)."""
+    armour = fig.items.get("protection") and (
+        settings is None or settings.protection_effects == "standard")
+    printed = min(fig.defense + (1 if armour else 0), 6)
     return current_defence(printed, max(fig.moves - 2, 0) + fig.panic_malus)
 
 
 def _alone(game: Game, fig: Fig) -> bool:
-    return not any(f.id != fig.id and f.is_human == fig.is_human and f.on_table
-                   and not fig.enemy_of(f) and game.distance(fig.id, f.id) <= ALONE_INCHES
+    """Rien à perdre: no friend (standing, same band) is less than 5 in away (D14)."""
+    return not any(f.id != fig.id and f.side == "survivors" and f.band == fig.band
+                   and f.standing and game.distance(fig.id, f.id) < ALONE_INCHES - 1e-9
                    for f in game.figures.values())
 
 
@@ -264,7 +266,7 @@ def die_for(attacker: Fig, target: Fig, mode: Mode, weapon: str | None, *, catal
         reroll = target.has("insensible")
     else:
         save = None
-    return AttackDie(mode=mode, to_hit=defence_of(target), bonus=bonus, save=save,
+    return AttackDie(mode=mode, to_hit=defence_of(target, settings), bonus=bonus, save=save,
                      save_bonus=save_bonus, reroll_save=reroll,
                      retry_on_save=mode == "melee" and attacker.has("vengeur")
                      and target.is_zombie, attacker=attacker.id, target=target.id)
@@ -433,9 +435,13 @@ def check_shoot(game: Game, fig: Fig, act: Shoot) -> None:
     answer = shooting_answer(game, fig, float(item.range or 0))
     if act.target not in answer["legal"]:
         if act.target in answer["candidates"]:
+            why = answer["why"]
+            nearest = [z for z in answer["legal"] if why[z].startswith("nearest")]
+            threats = [z for z in answer["legal"] if z not in nearest]
+            also = (f" or one within 2 in of a survivor ({', '.join(threats)})" if threats
+                    else "; no other zombie is within 2 in of a survivor")
             raise _fail(f"{act.target} is not a legal target: shoot the nearest zombie "
-                        f"({', '.join(answer['legal'])}) or one within 2 in of a survivor",
-                        "action.target")
+                        f"({', '.join(nearest)}){also}", "action.target")
         raise _fail(f"{act.target} is not in sight within {item.range:g} in", "action.target")
 
 
@@ -599,7 +605,7 @@ def do_door(game: Game, fig: Fig, act: Door) -> None:
 
 
 def do_contaminate(game: Game, zombie: Fig, target: Fig) -> None:
-    d = defence_of(target)
+    d = defence_of(target, game.settings)
     if not succeeds(game.roll(Roll(f"contaminate vs {d}+", zombie.id)), d):
         game.note(f"{zombie.name} {zombie.id} fails to contaminate {target.name} {target.id}")
         return
