@@ -364,6 +364,9 @@ def check_melee(game: Game, fig: Fig, act: Melee) -> None:
     target = game.figures.get(act.target)
     if target is None or not target.on_table or not fig.enemy_of(target):
         raise _fail(f"{act.target!r} is not an enemy on the table", "action.target")
+    if target.status == "down" and game.settings.down_survivor_death == "never":
+        raise _fail(f"{target.name} {target.id} is down and cannot be attacked "
+                    "(setting down_survivor_death = never)", "action.target")
     weapon = weapon_of(game, fig, act.weapon, ("melee",))
     reach = CONTACT
     if weapon is not None and (game.catalog.equipment[weapon].reach or 0) > 0:
@@ -616,7 +619,8 @@ def do_contaminate(game: Game, zombie: Fig, target: Fig) -> None:
         return
     z = next((z for z in game.catalog.zombies.values() if z.from_class == target.cls),
              game.catalog.zombies["rodeur"])
-    game.note(f"{target.name} {target.id} is contaminated and rises as a {z.name}")
+    article = "an" if z.name[0] in "AEIOU" else "a"
+    game.note(f"{target.name} {target.id} is contaminated and rises as {article} {z.name}")
     target.downed_by = zombie.id
     if game.settings.contamination_counts_as_death:
         panic.after_death(game, target)

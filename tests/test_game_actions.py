@@ -3,8 +3,11 @@ contamination, heal, revive and carry; and the errors players get."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from golden_helpers import TOUCH, Golden, at, d, door, start, survivor, wall, zombie
+
 from rules.actions import (
     Carry,
     Contaminate,
@@ -431,3 +434,528 @@ def test_rien_a_perdre_ignores_down_friends_and_civilians() -> None:
     g(Melee("s1", "z1"), [3, 1])
     assert not game.figures["z1"].on_table
     g.finish()
+
+
+def test_vengeur_attacks_again_when_the_zombie_saves() -> None:
+    game = start([survivor("s1", "pere", 5, 5, skill="vengeur"), zombie("z1", "rodeur", 5, UP),
+                  far_zombie()], [6, 6, 6])
+    g = Golden(game)
+    notes = g(Melee("s1", "z1", ap=2), [2, 6, 4, 6, 5, 3])
+    # die 1: hit, saved (6), vengeur die: hit, saved again: no third go
+    # die 2: hit, the save (3) fails
+    assert notes[1:] == [
+        "rolls 2 (melee attack vs 2+, s1)", "rolls 6 (save 6+, z1)",
+        "rolls 4 (melee attack vs 2+, s1)", "rolls 6 (save 6+, z1)", "Rôdeur z1 saves the wound",
+        "rolls 5 (melee attack vs 2+, s1)", "rolls 3 (save 6+, z1)", "Père (H) s1 kills Rôdeur z1",
+        "the survivors spent 2 AP at once: one zombie may react for 1 AP"]
+    g.finish()
+
+
+def test_robuste_ignores_the_first_wound_of_the_game() -> None:
+    game = start([survivor("s1", "bourrin", 5, 5, skill="robuste"),
+                  zombie("z1", "ignoble", 5, UP)], [6, 6, 6])
+    g = Golden(game)
+    g(EndActivations())
+    notes = g(Melee("z1", "s1", ap=2), [4, 1, 4, 2])
+    assert notes[3] == "Bourrin (H) s1 shrugs off the first wound (robuste)"
+    assert notes[6] == "Bourrin (H) s1 loses 1 PV (9 left)"
+    assert game.figures["s1"].pv == 9 and game.figures["s1"].wounds_ignored == 1
+    g.finish()
+
+
+def test_violent_hits_back_once_after_the_attack_at_minus_one() -> None:
+    game = start([survivor("s1", "bourrin", 5, 5, skill="violent", items={"barre_de_fer": 1}),
+                  zombie("z1", "ignoble", 5, UP), far_zombie()], [6, 6, 6])
+    g = Golden(game)
+    g(EndActivations())
+    notes = g(Melee("z1", "s1", ap=2), [4, 1, 5, 2, 4, 5])
+    assert notes[1:] == [
+        "rolls 4 (melee attack vs 4+, z1)", "rolls 1 (save 5+, s1)",
+        "Bourrin (H) s1 loses 1 PV (9 left)",
+        "rolls 5 (melee attack vs 4+, z1)", "rolls 2 (save 5+, s1)",
+        "Bourrin (H) s1 loses 1 PV (8 left)",
+        "Bourrin (H) s1 hits back (violent, -1)",
+        "rolls 4 (melee attack vs 4+, s1)",   # 4 + 1 (barre de fer) - 1 hits
+        "rolls 5 (save 6+, z1)", "Bourrin (H) s1 kills Ignoble z1"]
+    g.finish()
+
+
+def test_violent_does_not_answer_a_free_attack() -> None:
+    game = start([survivor("s1", "bourrin", 5, 5, skill="violent"),
+                  zombie("z1", "ignoble", 5, UP), far_zombie()], [6, 6, 6])
+    g = Golden(game)
+    notes = g(Move("s1", to=(5, 3)), [4, 1])
+    assert notes[:4] == [
+        "Bourrin (H) s1 leaves the melee: Ignoble z1 strikes first",
+        "rolls 4 (melee attack vs 4+, z1)", "rolls 1 (save 5+, s1)",
+        "Bourrin (H) s1 loses 1 PV (9 left)"]
+    assert notes[4] == "Bourrin (H) s1 moves 2.00 in from (5.00, 5.00) to (5.00, 3.00)"
+    g.finish()
+
+
+# --- leaving a melee ------------------------------------------------------------------------
+
+
+def test_leaving_a_melee_gives_each_enemy_a_free_attack() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5, skill="combattant"),
+                  zombie("z1", "rodeur", 5, UP), zombie("z2", "slasher", 5 + TOUCH, 5)],
+                 [6, 6, 6])
+    g = Golden(game)
+    notes = g(Move("s1", to=(3, 3)), [4, 5, 2, 2])
+    assert notes == [
+        "Ex-flic (H) s1 leaves the melee: Rôdeur z1 strikes first",
+        "rolls 4 (melee attack vs 5+, z1)", "Rôdeur z1 misses Ex-flic (H) s1",
+        "Ex-flic (H) s1 leaves the melee: Slasher z2 strikes first",
+        "rolls 5 (melee attack vs 5+, z2)", "rolls 2 (save 5+, s1)",
+        "rolls 2 (save re-roll 5+, s1)", "Ex-flic (H) s1 loses 1 PV (7 left)",
+        "Ex-flic (H) s1 moves 2.83 in from (5.00, 5.00) to (3.00, 3.00)"]
+    g.finish()
+
+
+def test_sliding_round_an_enemy_in_contact_is_not_leaving() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, UP)], [6, 6, 6])
+    g = Golden(game)
+    spot = (5 + TOUCH * math.sin(0.6), UP - TOUCH * math.cos(0.6))
+    notes = g(Move("s1", to=spot))
+    assert len(notes) == 1 and notes[0].startswith("Ex-flic (H) s1 moves 0.")
+    assert game.in_contact("s1", "z1")
+    g.finish()
+
+
+@pytest.mark.parametrize(("skill", "setting"), [("agile", True), ("sprinter", False)])
+def test_agile_or_the_setting_leave_without_free_attacks(skill: str, setting: bool) -> None:
+    game = start([survivor("s1", "ado_h", 5, 5, skill=skill), zombie("z1", "rodeur", 5, UP)],
+                 [6, 6, 6], leave_melee_free_attack=setting)
+    g = Golden(game)
+    notes = g(Move("s1", to=(5, 3)))
+    assert notes == ["Ado (H) s1 moves 2.00 in from (5.00, 5.00) to (5.00, 3.00)"]
+    g.finish()
+
+
+def test_a_zombie_leaving_a_melee_suffers_the_free_attack_too() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5, items={"barre_de_fer": 1}),
+                  survivor("s2", "bimbo", 9, 5), zombie("z1", "ignoble", 5, UP)], [6, 6, 6])
+    g = Golden(game)
+    g(Move("s2", to=(9, 4)))
+    notes = g(Move("z1", toward="s2"), [3, 5])  # 3 + 1 (barre de fer) hits the 4+; 5 < 6
+    assert notes == ["Ignoble z1 leaves the melee: Ex-flic (H) s1 strikes first",
+                     "rolls 3 (melee attack vs 4+, s1)", "rolls 5 (save 6+, z1)",
+                     "Ex-flic (H) s1 kills Ignoble z1",
+                     "game over: survivors win (no zombie is left on the table)"]
+    assert at(game, "z1") == (5.0, round(UP, 2))  # removed where it stood
+    assert game.outcome is not None and game.outcome["winner"] == "survivors"
+    g.finish()
+
+
+def test_a_figure_downed_by_a_free_attack_does_not_move_and_is_not_contaminated() -> None:
+    game = start([survivor("s1", "enfant", 5, 5, pv=1), survivor("s2", "bourrin", 12, 5),
+                  zombie("z1", "rodeur", 5, UP)], [6, 6, 6])
+    g = Golden(game)
+    notes = g(Move("s1", to=(5, 3)), [3, 4])
+    assert notes[-1] == "Enfant (H/F) s1 is down"
+    assert at(game, "s1") == (5.0, 5.0) and game.figures["s1"].status == "down"
+    assert game.pending == [] and game.to_act == "zombies"
+    g.finish()
+
+
+# --- the 2-AP reaction (D6) -----------------------------------------------------------------
+
+
+def rifle_scene(**settings: object) -> Golden:
+    game = start([survivor("s1", "militaire_h", 5, 5, skill="heroique",
+                           items={"fusil": 1, "balles": 1}),
+                  zombie("z1", "rodeur", 5, 15), zombie("z2", "rodeur", 8, 8)], [6, 2, 3],
+                 **settings)
+    return Golden(game)
+
+
+def test_after_a_two_ap_action_one_zombie_may_react() -> None:
+    g = rifle_scene()
+    game = g.game
+    notes = g(Shoot("s1", "z2", "fusil"), [2, 6])
+    assert notes[-1] == "the survivors spent 2 AP at once: one zombie may react for 1 AP"
+    assert game.pending == [{"kind": "reaction", "side": "zombies"}]
+    assert game.current_side() == "zombies" and game.pools == {"survivors": 5, "zombies": 5}
+    assert Decline() in game.legal_actions()
+    assert all(a.ap == 1 for a in game.legal_actions() if isinstance(a, Melee))
+    g.refused(Move("s1", to=(5, 4)), r"is not a zombie")
+    g.refused(Melee("z2", "s1", ap=2), "the reaction is a 1-AP activation")
+    notes = g(Move("z2", toward="s1"))
+    assert game.pending == [] and game.to_act == "zombies"  # then their normal activation
+    assert game.pools["zombies"] == 4
+    g(Melee("z2", "s1"), [1])
+    assert game.to_act == "survivors"
+    g.finish()
+
+
+def test_the_reaction_may_be_declined() -> None:
+    g = rifle_scene()
+    g(Shoot("s1", "z2", "fusil"), [1])
+    assert g(Decline()) == ["zombies let the reaction pass"]
+    assert g.game.to_act == "zombies" and g.game.pools["zombies"] == 5
+    g.refused(Decline(), "there is nothing to decline now")
+    g.finish()
+
+
+def test_reaction_before_the_action_resolves() -> None:
+    g = rifle_scene(two_ap_reaction="before")
+    game = g.game
+    notes = g(Shoot("s1", "z2", "fusil"))
+    assert notes == ["the survivors commit 2 AP: one zombie may react for 1 AP before it "
+                     "resolves"]
+    assert game.pools["survivors"] == 5 and game.figures["s1"].units == {"balles": 10}
+    notes = g(Move("z2", toward="s1"), [3, 2])  # now the shot: hits, the save fails
+    assert notes[1:] == ["Militaire (H) s1 shoots Rôdeur z2 with the fusil (1 attack)",
+                         "rolls 3 (shoot attack vs 2+, s1)", "rolls 2 (save 5+, z2)",
+                         "Militaire (H) s1 kills Rôdeur z2"]
+    assert game.to_act == "zombies" and game.pools == {"survivors": 5, "zombies": 4}
+    g.finish()
+
+
+def test_reaction_before_can_spoil_the_action() -> None:
+    game = start([survivor("s1", "militaire_h", 5, 5, skill="heroique",
+                           items={"fusil": 1, "balles": 1}),
+                  zombie("z1", "rodeur", 5, 9), zombie("z2", "rodeur", 10, 5)], [6, 2, 3],
+                 two_ap_reaction="before")
+    g = Golden(game)
+    g(Shoot("s1", "z1", "fusil"))
+    notes = g(Move("z2", toward="s1"))  # z2 is now the nearest: z1 is no longer legal
+    assert notes[-1] == ("Militaire (H) s1 can no longer do it: z1 is not a legal target: "
+                         "shoot the nearest zombie (z2); no other zombie is within 2 in of a "
+                         "survivor")
+    assert game.pools["survivors"] == 5 and game.figures["s1"].units == {"balles": 10}
+    g.finish()
+
+
+def test_no_reaction_when_off() -> None:
+    g = rifle_scene(two_ap_reaction="off")
+    g(Shoot("s1", "z2", "fusil"), [1])
+    assert g.game.pending == [] and g.game.to_act == "zombies"
+    g.finish()
+
+
+def test_no_reaction_with_an_empty_zombie_pool() -> None:
+    game = start([survivor("s1", "militaire_h", 5, 5, skill="heroique",
+                           items={"fusil": 1, "balles": 1}),
+                  zombie("z1", "rodeur", 5, 15)], [6, 1, 1])
+    g = Golden(game)
+    g(Move("s1", to=(5, 4)))
+    g(Move("z1", to=(5, 14)))
+    g(Move("s1", to=(5, 5)))
+    g(Move("z1", to=(5, 13)))
+    assert game.pools == {"survivors": 5, "zombies": 0}
+    g(Shoot("s1", "z1", "fusil"), [1])
+    assert game.pending == [] and game.to_act == "survivors"
+    g.finish()
+
+
+@pytest.mark.parametrize(("scope", "act", "dice", "reacts"), [
+    ("two_or_more", Melee("s1", "z2", ap=2), [1, 1], True),
+    ("fixed_cost", Melee("s1", "z2", ap=2), [1, 1], False),
+    ("fixed_cost", Melee("s1", "z2", ap=2, weapon="barre_de_fer"), [1], True),
+    ("fixed_cost", Shoot("s1", "z2", "fusil"), [1], True),
+])
+def test_two_ap_reaction_scope(scope: str, act: Melee | Shoot, dice: list[int],
+                               reacts: bool) -> None:
+    game = start([survivor("s1", "militaire_h", 5, 5, skill="heroique",
+                           items={"fusil": 1, "balles": 1, "barre_de_fer": 1}),
+                  zombie("z2", "ignoble", 5, UP), far_zombie()], [6, 2, 3],
+                 two_ap_reaction_scope=scope)
+    g = Golden(game)
+    g(act, dice)
+    assert bool(game.pending) is reacts
+    g.finish()
+
+
+def test_a_reactivation_of_two_ap_earns_its_own_reaction() -> None:
+    game = start([survivor("s1", "ex_flic_f", 5, 5, skill="tireur_rapide",
+                           items={"pistolet": 1, "fusil": 1, "balles": 1}),
+                  zombie("z1", "rodeur", 5, 10), zombie("z2", "rodeur", 9, 12)], [6, 2, 3])
+    g = Golden(game)
+    g(Shoot("s1", "z1", "pistolet"), [3, 2])
+    assert game.pending == [{"kind": "reactivate", "figure": "s1", "action": "shoot",
+                             "side": "survivors"}]
+    g.refused(Melee("s1", "z2"), "now s1 may shoot again")
+    notes = g(Shoot("s1", "z2", "fusil"), [1])
+    assert notes[-1] == "the survivors spent 2 AP at once: one zombie may react for 1 AP"
+    assert game.pending == [{"kind": "reaction", "side": "zombies"}]
+    assert game.pools == {"survivors": 7 - 3, "zombies": 5}
+    g(Decline())
+    assert game.to_act == "zombies"
+    g.finish()
+
+
+# --- down, death and contamination ----------------------------------------------------------
+
+
+def test_a_survivor_at_zero_pv_is_down_and_may_be_contaminated() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5, skill="combattant", pv=1),
+                  survivor("s2", "bourrin", 15, 5), zombie("z1", "ignoble", 5, UP)], [6, 6, 6])
+    g = Golden(game)
+    g(Move("s2", to=(15, 4)))
+    notes = g(Melee("z1", "s1"), [5, 1, 4])
+    assert notes[-2:] == ["Ex-flic (H) s1 loses 1 PV (0 left)", "Ex-flic (H) s1 is down"]
+    s1 = game.figures["s1"]
+    assert (s1.status, s1.pv, s1.downed_by) == ("down", 0, "z1")
+    assert game.pending == [{"kind": "contaminate", "figure": "z1", "target": "s1",
+                             "side": "zombies"}]
+    assert game.legal_actions() == [Contaminate("z1", "s1"), Decline()]
+    g.refused(Move("z1", to=(5, 7)), "now z1 may contaminate s1")
+    notes = g(Contaminate("z1", "s1"), [5, 1])
+    assert notes == [
+        "rolls 5 (contaminate vs 5+, z1)", "rolls 1 (resist contamination 4+, s1)",
+        "Ex-flic (H) s1 is contaminated and rises as an Ignoble"]
+    assert game.pools["zombies"] == 12 - 2
+    s1 = game.figures["s1"]  # (a failed try restores the figures: fetch them again)
+    assert (s1.side, s1.kind, s1.name, s1.origin, s1.status) == (
+        "zombies", "ignoble", "Ignoble", "ex_flic_h", "standing")
+    assert (s1.move, s1.attack, s1.defense, s1.skills, s1.items, s1.units) == (
+        4, 2, 4, [], {}, {})
+    assert game.outcome is None and game.to_act == "survivors"
+    g(Move("s2", to=(15, 5)))
+    g(Move("s1", toward="s2"))  # the new zombie acts at once
+    g.finish()
+
+
+@pytest.mark.parametrize(("archetype", "becomes"), [
+    ("racaille", "Ignoble"), ("geek", "Slasher"), ("junkie", "Rôdeur")])
+def test_contaminated_class_becomes_its_zombie(archetype: str, becomes: str) -> None:
+    game = start([survivor("s1", archetype, 5, 5, pv=1), survivor("s2", "bourrin", 15, 5),
+                  zombie("z1", "slasher", 5, UP)], [6, 6, 6])
+    g = Golden(game)
+    g(Move("s2", to=(15, 4)))
+    g(Melee("z1", "s1"), [6, 1])
+    notes = g(Contaminate("z1", "s1"), [6, 1])
+    article = "an" if becomes == "Ignoble" else "a"
+    assert notes[-1].endswith(f"s1 is contaminated and rises as {article} {becomes}")
+    assert game.figures["s1"].name == becomes and game.figures["s1"].is_zombie
+    g.finish()
+
+
+def test_contamination_resisted_or_missed() -> None:
+    game = start([survivor("s1", "enfant", 5, 5, pv=1, items={"casque": 1}),
+                  survivor("s2", "bourrin", 15, 5), zombie("z1", "slasher", 5, UP)], [6, 6, 6])
+    g = Golden(game)
+    g(Move("s2", to=(15, 4)))
+    g(Melee("z1", "s1"), [3, 2])
+    notes = g(Contaminate("z1", "s1"), [3, 3])  # casque: 3 + 1 resists on 4+
+    assert notes[-1] == "Enfant (H/F) s1 resists the contamination and stays down"
+    assert game.figures["s1"].status == "down" and game.figures["s1"].side == "survivors"
+    g(Move("s2", to=(15, 5)))
+    g.refused(Contaminate("z1", "s1"), "a zombie contaminates only right after putting")
+    g(Melee("z1", "s1"), [4, 4])  # an unsaved wound kills a down survivor
+    assert game.figures["s1"].status == "dead"
+    g.finish()
+
+
+def test_the_contamination_roll_can_miss_and_the_window_be_declined() -> None:
+    game = start([survivor("s1", "enfant", 5, 5, pv=1), survivor("s2", "bourrin", 15, 5),
+                  zombie("z1", "slasher", 5, UP), zombie("z2", "slasher", 5 - TOUCH, 5)],
+                 [6, 6, 6])
+    g = Golden(game)
+    g(Move("s2", to=(15, 4)))
+    g(Melee("z1", "s1"), [3, 2])
+    notes = g(Contaminate("z1", "s1"), [2])
+    assert notes == ["rolls 2 (contaminate vs 3+, z1)",
+                     "Slasher z1 fails to contaminate Enfant (H/F) s1"]
+    g(Move("s2", to=(15, 5)))
+    g(Melee("z2", "s1", ap=2), [1, 6, 1])  # the second die hits: the down enfant dies
+    assert game.figures["s1"].status == "dead"
+    g.finish()
+
+
+def test_a_second_hit_in_the_same_attack_kills_the_fallen_survivor() -> None:
+    game = start([survivor("s1", "enfant", 5, 5, pv=1), survivor("s2", "bourrin", 15, 5),
+                  zombie("z1", "slasher", 5, UP)], [6, 6, 6])
+    g = Golden(game)
+    g(Move("s2", to=(15, 4)))
+    notes = g(Melee("z1", "s1", ap=2), [3, 2, 3, 4])
+    assert notes[-3:] == ["Enfant (H/F) s1 is down", "rolls 3 (melee attack vs 3+, z1)",
+                          "rolls 4 (save 5+, s1)"] or "Enfant (H/F) s1 dies" in notes
+    assert game.figures["s1"].status == "dead"
+    assert game.pending == []  # no contamination of the dead
+    g.finish()
+
+
+def test_down_survivor_death_never() -> None:
+    game = start([survivor("s1", "enfant", 5, 5, pv=0, status="down"),
+                  survivor("s2", "bourrin", 15, 5), zombie("z1", "slasher", 5, UP)], [6, 6, 6],
+                 down_survivor_death="never")
+    g = Golden(game)
+    g(Move("s2", to=(15, 4)))
+    g.refused(Melee("z1", "s1"), r"^Enfant \(H/F\) s1 is down and cannot be attacked "
+              r"\(setting down_survivor_death = never\)$")
+    g.finish()
+
+
+# --- heal, revive, carry --------------------------------------------------------------------
+
+SIDE = 5 + TOUCH  # x of a base in contact with one at (5, 5)
+
+
+def test_heal_uses_an_item_and_gives_two_pv() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5, items={"soins": 1}),
+                  survivor("s2", "bourrin", SIDE, 5, pv=9), survivor("s3", "geek", 12, 5),
+                  far_zombie()], [6, 6, 6])
+    g = Golden(game)
+    g.refused(Heal("s1", "s3"), r"^Geek \(H/F\) s3 is not in base contact with s1$")
+    g.refused(Heal("s3", "s3"), r"^Geek \(H/F\) s3 has all its PV$")
+    g.refused(Heal("s2", "s1"), r"^Ex-flic \(H\) s1 has all its PV$")
+    notes = g(Heal("s1", "s2"))
+    assert notes == ["Ex-flic (H) s1 heals Bourrin (H) s2 (PV 10)"]  # never above 10
+    assert game.figures["s1"].units == {"soins": 4} and game.pools["survivors"] == 8
+    g(Move("zf", to=(18, 19)))
+    g.refused(Heal("s2", "s1"), "has all its PV")
+    g.finish()
+
+
+def test_heal_without_item_is_refused_and_the_last_use_discards_it() -> None:
+    s1 = survivor("s1", "ex_flic_h", 5, 5, items={"soins": 1}, pv=2)
+    s1.units["soins"] = 1
+    game = start([s1, survivor("s2", "bourrin", SIDE, 5, pv=5), far_zombie()], [6, 6, 6])
+    g = Golden(game)
+    g(Heal("s1", "s1"))  # self_heal: true by default
+    assert game.figures["s1"].pv == 4 and game.figures["s1"].items == {}
+    g(Move("zf", to=(18, 19)))
+    g.refused(Heal("s1", "s2"), r"^Ex-flic \(H\) s1 has no healing item \(soins\) left$")
+    g.finish()
+
+
+def test_self_heal_setting() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5, items={"soins": 1}, pv=2), far_zombie()],
+                 [6, 6, 6], self_heal=False)
+    Golden(game).refused(Heal("s1", "s1"), "a figure cannot heal itself")
+
+
+def test_revive_costs_two_ap_and_the_friend_rests_this_turn() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5),
+                  survivor("s2", "bourrin", SIDE, 5, pv=0, status="down"),
+                  zombie("z1", "rodeur", 5, 15)], [6, 2, 2])
+    g = Golden(game)
+    assert game.pools["survivors"] == 1 + 6  # the down Bourrin does not count
+    g.refused(Heal("s1", "s2"), r"^Bourrin \(H\) s2 is down: revive it \(2 AP\) instead$")
+    g.refused(Revive("s1", "s1"), "cannot revive itself")
+    notes = g(Revive("s1", "s2"))
+    assert notes == ["Ex-flic (H) s1 revives Bourrin (H) s2 (PV 2); it receives no AP this turn",
+                     "the survivors spent 2 AP at once: one zombie may react for 1 AP"]
+    s2 = game.figures["s2"]
+    assert (s2.status, s2.pv, s2.resting) == ("standing", 2, True)
+    g.refused(Revive("s1", "s2"), r"^the zombies' reaction is one 1-AP move or attack")
+    g(Decline())
+    g(Move("z1", to=(5, 14)))
+    g.refused(Move("s2", to=(SIDE, 6)), r"^Bourrin \(H\) s2 was revived this turn and receives "
+              r"no AP$")
+    g(Move("s1", to=(5, 4)))
+    g(Move("z1", to=(5, 13)))
+    g(EndActivations())
+    g(EndActivations(), [1, 1, 1])
+    assert game.turn == 2 and not game.figures["s2"].resting
+    assert game.pools["survivors"] == 2 + 1
+    g(Move("s2", to=(SIDE, 6)))
+    g.finish()
+
+
+@pytest.mark.parametrize(("whose", "ok"), [("reviver", True), ("friend", True), ("none", False)])
+def test_revive_needs_healing_item_setting(whose: str, ok: bool) -> None:
+    kit = {"soins": 1}
+    game = start([survivor("s1", "ex_flic_h", 5, 5, items=kit if whose == "reviver" else {}),
+                  survivor("s2", "bourrin", SIDE, 5, pv=0, status="down",
+                           items=kit if whose == "friend" else {}),
+                  far_zombie()], [6, 6, 6], revive_needs_healing_item=True)
+    g = Golden(game)
+    if not ok:
+        g.refused(Revive("s1", "s2"), "reviving needs a healing item")
+        return
+    g(Revive("s1", "s2"))
+    owner = "s1" if whose == "reviver" else "s2"
+    assert game.figures[owner].units == {"soins": 4}
+    g.finish()
+
+
+def test_carry_moves_m_minus_one_and_the_fallen_ends_in_contact() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5),
+                  survivor("s2", "ado_h", 5, UP, pv=0, status="down"),
+                  survivor("s3", "geek", 12, 5, pv=0, status="down"), far_zombie()], [6, 6, 6])
+    g = Golden(game)
+    g.refused(Carry("s1", "s2", to=(10, 5)), r"is 5\.00 in away along the shortest route; "
+              r"Ex-flic \(H\) s1 moves 4 in")
+    g.refused(Carry("s1", "s3", to=(9, 5)), "not in base contact")
+    notes = g(Carry("s1", "s2", to=(9, 5)))
+    assert notes == ["Ex-flic (H) s1 moves 4.00 in from (5.00, 5.00) to (9.00, 5.00)"]
+    assert at(game, "s1") == (9.0, 5.0)
+    assert game.in_contact("s1", "s2") and game.figures["s2"].status == "down"
+    assert game.figures["s1"].moves == 1
+    g.finish()
+
+
+@pytest.mark.parametrize(("penalty", "reach"), [(1, 4.0), (2, 3.0), ("per_inch", 1.0)])
+def test_carry_move_penalty_setting(penalty: object, reach: float) -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5),
+                  survivor("s2", "ado_h", 5, UP, pv=0, status="down"), far_zombie()], [6, 6, 6],
+                 carry_move_penalty=penalty)
+    g = Golden(game)
+    g.refused(Carry("s1", "s2", to=(5 + reach + 0.1, 5)), f"moves {reach:g} in")
+    g(Carry("s1", "s2", to=(5 + reach, 5)))
+    g.finish()
+
+
+# --- errors ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("action", "where", "message"), [
+    ([], "action", "action: expected an object, got []"),
+    ({"type": "fly"}, "action.type", "action.type: unknown action 'fly' (known: move, shoot"),
+    ({"type": "move"}, "action.figure", "action: 'move' needs 'figure'"),
+    ({"type": "move", "figure": "s1", "to": [1]}, "action.to",
+     "action.to: expected an [x, y] pair, got [1]"),
+    ({"type": "move", "figure": "s1", "to": [1, float("nan")]}, "action.to",
+     "action.to: expected an [x, y] pair, got [1, nan]"),
+    ({"type": "move", "figure": 3, "to": [1, 2]}, "action.figure",
+     "action.figure: expected an id, got 3"),
+    ({"type": "melee", "figure": "s1", "target": "z1", "ap": True}, "action.ap",
+     "action.ap: expected a whole number >= 1, got True"),
+    ({"type": "shoot", "figure": "s1", "target": "z1", "weapon": "arc", "dice": 3},
+     "action.dice", "action: unknown field 'dice' for 'shoot'"),
+])
+def test_malformed_actions_name_the_field(action: object, where: str, message: str) -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [1, 1, 1])
+    before = game.to_json()
+    with pytest.raises(InvalidActionError) as error:
+        game.apply(action)  # type: ignore[arg-type]
+    assert error.value.where == where
+    assert str(error.value).startswith(message)
+    assert isinstance(error.value, ValueError) and game.to_json() == before
+
+
+@pytest.mark.parametrize(("action", "where", "message"), [
+    (Move("s9", to=(1, 1)), "action.figure", "there is no figure 's9'"),
+    (Move("z1", to=(5, 14)), "action.figure", "it is the survivors' activation, not zombies'"),
+    (Move("s1", to=(40, 5)), "action.to", "Ex-flic (H) s1 cannot reach [40, 5]"),
+    (Move("s1", to=(5, 5), toward="z1"), "action",
+     "a move needs either 'to' (a point) or 'toward' (a figure or point)"),
+    (Move("s1", toward="zz"), "action.toward", "there is no figure 'zz' on the table"),
+    (Contaminate("z1", "s1"), "action.type", "a zombie contaminates only right after"),
+    (Decline(), "action.type", "there is nothing to decline now"),
+    (Melee("s1", "z1", ap=9), "action", "melee costs 9 AP and only 2 are left"),
+])
+def test_illegal_actions_say_which_rule(action: object, where: str, message: str) -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [1, 1, 1])
+    before = game.to_json()
+    with pytest.raises(IllegalActionError) as error:
+        game.apply(action)  # type: ignore[arg-type]
+    assert error.value.where == where
+    assert str(error.value).startswith(message)
+    assert game.to_json() == before
+    assert error.value.to_json()["error"]["code"] == "illegal_action"
+
+
+def test_dice_typed_in_are_checked_and_missing_dice_change_nothing() -> None:
+    from rules.dice import DiceError, NeedDice
+
+    game = start([gunner(), zombie("z1", "rodeur", 5, 12)], [6, 6, 6])
+    before = game.to_json()
+    with pytest.raises(DiceError, match=r"dice\[0\]: a D6 shows 1 to 6, got 0"):
+        game.apply(Shoot("s1", "z1", "pistolet"), dice=[0])
+    with pytest.raises(NeedDice, match=r"roll 1D6 \(save 5\+ for z1\) and type the result in"):
+        game.apply(Shoot("s1", "z1", "pistolet"), dice=[4])
+    assert game.to_json() == before and len(game.log) == 1
