@@ -17,7 +17,7 @@ from rules.errors import InvalidActionError
 
 __all__ = [
     "Action", "Move", "Shoot", "Melee", "Heal", "Revive", "Carry", "Door", "Contaminate",
-    "UseSkill", "Decline", "EndActivations", "parse_action", "ACTION_TYPES", "actor",
+    "UseSkill", "Decline", "Pass", "EndActivations", "parse_action", "ACTION_TYPES", "actor",
 ]
 
 Point = tuple[float, float]
@@ -126,6 +126,13 @@ class Decline(Action):
 
 
 @dataclass(frozen=True)
+class Pass(Action):
+    """The side to act passes, keeping its AP; two passes in a row end the turn (D16)."""
+
+    type: ClassVar[str] = "pass"
+
+
+@dataclass(frozen=True)
 class EndActivations(Action):
     """The side to act gives up the rest of its AP this turn."""
 
@@ -135,7 +142,7 @@ class EndActivations(Action):
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
     for cls in (Move, Shoot, Melee, Heal, Revive, Carry, Door, Contaminate, UseSkill, Decline,
-                EndActivations)
+                Pass, EndActivations)
 }
 
 

@@ -17,7 +17,7 @@ from geometry.errors import SurviveUsError
 from geometry.scene import Figure, Scene, Table, load_scene
 from geometry.space import Space
 from geometry.terrain import TerrainPiece
-from rules.actions import Action, Decline, EndActivations, parse_action
+from rules.actions import Action, Decline, EndActivations, Pass, parse_action
 from rules.catalog import Catalog, load_catalog
 from rules.dice import Dice, Roll
 from rules.errors import IllegalActionError
@@ -58,6 +58,7 @@ class Game:
         self.to_act = SURVIVORS
         self.pending: list[dict[str, Any]] = []
         self.activating: str | None = None  # the side whose activation is being resolved
+        self.passes = 0  # passes in a row this turn: the second ends it (D16)
         self.outcome: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
         self.rng = rng
@@ -105,6 +106,7 @@ class Game:
             "to_act": self.to_act,
             "pending": copy.deepcopy(self.pending),
             "activating": self.activating,
+            "passes": self.passes,
             "outcome": copy.deepcopy(self.outcome),
             "figures": [f.to_json() for f in self.figures.values()],
         }
@@ -117,6 +119,7 @@ class Game:
         game.turn, game.pools, game.to_act = data["turn"], dict(data["pools"]), data["to_act"]
         game.pending = copy.deepcopy(data["pending"])
         game.activating = data.get("activating")
+        game.passes = int(data.get("passes", 0))
         game.outcome = copy.deepcopy(data["outcome"])
         return game
 
@@ -297,24 +300,34 @@ class Game:
         elif not zombies:
             self._finish(SURVIVORS, "no zombie is left on the table")
 
-    def hand_over(self, acted: str | None) -> None:
+    def hand_over(self, acted: str | None, passed: bool = False) -> None:
         """After an activation and its windows: the other side acts, or passes; turn end.
 
-        `acted` is the side that just finished an activation (None at the start of a turn,
-        when the survivors begin). A side with AP but nobody it may activate loses them.
+        `acted` is the side that just finished an activation or `passed` (None at the start
+        of a turn, when the survivors begin). A side with no AP or nobody it may activate
+        passes, keeping its AP; two passes in a row end the turn and the AP left are lost
+        (D16).
         """
         from rules import legal
 
         if self.pending or self.outcome is not None:
             return
-        first = self.to_act if acted is None else (ZOMBIES if acted == SURVIVORS else SURVIVORS)
-        for side in (first, SURVIVORS if first == ZOMBIES else ZOMBIES):
-            if self.pools[side] > 0 and legal.can_activate(self, side):
+        if acted is None:
+            side, self.passes = self.to_act, 0
+        else:
+            side = ZOMBIES if acted == SURVIVORS else SURVIVORS
+            self.passes = self.passes + 1 if passed else 0
+        while self.passes < 2:
+            if legal.can_activate(self, side):
                 self.to_act = side
                 return
+            self.passes += 1
             if self.pools[side] > 0:
-                self.note(f"{side} cannot activate anyone: {self.pools[side]} AP lost")
-                self.pools[side] = 0
+                self.note(f"{side} cannot activate anyone and pass ({self.pools[side]} AP kept)")
+            side = ZOMBIES if side == SURVIVORS else SURVIVORS
+        for lost in (SURVIVORS, ZOMBIES):
+            if self.pools[lost] > 0:
+                self.note(f"both sides passed: the {lost}' {self.pools[lost]} AP are lost")
         self._end_turn()
         self.hand_over(None)
 
@@ -347,7 +360,7 @@ class Game:
             self.check_outcome()
             if not self.pending:
                 acted, self.activating = self.activating, None
-                self.hand_over(acted)
+                self.hand_over(acted, passed=isinstance(act, Pass | EndActivations))
         except SurviveUsError:
             if snapshot is not None:
                 self.__dict__.update(snapshot.__dict__)

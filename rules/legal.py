@@ -20,6 +20,7 @@ from rules.actions import (
     Heal,
     Melee,
     Move,
+    Pass,
     Revive,
     Shoot,
     UseSkill,
@@ -149,7 +150,10 @@ def check(game: Game, act: Action) -> None:
     if isinstance(act, Decline):
         raise _fail("there is nothing to decline now", "action.type")
     side = game.to_act
-    if isinstance(act, EndActivations):
+    if isinstance(act, Pass | EndActivations):
+        if not game.settings.allow_pass and _activations(game, side):
+            raise _fail(f"the {side} must activate a figure while they can "
+                        "(setting allow_pass = false)", "action.type")
         return
     if isinstance(act, Contaminate):
         raise _fail("a zombie contaminates only right after putting a survivor down",
@@ -295,6 +299,13 @@ def _home(game: Game) -> tuple[float, float]:
     return (game.table.width / 2, 0.6)
 
 
+def _activations(game: Game, side: str) -> list[Action]:
+    out: list[Action] = []
+    for fig in activatable(game, side):
+        out += figure_actions(game, fig)
+    return out
+
+
 def legal_actions(game: Game) -> list[Action]:
     from rules import windows
 
@@ -302,10 +313,7 @@ def legal_actions(game: Game) -> list[Action]:
         return []
     if game.pending:
         return windows.actions(game, game.pending[0])
-    side = game.to_act
-    out: list[Action] = []
-    for fig in activatable(game, side):
-        out += figure_actions(game, fig)
+    out = _activations(game, game.to_act)
     if game.settings.allow_pass or not out:
-        out.append(EndActivations())
+        out += [Pass(), EndActivations()]
     return out

@@ -23,6 +23,7 @@ from rules.actions import (
     Heal,
     Melee,
     Move,
+    Pass,
     Revive,
     Shoot,
     UseSkill,
@@ -647,6 +648,9 @@ def carry_out(game: Game, act: Action) -> None:
         game.note(f"the {side} end their activations ({game.pools[side]} AP unused)")
         game.pools[side] = 0
         return
+    if isinstance(act, Pass):
+        game.note(f"the {game.to_act} pass ({game.pools[game.to_act]} AP kept)")
+        return
     fig = game.figures[actor(act)]
     if fig.is_zombie and skills.offer_savoir(game, fig, act):
         return
@@ -720,7 +724,7 @@ def resolve_action(game: Game, fig: Fig, act: Action) -> None:
         do_contaminate(game, fig, game.figures[act.target])
     elif isinstance(act, UseSkill):
         skills.use(game, fig, act)
-    elif isinstance(act, Decline | EndActivations):
+    elif isinstance(act, Decline | Pass | EndActivations):
         pass
     hit_back(game)
 

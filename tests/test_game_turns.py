@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from golden_helpers import Golden, at, start, survivor, zombie
 
-from rules.actions import EndActivations, Melee, Move
+from rules.actions import EndActivations, Melee, Move, Pass
 from rules.dice import DiceError, NeedDice
 from rules.errors import IllegalActionError
 from rules.game import Game
@@ -68,25 +68,63 @@ def test_alternation_and_a_side_out_of_ap_keeps_the_other_going() -> None:
     g.finish()
 
 
-def test_zombies_out_of_reach_lose_their_ap() -> None:
+def test_zombies_out_of_reach_pass_and_keep_their_ap() -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 27)], [1, 2, 2])
     g = Golden(game)
-    notes = g(Move("s1", to=(5, 6)))
-    assert notes[-1] == "zombies cannot activate anyone: 4 AP lost"
-    assert game.pools == {"survivors": 1, "zombies": 0} and game.to_act == "survivors"
-    g(Move("s1", to=(5, 7)), [1, 1, 1])
-    assert game.turn == 2  # now 19.0 in apart: the zombie may act
-    assert game.pools == {"survivors": 2, "zombies": 2}
+    notes = g(Move("s1", to=(5, 6)))  # still 21.0 in away
+    assert notes[-1] == "zombies cannot activate anyone and pass (4 AP kept)"
+    assert game.pools == {"survivors": 1, "zombies": 4} and game.to_act == "survivors"
+    assert game.passes == 1
+    g(Move("s1", to=(5, 7)))  # now 19.0 in away: the zombies may act
+    assert game.to_act == "zombies" and game.passes == 0
+    g(Move("z1", to=(5, 26)))
+    assert game.to_act == "zombies" and game.passes == 1  # the survivors, out of AP, passed
+    notes = g(Pass(), [1, 1, 1])  # so a zombie pass ends the turn
+    assert notes[:3] == ["the zombies pass (3 AP kept)",
+                         "both sides passed: the zombies' 3 AP are lost", "end of turn 1"]
+    assert game.turn == 2 and game.pools == {"survivors": 2, "zombies": 2}
     g.finish()
 
 
-def test_survivors_with_nobody_to_activate_lose_their_ap() -> None:
+def test_survivors_with_nobody_to_activate_pass() -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [3, 1, 1])
     game.apply(Move("s1", to=(5, 6)))
     game.figures["s1"].panicked = True  # as after a failed panic test (see test_game_panic)
     notes = game.apply(Move("z1", to=(5, 14)))
-    assert notes[-1] == "survivors cannot activate anyone: 3 AP lost"
-    assert game.pools == {"survivors": 0, "zombies": 1} and game.to_act == "zombies"
+    assert notes[-1] == "survivors cannot activate anyone and pass (3 AP kept)"
+    assert game.pools == {"survivors": 3, "zombies": 1} and game.to_act == "zombies"
+    notes = game.apply(Move("z1", to=(5, 13)), dice=[1, 1, 1])
+    assert notes[1:3] == ["survivors cannot activate anyone and pass (3 AP kept)",
+                          "both sides passed: the survivors' 3 AP are lost"]
+
+
+def test_two_passes_in_a_row_end_the_turn() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [2, 1, 1])
+    g = Golden(game)
+    assert Pass() in game.legal_actions()
+    assert g(Pass()) == ["the survivors pass (3 AP kept)"]
+    assert game.to_act == "zombies" and game.pools == {"survivors": 3, "zombies": 2}
+    g(Move("z1", to=(5, 14)))  # an activation: the passes start again
+    assert game.to_act == "survivors" and game.passes == 0
+    g(Pass())
+    notes = g(Pass(), [5, 1, 1])
+    assert notes[:3] == ["the zombies pass (1 AP kept)",
+                         "both sides passed: the survivors' 3 AP are lost",
+                         "both sides passed: the zombies' 1 AP are lost"]
+    assert game.turn == 2 and game.pools == {"survivors": 6, "zombies": 2}
+    g.finish()
+
+
+def test_allow_pass_false_forces_an_activation() -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [2, 1, 1],
+                 allow_pass=False)
+    g = Golden(game)
+    assert Pass() not in game.legal_actions() and EndActivations() not in game.legal_actions()
+    g.refused(Pass(), r"^the survivors must activate a figure while they can "
+              r"\(setting allow_pass = false\)$")
+    g.refused(EndActivations(), "must activate a figure")
+    g(Move("s1", to=(5, 4)))
+    g.finish()
 
 
 def test_end_activations_gives_up_the_pool() -> None:
