@@ -29,14 +29,14 @@ def _band(game: Game, fig: Fig) -> list[Fig]:
             if f.side == "survivors" and f.band == fig.band and f.id != fig.id]
 
 
-def _immune(game: Game, fig: Fig, reason: str) -> str:
+def _immune(game: Game, fig: Fig, trigger: str) -> str:
     """Why this figure takes no test, or ''."""
     if (fig.has("paternel") or fig.has("maternelle")) and any(
             f.kind == "enfant" and f.status != "dead" for f in _band(game, fig)):
         return f"{fig.name} never panics with a child in the band"
-    if reason == "death" and fig.has("egoiste"):
+    if trigger == "death" and fig.has("egoiste"):
         return f"{fig.name} is égoïste: a friend's death leaves her cold"
-    if reason == "surrounded" and fig.has("tete_brulee"):
+    if trigger == "surrounded" and fig.has("tete_brulee"):
         return f"{fig.name} is a tête brûlée: being surrounded is no reason to panic"
     return ""
 
@@ -57,11 +57,14 @@ def _value(game: Game, fig: Fig) -> tuple[int, int, str]:
     return best, bonus, source
 
 
-def panic_test(game: Game, fig: Fig, reason: str) -> None:
-    """Test panic now; a failure leaves the figure panicked for the rest of the turn."""
+def panic_test(game: Game, fig: Fig, reason: str, *, trigger: str) -> None:
+    """Test panic now; a failure leaves the figure panicked for the rest of the turn.
+
+    `trigger` is "death", "surrounded" or "half_pv" (the skills that skip a test look at
+    it); `reason` is the words shown to players."""
     if not fig.standing or fig.side != "survivors" or fig.panicked:
         return
-    why = _immune(game, fig, reason)
+    why = _immune(game, fig, trigger)
     if why:
         game.note(why)
         return
@@ -72,16 +75,17 @@ def panic_test(game: Game, fig: Fig, reason: str) -> None:
     value, bonus, source = _value(game, fig)
     label = f"panic {value}+ ({reason})"
     passed = succeeds(game.roll(Roll(label, fig.id)), value, bonus)
-    if not passed and fig.has("paume"):
-        game.note(f"{fig.name} re-rolls the failed panic test (paumé)")
-        passed = succeeds(game.roll(Roll(label + ", re-roll", fig.id)), value, bonus)
-    if not passed:
-        helper = next((f for f in _band(game, fig) if f.standing and f.has("rassurant")
-                       and not f.used_turn.get("rassurant")
-                       and game.distance(fig.id, f.id) <= RASSURANT_INCHES + 1e-9), None)
-        if helper is not None:
+    if not passed:  # one re-roll at most, whatever skills allow it (D12)
+        helper = None if fig.has("paume") else next(
+            (f for f in _band(game, fig) if f.standing and f.has("rassurant")
+             and not f.used_turn.get("rassurant")
+             and game.distance(fig.id, f.id) <= RASSURANT_INCHES + 1e-9), None)
+        if fig.has("paume"):
+            game.note(f"{fig.name} re-rolls the failed panic test (paumé)")
+        elif helper is not None:
             helper.used_turn["rassurant"] = 1
             game.note(f"{helper.name} calms {fig.name} down: re-roll (rassurant)")
+        if fig.has("paume") or helper is not None:
             passed = succeeds(game.roll(Roll(label + ", re-roll", fig.id)), value, bonus)
     if passed:
         game.note(f"{fig.name} keeps calm ({reason}, tested on {source}'s {value}+)")
@@ -90,7 +94,8 @@ def panic_test(game: Game, fig: Fig, reason: str) -> None:
     fig.panic_malus = 1
     game.note(f"{fig.name} panics ({reason}): no action this turn, D -1")
     if fig.has("hysterique"):
-        game.offer({"kind": "hysterique", "figure": fig.id, "side": "survivors"})
+        game.offer({"kind": "hysterique", "figure": fig.id,
+                    "side": game.settings.hysterique_mover})
 
 
 def after_death(game: Game, dead: Fig) -> None:
@@ -99,7 +104,7 @@ def after_death(game: Game, dead: Fig) -> None:
         return
     for fig in _band(game, dead):
         if fig.standing and game.distance(fig.id, dead.id) <= DEATH_INCHES + 1e-9:
-            panic_test(game, fig, f"{dead.name} died within 4 in")
+            panic_test(game, fig, f"{dead.name} died within 4 in", trigger="death")
 
 
 def check_surrounded(game: Game) -> None:
@@ -115,12 +120,11 @@ def check_surrounded(game: Game) -> None:
         limit = near[SURROUND_COUNT - 1]
         if game.settings.surrounded_friend_rule == "within_3":
             limit = SURROUND_INCHES
-        friends = [f for f in game.figures.values()
-                   if f.is_human and f.on_table and f.id != fig.id and f.band == fig.band]
-        if any(game.distance(fig.id, f.id) < limit for f in friends):
-            continue
+        friends = [f for f in _band(game, fig) if f.standing]
+        if any(game.distance(fig.id, f.id) <= limit + 1e-9 for f in friends):
+            continue  # a standing friend at most as close as the third zombie (D18)
         fig.surrounded_tested = True
-        panic_test(game, fig, "surrounded by 3 zombies within 3 in")
+        panic_test(game, fig, "surrounded by 3 zombies within 3 in", trigger="surrounded")
 
 
 def check_half_pv(game: Game, fig: Fig, before: int) -> None:
@@ -128,4 +132,4 @@ def check_half_pv(game: Game, fig: Fig, before: int) -> None:
     half = fig.wounds / 2
     if fig.side == "survivors" and not fig.half_pv_tested and fig.pv <= half < before:
         fig.half_pv_tested = True
-        panic_test(game, fig, "lost half its PV")
+        panic_test(game, fig, "lost half its PV", trigger="half_pv")

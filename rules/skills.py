@@ -123,8 +123,7 @@ def use(game: Game, fig: Fig, act: UseSkill) -> None:
         game.moved()
     elif act.skill == "sprinter":
         game.note(f"{fig.name} {fig.id} sprints: a free move (sprinter)")
-        resolve.do_move(game, fig, Move(fig.id, to=act.to, toward=act.target), fig.move,
-                        counts=False)
+        resolve.do_move(game, fig, Move(fig.id, to=act.to, toward=act.target), fig.move)
 
 
 # --- windows -----------------------------------------------------------------------------
@@ -179,7 +178,7 @@ def check_window(game: Game, window: dict[str, Any], act: Action) -> None:
 
 
 def carry_out_window(game: Game, window: dict[str, Any], act: Action) -> None:
-    from rules import resolve
+    from rules import panic, resolve
 
     assert isinstance(act, UseSkill)
     fig = game.figures[act.figure]
@@ -202,9 +201,10 @@ def carry_out_window(game: Game, window: dict[str, Any], act: Action) -> None:
     elif kind == "extremiste":
         target = _nearest_zombie(game, fig)
         game.note(f"{fig.name} {fig.id} charges the nearest zombie (extrémiste)")
-        resolve.do_move(game, fig, Move(fig.id, toward=target), fig.move, counts=False)
+        resolve.do_move(game, fig, Move(fig.id, toward=target), fig.move)
+        panic.check_surrounded(game)
     elif kind == "hysterique":
         game.note(f"{fig.name} {fig.id} runs off screaming (hystérique)")
         toward = act.target if act.to is None else None
-        resolve.do_move(game, fig, Move(fig.id, to=act.to, toward=toward), fig.move,
-                        counts=False)
+        resolve.do_move(game, fig, Move(fig.id, to=act.to, toward=toward), fig.move)
+        panic.check_surrounded(game)

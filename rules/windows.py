@@ -69,11 +69,22 @@ def actions(game: Game, window: Window) -> list[Action]:
         from rules import skills
 
         out += skills.window_actions(game, window)
-    return [*out, Decline()]
+    return out if _must_charge(game, window) else [*out, Decline()]
+
+
+def _must_charge(game: Game, window: Window) -> bool:
+    """With extremiste_move = mandatory, the free move cannot be declined when possible."""
+    if window["kind"] != "extremiste" or game.settings.extremiste_move != "mandatory":
+        return False
+    from rules import skills
+
+    return bool(skills.window_actions(game, window))
 
 
 def check(game: Game, window: Window, act: Action) -> None:
     if isinstance(act, Decline):
+        if _must_charge(game, window):
+            raise _fail("the extrémiste move must be made (setting extremiste_move = mandatory)")
         return
     kind = window["kind"]
     if kind == "reaction":
