@@ -58,6 +58,8 @@ def offer_savoir(game: Game, zombie: Fig, act: Action,
     from rules.legal import cost
 
     game.pools["zombies"] -= cost(game, act)
+    game.note(f"{zombie.name} {zombie.id} is about to {act.type}: {sci.name} {sci.id} may "
+              "cancel it (savoir)")
     window = {"kind": "savoir", "figure": sci.id, "side": "survivors",
               "deferred": act.to_json()}
     if then is not None:

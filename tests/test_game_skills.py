@@ -1,0 +1,369 @@
+"""Golden games for the skills used as actions or offered in windows, and héroïque,
+chirurgien, premiers soins and discrète."""
+
+from __future__ import annotations
+
+import pytest
+from golden_helpers import TOUCH, Golden, at, d, start, survivor, zombie
+
+from rules.actions import (
+    Contaminate,
+    Decline,
+    Heal,
+    Melee,
+    Move,
+    Pass,
+    Revive,
+    Shoot,
+    UseSkill,
+)
+
+UP = 5 + TOUCH
+SIDE = 5 + TOUCH
+
+
+# --- chanceux -------------------------------------------------------------------------------
+
+
+def test_chanceux_removes_the_two_nearest_zombies_once_per_game() -> None:
+    game = start([survivor("s1", "vieux", 5, 5, skill="chanceux"),
+                  zombie("z1", "rodeur", 5, 8), zombie("z2", "ignoble", 9, 5),
+                  zombie("z3", "rodeur", 5, 12)], [6, 6, 6])
+    g = Golden(game)
+    assert UseSkill("s1", "chanceux") in game.legal_actions()
+    notes = g(UseSkill("s1", "chanceux"))
+    assert notes == ["luck: Rôdeur z1 is killed by another zombie (chanceux)",
+                     "luck: Ignoble z2 is killed by another zombie (chanceux)"]
+    assert [z for z in ("z1", "z2", "z3") if game.figures[z].on_table] == ["z3"]
+    assert game.pools["survivors"] == 1 + 6 - 1
+    g(Move("z3", to=(5, 11)))
+    g.refused(UseSkill("s1", "chanceux"), "chanceux is once per game and s1 has used it")
+    g.refused(UseSkill("s1", "sprinter"), "does not have the skill 'sprinter'")
+    g(Move("s1", to=(5, 4)))
+    g.finish()
+
+
+def test_chanceux_with_one_zombie_left_removes_it() -> None:
+    game = start([survivor("s1", "mere", 5, 5, skill="chanceux"), zombie("z1", "rodeur", 5, 8)],
+                 [6, 6, 6])
+    g = Golden(game)
+    notes = g(UseSkill("s1", "chanceux"))
+    assert notes[-1] == "game over: survivors win (no zombie is left on the table)"
+    g.finish()
+
+
+# --- sprinter --------------------------------------------------------------------------------
+
+
+def test_sprinter_free_move_once_per_game() -> None:
+    game = start([survivor("s1", "ado_h", 5, 5, skill="sprinter"), zombie("z1", "rodeur", 5, 15)],
+                 [6, 6, 6])
+    g = Golden(game)
+    g.refused(UseSkill("s1", "sprinter", to=(5, 10.5)), "moves 5 in")
+    notes = g(UseSkill("s1", "sprinter", to=(5, 10)))
+    assert notes == ["Ado (H) s1 sprints: a free move (sprinter)",
+                     "Ado (H) s1 moves 5.00 in from (5.00, 5.00) to (5.00, 10.00)"]
+    assert game.pools["survivors"] == 7 and game.to_act == "zombies"
+    assert game.figures["s1"].moves == 1  # it counts as a move (D11)
+    g(Move("z1", to=(5, 14)))
+    g.refused(UseSkill("s1", "sprinter", to=(5, 9)), "sprinter is once per game")
+    g.finish()
+
+
+def test_sprinter_toward_a_zombie() -> None:
+    game = start([survivor("s1", "enfant", 5, 5, skill="sprinter"), zombie("z1", "rodeur", 5, 8)],
+                 [6, 6, 6])
+    g = Golden(game)
+    g(UseSkill("s1", "sprinter", target="z1"))
+    assert game.in_contact("s1", "z1")
+    g.finish()
+
+
+# --- savoir ----------------------------------------------------------------------------------
+
+
+def savoir_scene() -> Golden:
+    game = start([survivor("s1", "scientifique", 5, 5, skill="savoir"),
+                  survivor("s2", "bourrin", 12, 5, pv=1),
+                  zombie("z1", "rodeur", 5, 12), zombie("z2", "slasher", 12, 5 + TOUCH)],
+                 [6, 2, 3])
+    g = Golden(game)
+    g(Pass())
+    return g
+
+
+def test_savoir_cancels_a_zombie_activation_once_per_turn() -> None:
+    g = savoir_scene()
+    game = g.game
+    notes = g(Move("z1", to=(5, 11)))
+    assert notes == ["Rôdeur z1 is about to move: Scientifique (H/F) s1 may cancel it (savoir)"]
+    assert game.pending == [{"kind": "savoir", "figure": "s1", "side": "survivors",
+                             "deferred": {"type": "move", "figure": "z1", "to": [5, 11]}}]
+    assert game.current_side() == "survivors" and game.pools["zombies"] == 4
+    assert game.legal_actions() == [UseSkill("s1", "savoir"), Decline()]
+    notes = g(UseSkill("s1", "savoir"))
+    assert notes == ["Scientifique (H/F) s1 foresees it: the activation of z1 is cancelled "
+                     "(savoir)"]
+    assert at(game, "z1") == (5.0, 12.0) and game.to_act == "survivors"
+    g(Pass())
+    notes = g(Move("z1", to=(5, 11)))  # used this turn: no window
+    assert notes == ["Rôdeur z1 moves 1.00 in from (5.00, 12.00) to (5.00, 11.00)"]
+    g.finish()
+
+
+def test_savoir_declined_lets_the_activation_happen() -> None:
+    g = savoir_scene()
+    g(Move("z1", to=(5, 11)))
+    notes = g(Decline())
+    assert notes == ["survivors let the savoir pass",
+                     "Rôdeur z1 moves 1.00 in from (5.00, 12.00) to (5.00, 11.00)"]
+    assert g.game.pools["zombies"] == 4 and g.game.to_act == "survivors"
+    g.finish()
+
+
+def test_savoir_cancels_a_contamination() -> None:
+    g = savoir_scene()
+    game = g.game
+    g(Move("z1", to=(5, 11)))
+    g(Decline())
+    g(Pass())
+    g(Melee("z2", "s2"))  # savoir is offered at each zombie activation until used
+    g(Decline(), [5, 1])
+    assert game.pending[0]["kind"] == "contaminate"
+    g(Contaminate("z2", "s2"))
+    assert game.pending[0]["kind"] == "savoir" and game.pools["zombies"] == 5 - 3
+    g(UseSkill("s1", "savoir"))
+    assert game.figures["s2"].status == "down" and game.figures["s2"].side == "survivors"
+    g.finish()
+
+
+def test_savoir_cancels_a_two_ap_reaction() -> None:
+    game = start([survivor("s1", "scientifique", 5, 5, skill="savoir"),
+                  survivor("s2", "militaire_h", 12, 5, skill="heroique",
+                           items={"fusil": 1, "balles": 1}),
+                  zombie("z1", "rodeur", 12, 12)], [6, 2, 3], two_ap_reaction="before")
+    g = Golden(game)
+    g(Shoot("s2", "z1", "fusil"))
+    notes = g(Move("z1", toward="s2"))
+    assert notes[-1] == "Rôdeur z1 is about to move: Scientifique (H/F) s1 may cancel it (savoir)"
+    notes = g(UseSkill("s1", "savoir"), [2, 3])  # cancelled: then the held-back shot
+    assert notes[1:3] == ["Militaire (H) s2 shoots Rôdeur z1 with the fusil (1 attack)",
+                          "rolls 2 (shoot attack vs 2+, s2)"]
+    assert at(game, "z1") == (12.0, 12.0) and not game.figures["z1"].on_table
+    g.finish()
+
+
+def test_no_savoir_when_the_scientist_is_down() -> None:
+    game = start([survivor("s1", "scientifique", 5, 5, skill="savoir", pv=0, status="down"),
+                  survivor("s2", "bourrin", 12, 5), zombie("z1", "rodeur", 5, 12)], [6, 2, 3])
+    g = Golden(game)
+    g(Pass())
+    assert g(Move("z1", to=(5, 11)))[0].startswith("Rôdeur z1 moves")
+    g.finish()
+
+
+# --- didactique ------------------------------------------------------------------------------
+
+
+def test_didactique_rerolls_the_ap_die_once_per_game() -> None:
+    game = start([survivor("s1", "scientifique", 5, 5, skill="didactique"),
+                  zombie("z1", "rodeur", 5, 12)], [1, 2, 3], max_turns=3)
+    g = Golden(game)
+    assert game.pending == [{"kind": "didactique", "figure": "s1", "side": "survivors",
+                             "die": 1}]
+    assert game.legal_actions() == [UseSkill("s1", "didactique"), Decline()]
+    notes = g(UseSkill("s1", "didactique"), [5])
+    assert notes == ["rolls 5 (survivors' action points, re-rolled, s1)",
+                     "didactique: the AP die is re-rolled (1 -> 5); survivors have 6 AP"]
+    assert game.pools["survivors"] == 6 and game.to_act == "survivors"
+    g(Pass())
+    notes = g(Pass(), [2, 1, 1])
+    assert game.turn == 2 and game.pending == []  # used: not offered again
+    g.finish()
+
+
+def test_didactique_declined_is_offered_again_next_turn() -> None:
+    game = start([survivor("s1", "scientifique", 5, 5, skill="didactique"),
+                  zombie("z1", "rodeur", 5, 12)], [1, 2, 3])
+    g = Golden(game)
+    g(Decline())
+    assert game.pools["survivors"] == 2
+    g(Pass())
+    g(Pass(), [2, 1, 1])
+    assert game.pending[0]["kind"] == "didactique" and game.pending[0]["die"] == 2
+    g.finish()
+
+
+# --- extrémiste ------------------------------------------------------------------------------
+
+
+def extremiste(**settings: object) -> Golden:
+    game = start([survivor("s1", "anarchiste", 5, 5, skill="extremiste"),
+                  zombie("z1", "rodeur", 5, UP), zombie("z2", "rodeur", 12, 5)], [6, 6, 6],
+                 **settings)
+    g = Golden(game)
+    notes = g(Melee("s1", "z1"), [3, 2])
+    assert notes[-1] == "Anarchiste (H/F) s1 kills Rôdeur z1"
+    assert game.pending == [{"kind": "extremiste", "figure": "s1", "side": "survivors"}]
+    return g
+
+
+def test_extremiste_free_move_toward_the_nearest_zombie() -> None:
+    g = extremiste()
+    game = g.game
+    assert game.legal_actions() == [UseSkill("s1", "extremiste"), Decline()]
+    notes = g(UseSkill("s1", "extremiste"))
+    assert notes[0] == "Anarchiste (H/F) s1 charges the nearest zombie (extrémiste)"
+    assert at(game, "s1") == (10.0, 5.0) and game.pools["survivors"] == 1 + 6 - 1
+    assert game.figures["s1"].moves == 1 and game.to_act == "zombies"
+    g.finish()
+
+
+def test_extremiste_is_optional_unless_mandatory() -> None:
+    g = extremiste()
+    assert g(Decline()) == ["survivors let the extremiste pass"]
+    g.finish()
+    g = extremiste(extremiste_move="mandatory")
+    assert g.game.legal_actions() == [UseSkill("s1", "extremiste")]
+    g.refused(Decline(), "the extrémiste move must be made")
+    g(UseSkill("s1", "extremiste"))
+    g.finish()
+
+
+# --- entraîné and tireur rapide --------------------------------------------------------------
+
+
+def test_entraine_may_fight_again_once() -> None:
+    game = start([survivor("s1", "militaire_h", 5, 5, skill="entraine"),
+                  zombie("z1", "ignoble", 5, UP), zombie("z2", "rodeur", SIDE, 5)], [6, 6, 6])
+    g = Golden(game)
+    g(Melee("s1", "z1"), [3])
+    assert game.pending == [{"kind": "reactivate", "figure": "s1", "action": "melee",
+                             "side": "survivors"}]
+    g.refused(Move("s1", to=(4, 4)), "now s1 may melee again")
+    notes = g(Melee("s1", "z2"), [4, 5])
+    assert notes[-1] == "Militaire (H) s1 kills Rôdeur z2"
+    assert game.pending == [] and game.to_act == "zombies"  # no third go
+    assert game.pools["survivors"] == 1 + 6 - 2
+    g.finish()
+
+
+def test_tireur_rapide_may_shoot_again_or_decline() -> None:
+    game = start([survivor("s1", "racaille", 5, 5, skill="tireur_rapide",
+                           items={"pistolet": 1, "balles": 1}),
+                  zombie("z1", "rodeur", 5, 10)], [6, 6, 6])
+    g = Golden(game)
+    g(Shoot("s1", "z1", "pistolet"), [1])
+    assert game.legal_actions() == [Shoot("s1", "z1", "pistolet"), Decline()]
+    g(Decline())
+    assert game.to_act == "zombies" and game.pools["survivors"] == 6
+    g.finish()
+
+
+# --- héroïque --------------------------------------------------------------------------------
+
+
+def heroic(**items: int) -> Golden:
+    game = start([survivor("s1", "militaire_h", 5, 5, skill="heroique", pv=0, status="down",
+                           items=items),
+                  survivor("s2", "bourrin", 15, 5), zombie("z1", "rodeur", 5, UP)], [6, 6, 6])
+    assert game.pools["survivors"] == 1 + 6
+    return Golden(game)
+
+
+def test_a_down_heroique_acts_once_a_turn_for_one_ap() -> None:
+    g = heroic(katana=1)
+    game = g.game
+    g.refused(Melee("s1", "z1", ap=2), "down: héroïque allows only 1-AP actions")
+    notes = g(Melee("s1", "z1", weapon="katana"), [1, 1])  # one AP: two katana dice
+    assert notes[0] == "Militaire (H) s1 attacks Rôdeur z1 (2 dice)"
+    assert game.pending == [] and game.pools["survivors"] == 6
+    g(Pass())
+    g.refused(Melee("s1", "z1"), r"^Militaire \(H\) s1 is down and cannot act$")
+    g.finish()
+
+
+def test_a_down_heroique_may_crawl_but_not_revive_itself() -> None:
+    g = heroic()
+    g.refused(Revive("s1", "s1"), "down: héroïque allows only 1-AP actions")
+    notes = g(Move("s1", to=(5, 3)), [1])  # leaving the zombie: its free attack misses
+    assert notes[-1] == "Militaire (H) s1 moves 2.00 in from (5.00, 5.00) to (5.00, 3.00)"
+    assert g.game.figures["s1"].status == "down"
+    g.finish()
+
+
+def test_a_down_heroique_heals_itself_back_to_its_feet() -> None:
+    g = heroic(soins=1)
+    game = g.game
+    notes = g(Heal("s1", "s1"))
+    assert notes == ["Militaire (H) s1 heals Militaire (H) s1 (PV 2)"]
+    s1 = game.figures["s1"]
+    assert (s1.status, s1.pv, s1.resting) == ("standing", 2, True)
+    g(Pass())
+    g.refused(Move("s1", to=(5, 3)), "was revived this turn")
+    g.finish()
+
+
+# --- healing skills --------------------------------------------------------------------------
+
+
+def test_premiers_soins_heals_without_an_item_but_cannot_raise_the_fallen() -> None:
+    game = start([survivor("s1", "medecin", 5, 5, skill="premiers_soins"),
+                  survivor("s2", "bourrin", SIDE, 5, pv=3),
+                  survivor("s3", "geek", 5, UP, pv=0, status="down"),
+                  zombie("z1", "rodeur", 20, 20)], [6, 6, 6])
+    g = Golden(game)
+    g(Heal("s1", "s2"))
+    assert game.figures["s2"].pv == 5 and game.figures["s1"].units == {}
+    g(Move("z1", to=(20, 19)))
+    g.refused(Heal("s1", "s3"), r"^Geek \(H/F\) s3 is down: revive it \(2 AP\) instead$")
+    g.finish()
+
+
+@pytest.mark.parametrize(("owner", "ok"), [("s1", True), ("s3", True), ("s2", True),
+                                           ("s4", False)])
+def test_chirurgien_raises_the_fallen_with_a_friend_s_item(owner: str, ok: bool) -> None:
+    kit = {"soins": 1}
+    game = start([survivor("s1", "medecin", 5, 5, skill="chirurgien",
+                           items=kit if owner == "s1" else {}),
+                  survivor("s2", "bourrin", SIDE, 5, items=kit if owner == "s2" else {}),
+                  survivor("s3", "geek", 5, UP, pv=0, status="down",
+                           items=kit if owner == "s3" else {}),
+                  survivor("s4", "ado_h", 15, 5, items=kit if owner == "s4" else {}),
+                  zombie("z1", "rodeur", 20, 20)], [6, 6, 6])
+    g = Golden(game)
+    if not ok:
+        g.refused(Heal("s1", "s3"), r"^Médecin \(H/F\) s1 needs a healing item \(soins\): its "
+                  r"own, s3's or one of a friend in base contact$")
+        return
+    notes = g(Heal("s1", "s3"))
+    assert notes == ["Médecin (H/F) s1 heals Geek (H/F) s3 (PV 2)"]
+    s3 = game.figures["s3"]
+    assert (s3.status, s3.pv, s3.resting) == ("standing", 2, True)
+    assert game.figures[owner].units == {"soins": 4}
+    assert game.pools["survivors"] == 3 + 6 - 1 and game.pending == []  # 1 AP: no reaction
+    g.finish()
+
+
+# --- discrète ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("start_gap", "reaches"), [(2.9, True), (3.5, False)])
+def test_discrete_zombies_reach_her_only_from_within_3_in(start_gap: float,
+                                                          reaches: bool) -> None:
+    game = start([survivor("s1", "ado_f", 5, 5, skill="discrete"),
+                  zombie("z1", "rodeur", 5, UP - 0.01 + start_gap)], [6, 6, 6])
+    g = Golden(game)
+    assert d(game, "s1", "z1") == pytest.approx(start_gap)
+    g(Pass())
+    if not reaches:
+        g.refused(Move("z1", to=(5, UP)), r"^Ado \(F\) s1 is discrète: z1 must start within "
+                  r"3 in to reach her$")
+    g(Move("z1", toward="s1"))
+    assert game.in_contact("s1", "z1") is reaches
+    if not reaches:
+        assert d(game, "s1", "z1") == pytest.approx(0.3)
+        g(Pass())
+        g(Move("z1", to=(5, UP)))  # now it starts 0.3 in from her
+        assert game.in_contact("s1", "z1")
+    g.finish()
