@@ -59,6 +59,7 @@ class Game:
         self.pending: list[dict[str, Any]] = []
         self.activating: str | None = None  # the side whose activation is being resolved
         self.passes = 0  # passes in a row this turn: the second ends it (D16)
+        self.ended: list[str] = []  # sides that gave up the rest of this turn
         self.outcome: dict[str, Any] | None = None
         self.log: list[dict[str, Any]] = []
         self.rng = rng
@@ -107,6 +108,7 @@ class Game:
             "pending": copy.deepcopy(self.pending),
             "activating": self.activating,
             "passes": self.passes,
+            "ended": list(self.ended),
             "outcome": copy.deepcopy(self.outcome),
             "figures": [f.to_json() for f in self.figures.values()],
         }
@@ -120,6 +122,7 @@ class Game:
         game.pending = copy.deepcopy(data["pending"])
         game.activating = data.get("activating")
         game.passes = int(data.get("passes", 0))
+        game.ended = list(data.get("ended", []))
         game.outcome = copy.deepcopy(data["outcome"])
         return game
 
@@ -158,6 +161,7 @@ class Game:
         other = copy.copy(self)
         other.figures = {k: copy.deepcopy(v) for k, v in self.figures.items()}
         other.pools = dict(self.pools)
+        other.ended = list(self.ended)
         other.pending = copy.deepcopy(self.pending)
         other.outcome = copy.deepcopy(self.outcome)
         other.log = list(self.log)
@@ -269,6 +273,7 @@ class Game:
         self.note(f"turn {self.turn}: survivors {self.pools[SURVIVORS]} AP, "
                   f"zombies {self.pools[ZOMBIES]} AP")
         self.to_act = SURVIVORS
+        self.ended = []
         from rules import skills
 
         skills.offer_didactique(self, die)

@@ -87,7 +87,14 @@ def activatable(game: Game, side: str) -> list[Fig]:
 
 
 def can_activate(game: Game, side: str) -> bool:
-    return game.pools[side] > 0 and bool(activatable(game, side))
+    """May `side` activate someone now? With an empty pool only a sprint can be made (D14)."""
+    if side in game.ended:
+        return False
+    figs = activatable(game, side)
+    if game.pools[side] > 0:
+        return bool(figs)
+    return any(f.standing and f.has("sprinter") and not f.used_game.get("sprinter")
+               for f in figs)
 
 
 # --- costs -------------------------------------------------------------------------------

@@ -647,6 +647,7 @@ def carry_out(game: Game, act: Action) -> None:
         side = game.to_act
         game.note(f"the {side} end their activations ({game.pools[side]} AP unused)")
         game.pools[side] = 0
+        game.ended.append(side)
         return
     if isinstance(act, Pass):
         game.note(f"the {game.to_act} pass ({game.pools[game.to_act]} AP kept)")

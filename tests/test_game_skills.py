@@ -9,6 +9,7 @@ from golden_helpers import TOUCH, Golden, at, d, start, survivor, zombie
 from rules.actions import (
     Contaminate,
     Decline,
+    EndActivations,
     Heal,
     Melee,
     Move,
@@ -366,4 +367,38 @@ def test_discrete_zombies_reach_her_only_from_within_3_in(start_gap: float,
         g(Pass())
         g(Move("z1", to=(5, UP)))  # now it starts 0.3 in from her
         assert game.in_contact("s1", "z1")
+    g.finish()
+
+
+def test_sprinter_with_an_empty_pool() -> None:
+    game = start([survivor("s1", "ado_h", 5, 5, skill="sprinter"), zombie("z1", "rodeur", 5, 15)],
+                 [1, 1, 2])
+    g = Golden(game)
+    g(Move("s1", to=(5, 4)))
+    g(Move("z1", to=(5, 14)))
+    g(Move("s1", to=(5, 5)))
+    assert game.pools == {"survivors": 0, "zombies": 2} and game.to_act == "zombies"
+    g(Move("z1", to=(5, 13)))
+    assert game.to_act == "survivors"  # out of AP, but a sprint is still possible
+    assert game.legal_actions() == [UseSkill("s1", "sprinter", target="z1"), Pass(),
+                                    EndActivations()]
+    g.refused(Move("s1", to=(5, 5)), "move costs 1 AP and only 0 are left")
+    g(UseSkill("s1", "sprinter", to=(5, 9)))
+    assert game.to_act == "zombies"
+    g(Move("z1", to=(5, 12)), [1, 1, 1])  # the survivors cannot act: the turn ends
+    assert game.turn == 2
+    g.finish()
+
+
+def test_end_activations_ends_the_side_s_turn_even_with_a_sprint_left() -> None:
+    game = start([survivor("s1", "ado_h", 5, 5, skill="sprinter"), zombie("z1", "rodeur", 5, 15)],
+                 [1, 1, 2])
+    g = Golden(game)
+    g(EndActivations())
+    assert game.ended == ["survivors"] and game.to_act == "zombies"
+    g(Move("z1", to=(5, 14)))
+    g(Move("z1", to=(5, 13)))
+    assert game.to_act == "zombies"
+    g(Move("z1", to=(5, 12)), [1, 1, 1])
+    assert game.turn == 2 and game.ended == [] and game.to_act == "survivors"
     g.finish()
