@@ -1,0 +1,199 @@
+"""Small SVG maps of the scenario cards, drawn from the data (one user unit = one inch).
+
+    python -m scenarios.render docs/img/scenarios
+
+writes one `<card id>.svg` per card: the card's table (for the random town, the town of
+seed 1), its zones, exits, and the set-up of seed 1 with the default band (crates, items,
+civilians, survivors; zombies are left out so the zones stay readable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Iterable, Sequence
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from shapely.geometry import LineString
+
+from geometry.units import TABLE_INCHES
+
+__all__ = ["svg_map", "render_card", "main"]
+
+MARGIN = 0.6
+PIXELS = 420
+ZONE_COLOURS = {
+    "deployment": "#2f6fd6",
+    "zombies": "#c62828",
+    "objective": "#f9a825",
+    "refuge": "#2e9d4f",
+    "light": "#ffd54f",
+    "scatter": "#8e6bbf",
+    "delivery": "#00897b",
+}
+SIDE_COLOURS = {"survivors": "#2f6fd6", "zombies": "#c62828", "civilians": "#2e9d4f"}
+EDGE_COLOUR = "#2e9d4f"
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+class _Canvas:
+    def __init__(self, width: float, depth: float) -> None:
+        self.width, self.depth = width, depth
+        self.parts: list[str] = []
+
+    def pt(self, x: float, y: float) -> str:
+        return f"{_fmt(x + MARGIN)},{_fmt(self.depth - y + MARGIN)}"
+
+    def polygon(self, points: Iterable[Sequence[float]], style: str, title: str = "") -> None:
+        pts = " ".join(self.pt(p[0], p[1]) for p in points)
+        tip = f"<title>{escape(title)}</title>" if title else ""
+        self.parts.append(f'<polygon points="{pts}" {style}>{tip}</polygon>')
+
+    def text(self, x: float, y: float, words: str, size: float = 0.7,
+             colour: str = "#222", anchor: str = "middle") -> None:
+        self.parts.append(
+            f'<text x="{_fmt(x + MARGIN)}" y="{_fmt(self.depth - y + MARGIN)}" '
+            f'font-size="{_fmt(size)}" font-family="sans-serif" fill="{colour}" '
+            f'text-anchor="{anchor}">{escape(words)}</text>')
+
+    def circle(self, x: float, y: float, r: float, style: str, title: str = "") -> None:
+        tip = f"<title>{escape(title)}</title>" if title else ""
+        self.parts.append(f'<circle cx="{_fmt(x + MARGIN)}" cy="{_fmt(self.depth - y + MARGIN)}"'
+                          f' r="{_fmt(r)}" {style}>{tip}</circle>')
+
+    def line(self, a: Sequence[float], b: Sequence[float], style: str) -> None:
+        x1, y1 = _fmt(a[0] + MARGIN), _fmt(self.depth - a[1] + MARGIN)
+        x2, y2 = _fmt(b[0] + MARGIN), _fmt(self.depth - b[1] + MARGIN)
+        self.parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" {style}/>')
+
+    def svg(self, title: str) -> str:
+        w, d = self.width + 2 * MARGIN, self.depth + 2 * MARGIN
+        head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_fmt(w)} {_fmt(d)}" '
+                f'width="{PIXELS}" height="{round(PIXELS * d / w)}">')
+        body = "\n".join(self.parts)
+        return f"{head}\n<title>{escape(title)}</title>\n{body}\n</svg>\n"
+
+
+def _terrain_style(piece: dict[str, Any]) -> str:
+    if piece.get("surface") == "road":
+        return 'fill="#d4d2cc" stroke="none"'
+    if piece.get("surface") == "plaza":
+        return 'fill="#e3dac4" stroke="none"'
+    if piece.get("role") in ("zone", "marker"):
+        return ""
+    sight = piece.get("blocks_sight", True)
+    move = piece.get("blocks_movement", True)
+    if piece["kind"] == "door":
+        return 'fill="#8d5a2b" stroke="#5d3a1a" stroke-width="0.04"'
+    if sight and move:
+        return 'fill="#5f6368" stroke="#3c4043" stroke-width="0.04"'
+    if move:
+        return 'fill="#d9984a" stroke="#9a6424" stroke-width="0.04"'
+    if sight:
+        return 'fill="#7aa45c" fill-opacity="0.6" stroke="#4e7a35" stroke-width="0.04"'
+    return 'fill="none" stroke="#bbb" stroke-width="0.03"'
+
+
+def _footprint_points(piece: dict[str, Any]) -> list[tuple[float, ...]]:
+    if piece["kind"] == "polygon":
+        return [tuple(p) for p in piece["polygon"]]
+    shape = LineString(piece["line"]).buffer(piece["thickness"] / 2, cap_style="flat",
+                                             join_style="mitre")
+    return [tuple(p) for p in shape.exterior.coords][:-1]
+
+
+def svg_map(scene: dict[str, Any], *, title: str, zones: Sequence[dict[str, Any]] = (),
+            exits: Sequence[dict[str, Any]] = (), markers: Sequence[dict[str, Any]] = (),
+            show_zombies: bool = True) -> str:
+    """The table seen from above, survivors' edge at the bottom."""
+    table = scene.get("table", {})
+    canvas = _Canvas(float(table.get("width", TABLE_INCHES)), float(table.get("depth",
+                                                                               TABLE_INCHES)))
+    w, d = canvas.width, canvas.depth
+    canvas.polygon([(0, 0), (w, 0), (w, d), (0, d)], 'fill="#f3efe4" stroke="#333" '
+                   'stroke-width="0.08"')
+    pieces = [p for p in scene.get("terrain", []) if p.get("role") not in ("zone", "marker")]
+    pieces.sort(key=lambda p: 0 if p.get("surface") else 1)
+    for piece in pieces:
+        canvas.polygon(_footprint_points(piece), _terrain_style(piece),
+                       str(piece.get("name", piece["id"])))
+    for zone in zones:
+        colour = ZONE_COLOURS.get(zone["kind"], "#555")
+        canvas.polygon(zone["polygon"], f'fill="{colour}" fill-opacity="0.18" stroke="{colour}"'
+                       ' stroke-width="0.1" stroke-dasharray="0.4 0.25"', zone["name"])
+        xs = [p[0] for p in zone["polygon"]]
+        ys = [p[1] for p in zone["polygon"]]
+        cx = (min(xs) + max(xs)) / 2
+        cy = (min(ys) + max(ys)) / 2
+        canvas.text(cx, cy - 0.25, zone["label"], 0.8, colour)
+    for exit_ in exits:
+        a, b = exit_["segment"]
+        canvas.line(a, b, f'stroke="{EDGE_COLOUR}" stroke-width="0.45" stroke-linecap="butt"')
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        inward = {"near": (0, 1.3), "far": (0, -1.6), "left": (1.2, 0), "right": (-1.2, 0)}
+        dx, dy = inward[exit_["edge"]]
+        canvas.text(mid[0] + dx, mid[1] + dy, exit_["label"], 0.75, EDGE_COLOUR,
+                    "start" if exit_["edge"] == "left" else
+                    "end" if exit_["edge"] == "right" else "middle")
+    for marker in markers:
+        x, y = marker["x"], marker["y"]
+        if marker["kind"] == "crate":
+            s = 0.45
+            canvas.polygon([(x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)],
+                           'fill="#a1662f" stroke="#4e2f12" stroke-width="0.08"', marker["id"])
+            canvas.line((x - s, y - s), (x + s, y + s), 'stroke="#4e2f12" stroke-width="0.06"')
+            canvas.line((x - s, y + s), (x + s, y - s), 'stroke="#4e2f12" stroke-width="0.06"')
+        else:
+            canvas.circle(x, y, 0.42, 'fill="#00897b" stroke="#004d40" stroke-width="0.08"',
+                          marker["id"])
+            canvas.text(x, y - 0.2, marker.get("letter", "?"), 0.55, "#fff")
+    for figure in scene.get("figures", []):
+        if figure["side"] == "zombies" and not show_zombies:
+            continue
+        r = float(figure.get("base_mm", 25)) / 25.4 / 2
+        colour = SIDE_COLOURS[figure["side"]]
+        canvas.circle(figure["x"], figure["y"], r, f'fill="{colour}" stroke="#111" '
+                      'stroke-width="0.05"', figure["id"])
+        canvas.text(figure["x"], figure["y"] - 0.17, figure["id"], 0.42, "#fff")
+    return canvas.svg(title)
+
+
+def render_card(card_id: str, seed: int = 1) -> str:
+    """The card's map: its zones and exits over the seed's set-up, zombies left out."""
+    from scenarios.setup import setup_scenario
+
+    setup = setup_scenario(card_id, seed)
+    zones = [{"kind": z["kind"], "polygon": z["polygon"], "name": z["name"]["en"],
+              "label": z["name"]["fr"]} for z in setup["zones"]]
+    exits = [{"edge": e["edge"], "segment": e["segment"], "label": e["name"]["fr"]}
+             for e in setup["exits"]]
+    markers = [{"id": m["id"], "kind": m["kind"], "x": m["x"], "y": m["y"],
+                "letter": m.get("item", "?")[:1].upper()} for m in setup["markers"]]
+    title = f"{setup['scenario']['name']['fr']} ({setup['scenario']['name']['en']})"
+    return svg_map(setup["scene"], title=title, zones=zones, exits=exits, markers=markers,
+                   show_zombies=False)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from scenarios.cards import load_cards
+
+    parser = argparse.ArgumentParser(prog="python -m scenarios.render",
+                                     description="Write an SVG map of every scenario card.")
+    parser.add_argument("directory", type=Path, help="where to write <card id>.svg")
+    parser.add_argument("--seed", type=int, default=1, help="the set-up shown (default 1)")
+    args = parser.parse_args(argv)
+    args.directory.mkdir(parents=True, exist_ok=True)
+    for card_id in load_cards():
+        path = args.directory / f"{card_id}.svg"
+        path.write_text(render_card(card_id, args.seed), encoding="utf-8")
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,425 @@
+"""Setting up a scenario card from a seed: the table, the random conditions, both bands placed.
+
+The scenario sequence of the rulebook (L44-51, D20): roll the random conditions (crate
+contents, weather, zombie deployment), buy the zombies with the points the card gives for
+the band's final cost, then lay the table and deploy. Everything comes from the seed, in
+three independent streams (dice, town, placement), and every die is recorded with its
+purpose, so the same seed always gives the same set-up and a table can type its own dice in
+through `dice`.
+
+Crate contents are rolled at set-up and kept hidden until a crate is opened (the same odds as
+rolling when it is opened, and the set-up stays reproducible). Markers and civilians are
+placed first so they always fit; then the survivors group in their deployment zone, nearest
+its centre first; then the zombies by the deployment roll. When the zombies' area is full, the
+rest go in wider rings around it, never within 8 in of a survivor.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import shapely
+from shapely.geometry import Polygon, box
+from shapely.geometry.base import BaseGeometry
+
+from geometry.scene import load_scene
+from geometry.units import DEFAULT_BASE_MM, TABLE_INCHES, base_radius
+from rules.catalog import Catalog, load_catalog
+from rules.dice import Dice, Roll
+from rules.settings import Settings
+from rules.warband import Roster, band_cost, example_bands
+from scenarios.cards import (
+    TOWN,
+    Card,
+    Deployment,
+    RollEntry,
+    load_cards,
+    load_random_tables,
+)
+from scenarios.placement import Placer, Spot
+from scenarios.schema import to_json
+from scenarios.tables import table_data
+from scenarios.town import generate_town
+
+__all__ = ["DEFAULT_BAND", "setup_scenario", "buy_zombies", "exit_segment", "roll_dice"]
+
+DEFAULT_BAND = "cops_and_kids"
+SURVIVOR_GAP = 0.3  # inches between deployed survivors
+ZOMBIE_GAP = 0.1
+FALLBACK_KEEP_AWAY = 8.0  # zombies spilling out of their area stay this far from survivors
+CRATE_SPACING = 3.0
+TOKEN_RADIUS = 0.45
+CRATE_HALF = 0.45
+MAX_TOWNS = 20
+
+
+class _Record:
+    """The dice of the set-up, each with what it was for, and the choices made by default."""
+
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+        self.rolls: list[dict[str, Any]] = []
+
+    def d6(self, purpose: str) -> int:
+        return self.dice.roll(Roll(purpose))
+
+    def note(self, purpose: str, dice: list[int], result: Any) -> None:
+        self.rolls.append({"purpose": purpose, "dice": dice, "result": result})
+
+
+def roll_dice(expression: int | str, roll: Any) -> tuple[int, list[int]]:
+    """A dice expression ("D3", "2D6", "D6+1", or a number) rolled with `roll(purpose)`."""
+    if isinstance(expression, int):
+        return expression, []
+    head, _, rest = expression.partition("D")
+    times = int(head or 1)
+    faces = int(rest[0])
+    modifier = int(rest[1:] or 0)
+    dice = [roll(f"{expression}") for _ in range(times)]
+    values = [math.ceil(d / 2) if faces == 3 else d for d in dice]
+    return max(0, sum(values) + modifier), dice
+
+
+def buy_zombies(points: int, mix: Mapping[str, float], catalog: Catalog) -> dict[str, int]:
+    """The default purchase: each type gets its share of the points (rounded down), the rest
+    buys the cheapest type of the mix; never more than `points`."""
+    counts = {z: 0 for z in catalog.zombies}
+    for zombie, share in mix.items():
+        counts[zombie] = int(points * share + 1e-9) // catalog.zombies[zombie].cost
+    left = points - sum(catalog.zombies[z].cost * n for z, n in counts.items())
+    cheapest = min(mix, key=lambda z: (catalog.zombies[z].cost, z))
+    cost = catalog.zombies[cheapest].cost
+    counts[cheapest] += left // cost
+    left -= (left // cost) * cost
+    for zombie in sorted(catalog.zombies, key=lambda z: catalog.zombies[z].cost):
+        while left >= catalog.zombies[zombie].cost:
+            counts[zombie] += 1
+            left -= catalog.zombies[zombie].cost
+    return {z: n for z, n in counts.items() if n}
+
+
+def exit_segment(edge: str, start: float, end: float | None,
+                 width: float = TABLE_INCHES, depth: float = TABLE_INCHES) -> list[list[float]]:
+    """The stretch of table edge an exit covers, as two [x, y] points."""
+    if edge in ("near", "far"):
+        stop = width if end is None else end
+        y = 0.0 if edge == "near" else depth
+        return [[start, y], [stop, y]]
+    stop = depth if end is None else end
+    x = 0.0 if edge == "left" else width
+    return [[x, start], [x, stop]]
+
+
+def _interleave(counts: Mapping[str, int]) -> list[str]:
+    """Zombie types in turn (ignoble, slasher, rôdeur, ignoble...), so every area gets a mix."""
+    left = dict(sorted(counts.items(), key=lambda kv: kv[0]))
+    out: list[str] = []
+    while any(left.values()):
+        for zombie in sorted(left):
+            if left[zombie]:
+                out.append(zombie)
+                left[zombie] -= 1
+    return out
+
+
+def _roster(band: Roster | None) -> Roster:
+    return band if band is not None else example_bands()[DEFAULT_BAND]
+
+
+def _layout_scene(card: Card, table: str, rng: random.Random) -> tuple[dict[str, Any],
+                                                                        dict[str, Any]]:
+    if table == TOWN:
+        start_tile = card.layout.start_tile if card.layout.table == TOWN else None
+        start_cell = card.layout.start_cell if card.layout.table == TOWN else None
+        town = generate_town(rng, start_tile=start_tile or "carrefour", start_cell=start_cell)
+        return town.scene_json(f"Random town for {card.name.en}"), {"table": TOWN,
+                                                                      "town": town.to_json()}
+    data = table_data(table)
+    return {k: v for k, v in data.items() if k != "figures"} | {"figures": []}, {"table": table}
+
+
+def setup_scenario(card: Card | str, seed: int, band: Roster | None = None, *,
+                   table: str | None = None, settings: Settings | None = None,
+                   catalog: Catalog | None = None, dice: Sequence[int] = ()) -> dict[str, Any]:
+    """Everything needed to start playing `card` with `band` (the default example band when
+    None): see the module docstring. `table` replaces the card's layout (a demo table or
+    "town"); `dice` are dice typed in, used before the seeded ones."""
+    catalog = catalog or load_catalog()
+    settings = settings or Settings()
+    card = load_cards()[card] if isinstance(card, str) else card
+    roster = _roster(band)
+    layout = table or card.layout.table
+    record = _Record(Dice(rng=random.Random(f"{seed}:dice"), typed=list(dice)))
+    town_rng = random.Random(f"{seed}:town")
+    place_rng = random.Random(f"{seed}:placement")
+    tables = load_random_tables()
+
+    # I. random conditions: crates, weather, zombie deployment (L46-48, D20)
+    crate_loot = []
+    for i in range(card.crates.count):
+        die = record.d6(f"crate {i + 1} contents")
+        entry = _face(card.crates.loot, die)
+        crate_loot.append((die, entry.value.to_json()))
+        record.note(f"crate{i + 1} contents (hidden until opened)", [die], entry.value.to_json())
+    weather = _roll_weather(card, settings, record)
+    deployment = _roll_deployment(card, settings, record, tables.deployment)
+
+    # II. the zombie band (L49-50): points from the band's final cost
+    cost = band_cost(roster, catalog, settings)
+    if isinstance(settings.zombie_points, int):
+        points = settings.zombie_points
+    else:
+        points = card.zombies.points.points(cost)
+    bought = buy_zombies(points, card.zombies.mix, catalog)
+    spent = sum(catalog.zombies[z].cost * n for z, n in bought.items())
+
+    # III. set-up: terrain, markers and civilians, survivors, zombies
+    for attempt in range(1, MAX_TOWNS + 1):
+        scene_json, layout_info = _layout_scene(card, layout, town_rng)
+        try:
+            placed = _deploy(card, roster, scene_json, bought, deployment, place_rng, record)
+            break
+        except _NoRoom as no_room:
+            if layout != TOWN or attempt == MAX_TOWNS:
+                raise no_room.error() from None
+    layout_info["attempts"] = attempt
+    scene_json["terrain"] = (list(scene_json.get("terrain", [])) + list(card.extra_terrain)
+                             + _zone_pieces(card) + placed["marker_pieces"])
+    scene_json["figures"] = placed["figures"]
+    load_scene(scene_json)  # the set-up must be a valid scene
+
+    crates = [{**m, "loot_roll": die, "loot": loot}
+              for m, (die, loot) in zip(placed["crates"], crate_loot, strict=True)]
+    return {
+        "scenario": {"id": card.id, "name": to_json(card.name), "kind": card.kind,
+                     "number": card.number, "draw_roll": list(card.draw_roll)},
+        "seed": seed,
+        "layout": layout_info,
+        "band": {"name": roster.name, "cost": cost, "members": len(roster.members)},
+        "rolls": record.rolls,
+        "weather": weather,
+        "zombie_deployment": placed["deployment"],
+        "zombie_points": {"band_cost": cost, **to_json(card.zombies.points), "points": points},
+        "zombies": {"bought": bought, "spent": spent, "points": points,
+                    "figures": sum(bought.values()), "placed": placed["zombies_placed"]},
+        "reinforcements": [
+            {**to_json(r), "turns": list(r.turns(card.turns.limit))}
+            for r in card.zombies.reinforcements
+        ],
+        "turns": to_json(card.turns),
+        "objectives": {
+            "survivors": _victory_json(card.objectives.survivors),
+            "zombies": _victory_json(card.objectives.zombies),
+            "ends_when": [c.to_json() for c in card.objectives.ends_when],
+        },
+        "zones": [to_json(z) for z in card.zones],
+        "exits": [{**to_json(e), "segment": exit_segment(e.edge, e.from_, e.to)}
+                  for e in card.exits],
+        "crates": crates,
+        "markers": placed["crates"] + placed["items"],
+        "items": [to_json(i) for i in card.items],
+        "special_rules": [{**r.to_json(), "text": dict(zip(("fr", "en"), r.describe(),
+                                                           strict=True))}
+                          for r in card.special_rules],
+        "consequences": [{"roll": [e.low, e.high], **e.value.to_json()}
+                         for e in card.consequences],
+        "rewards": to_json(card.rewards),
+        "scene": scene_json,
+    }
+
+
+def _victory_json(victory: Any) -> dict[str, Any]:
+    return {"text": to_json(victory.text), "mode": victory.mode,
+            "conditions": [c.to_json() for c in victory.conditions]}
+
+
+def _face(table: Sequence[RollEntry[Any]], die: int) -> RollEntry[Any]:
+    return next(e for e in table if e.covers(die))
+
+
+def _roll_weather(card: Card, settings: Settings, record: _Record) -> dict[str, Any]:
+    if settings.weather == "clear":
+        chosen = load_random_tables().weather_by_id("clear")
+        assert chosen is not None
+        record.note("weather (setting: clear)", [], "clear")
+        return {"roll": None, "fixed": True, "id": chosen.id, **to_json(chosen)}
+    if settings.weather != "roll":
+        fixed = load_random_tables().weather_by_id(settings.weather)
+        if fixed is not None:
+            record.note(f"weather (setting: {fixed.id})", [], fixed.id)
+            return {"roll": None, "fixed": True, **to_json(fixed)}
+    if len(card.weather) == 1:
+        only = card.weather[0].value
+        record.note(f"weather (fixed by the card: {only.id})", [], only.id)
+        return {"roll": None, "fixed": True, **to_json(only)}
+    die = record.d6("weather")
+    entry = _face(card.weather, die).value
+    record.note("weather", [die], entry.id)
+    return {"roll": die, "fixed": False, **to_json(entry)}
+
+
+def _roll_deployment(card: Card, settings: Settings, record: _Record,
+                     table: Sequence[RollEntry[Deployment]]) -> tuple[int | None, Deployment]:
+    zones_entry = next(e.value for e in table if e.value.method == "zones")
+    card_only = card.zombies.deployment == "zones" or settings.zombie_deployment == "card"
+    if card_only and card.zombies.zones:
+        record.note("zombie deployment (the card's zones)", [], "zones")
+        return None, zones_entry
+    die = record.d6("zombie deployment")
+    entry = _face(table, die).value
+    if entry.method == "zones" and not card.zombies.zones:
+        entry = next(e.value for e in table if e.value.method == "far_edge")
+    record.note("zombie deployment", [die], entry.method)
+    return die, entry
+
+
+class _NoRoom(Exception):
+    def __init__(self, what: str, where: str) -> None:
+        super().__init__(what)
+        self.what, self.where = what, where
+
+    def error(self) -> Exception:
+        from geometry.errors import SceneError
+
+        return SceneError(f"scenario set-up: no room for {self.what}", self.where)
+
+
+def _zone_pieces(card: Card) -> list[dict[str, Any]]:
+    """Zones as scene terrain that blocks nothing, so a game's scene carries them."""
+    return [{"id": f"zone_{z.id}", "kind": "polygon", "polygon": [list(p) for p in z.polygon],
+             "blocks_sight": False, "blocks_movement": False, "role": "zone", "zone": z.id,
+             "zone_kind": z.kind, "name": z.name.fr} for z in card.zones]
+
+
+def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any], bought: Mapping[str, int],
+            deployment: tuple[int | None, Deployment], rng: random.Random,
+            record: _Record) -> dict[str, Any]:
+    base_scene = load_scene({**scene_json, "terrain": list(scene_json.get("terrain", []))
+                             + list(card.extra_terrain), "figures": []})
+    placer = Placer(base_scene)
+    width, depth = base_scene.table.width, base_scene.table.depth
+    r = base_radius(DEFAULT_BASE_MM)
+    zones = {z.id: Polygon(z.polygon) for z in card.zones}
+    marker_pieces: list[dict[str, Any]] = []
+
+    crates: list[dict[str, Any]] = []
+    crate_regions = [zones[z] for z in card.crates.zones]
+    for i in range(card.crates.count):
+        region = crate_regions[i % len(crate_regions)]
+        spots = placer.place(region, 1, TOKEN_RADIUS, rng=rng, spacing=CRATE_SPACING,
+                             gap=CRATE_SPACING)
+        if not spots:
+            spots = placer.place(region, 1, TOKEN_RADIUS, rng=rng, gap=0.2)
+        if not spots:
+            raise _NoRoom(f"crate {i + 1}", "crates.zones")
+        crates.append({"id": f"crate{i + 1}", "kind": "crate", "x": spots[0].x,
+                       "y": spots[0].y})
+        marker_pieces.append(_marker_piece(f"crate{i + 1}", spots[0], "crate"))
+    items: list[dict[str, Any]] = []
+    for group in card.markers:
+        spots = placer.place(zones[group.zone], group.count, TOKEN_RADIUS, rng=rng, gap=0.6)
+        if len(spots) < group.count:
+            raise _NoRoom(f"{group.count} {group.item}", f"markers.{group.item}")
+        for n, spot in enumerate(spots, start=1):
+            marker_id = f"{group.item}{n}"
+            items.append({"id": marker_id, "kind": "item", "item": group.item, "x": spot.x,
+                          "y": spot.y})
+            marker_pieces.append(_marker_piece(marker_id, spot, "item", group.item))
+
+    figures: list[dict[str, Any]] = []
+    for civilians in card.civilians:
+        spots = placer.place(zones[civilians.zone], civilians.count, r, rng=rng,
+                             gap=SURVIVOR_GAP)
+        if len(spots) < civilians.count:
+            raise _NoRoom(f"{civilians.count} civilians '{civilians.id}'",
+                          f"civilians.{civilians.id}")
+        for n, spot in enumerate(spots, start=1):
+            figures.append({"id": f"{civilians.id}{n}", "side": "civilians", "x": spot.x,
+                            "y": spot.y, "base_mm": DEFAULT_BASE_MM, "type": civilians.kind,
+                            "group": civilians.id, "name": civilians.name.fr})
+
+    home = zones[card.survivors.deployment]
+    spots = placer.place(home, len(roster.members), r, gap=SURVIVOR_GAP)
+    if len(spots) < len(roster.members):
+        raise _NoRoom(f"{len(roster.members)} survivors", "survivors.deployment")
+    survivors = list(spots)
+    for member, spot in zip(roster.members, spots, strict=True):
+        figures.append({"id": member.id, "side": "survivors", "x": spot.x, "y": spot.y,
+                        "base_mm": DEFAULT_BASE_MM, "archetype": member.archetype,
+                        "name": member.name or member.archetype})
+
+    die, method = deployment
+    avoid = shapely.union_all([zones[z] for z in card.zombies.avoid]) if card.zombies.avoid \
+        else None
+    order = _interleave(bought)
+    areas, info = _zombie_areas(card, method, zones, width, depth, len(order), rng, record)
+    away: list[tuple[Spot, float]] = []
+    if method.method == "anywhere":
+        away = [(s, method.min_distance) for s in survivors]
+    keep_away = [(s, FALLBACK_KEEP_AWAY) for s in survivors]
+    placed_zombies: list[tuple[str, Spot]] = []
+    if method.method == "side_edges":  # the first half (the bigger one) goes left...
+        queues = [order[0::2], order[1::2]]
+        if info.get("odd_one") == "right":  # ...unless the odd one goes right
+            queues.reverse()
+    else:
+        queues = [order[i::len(areas)] for i in range(len(areas))]
+    for area, queue in zip(areas, queues, strict=True):
+        spots = placer.place(area, len(queue), r, rng=rng, gap=ZOMBIE_GAP, away=away,
+                             avoid=avoid)
+        if len(spots) < len(queue):
+            spots += placer.place_near(area, len(queue) - len(spots), r, rng=rng,
+                                       steps=(1.5, 3.0, 5.0, 8.0, 12.0, 20.0, 40.0),
+                                       gap=ZOMBIE_GAP, away=[*away, *keep_away], avoid=avoid)
+        if len(spots) < len(queue):
+            raise _NoRoom(f"{len(queue)} zombies ({method.method})", "zombies")
+        placed_zombies += list(zip(queue, spots, strict=False))
+    for n, (zombie, spot) in enumerate(placed_zombies, start=1):
+        figures.append({"id": f"z{n}", "side": "zombies", "x": spot.x, "y": spot.y,
+                        "base_mm": DEFAULT_BASE_MM, "type": zombie})
+    info.update({"roll": die, "method": method.method, "name": to_json(method.name)})
+    return {"figures": figures, "crates": crates, "items": items,
+            "marker_pieces": marker_pieces, "deployment": info,
+            "zombies_placed": len(placed_zombies)}
+
+
+def _zombie_areas(card: Card, method: Deployment, zones: Mapping[str, Polygon], width: float,
+                  depth: float, count: int, rng: random.Random,
+                  record: _Record) -> tuple[list[BaseGeometry], dict[str, Any]]:
+    info: dict[str, Any] = {}
+    if method.method == "far_edge":
+        return [box(0, depth - method.depth, width, depth)], info
+    if method.method == "zones":
+        info["zones"] = list(card.zombies.zones)
+        return [zones[z] for z in card.zombies.zones], info
+    if method.method == "side_edges":
+        far_two_thirds = depth / 3
+        odd = None
+        if count % 2:
+            odd = rng.choice(["left", "right"])
+            record.note("the odd zombie's edge (zombie player's choice, by default at random)",
+                        [], odd)
+        info["odd_one"] = odd
+        return [box(0, far_two_thirds, method.depth, depth),
+                box(width - method.depth, far_two_thirds, width, depth)], info
+    info["min_distance"] = method.min_distance
+    return [box(0, 0, width, depth)], info
+
+
+def _marker_piece(marker_id: str, spot: Spot, kind: str, item: str | None = None) -> dict[
+        str, Any]:
+    h = CRATE_HALF if kind == "crate" else TOKEN_RADIUS * 0.8
+    x, y = spot.x, spot.y
+    piece: dict[str, Any] = {
+        "id": marker_id, "kind": "polygon",
+        "polygon": [[round(x - h, 4), round(y - h, 4)], [round(x + h, 4), round(y - h, 4)],
+                    [round(x + h, 4), round(y + h, 4)], [round(x - h, 4), round(y + h, 4)]],
+        "blocks_sight": False, "blocks_movement": False, "role": "marker", "marker": kind,
+    }
+    if item:
+        piece["item"] = item
+    return piece
+
