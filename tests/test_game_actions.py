@@ -17,6 +17,7 @@ from rules.actions import (
     Heal,
     Melee,
     Move,
+    Pass,
     Revive,
     Shoot,
 )
@@ -959,3 +960,41 @@ def test_dice_typed_in_are_checked_and_missing_dice_change_nothing() -> None:
     with pytest.raises(NeedDice, match=r"roll 1D6 \(save 5\+ for z1\) and type the result in"):
         game.apply(Shoot("s1", "z1", "pistolet"), dice=[4])
     assert game.to_json() == before and len(game.log) == 1
+
+
+@pytest.mark.parametrize(("roll", "target", "modifier", "ok"), [
+    (1, 2, 5, False), (6, 6, -1, True), (6, 7, -3, True), (5, 6, 1, True), (5, 6, 0, False),
+    (2, 2, -1, False)])
+def test_natural_one_fails_and_natural_six_succeeds(roll: int, target: int, modifier: int,
+                                                    ok: bool) -> None:
+    from rules.dice import succeeds
+
+    assert succeeds(roll, target, modifier) is ok
+
+
+def test_shooting_a_zombie_in_base_contact() -> None:
+    game = start([gunner(), zombie("z1", "rodeur", 5, UP), zombie("z2", "rodeur", 9, 5)],
+                 [6, 6, 6])
+    g = Golden(game)
+    g.refused(Shoot("s1", "z2", "pistolet"), r"shoot the nearest zombie \(z1\)")
+    g(Shoot("s1", "z1", "pistolet"), [2, 1])
+    assert not game.figures["z1"].on_table
+    g.finish()
+
+
+@pytest.mark.parametrize(("items", "rolls", "contaminated"), [
+    ({}, [5, 3], True),                      # D 5+: the 5 bites; 3 does not resist
+    ({"protection": 1}, [5], False),          # armour: D 6+, the 5 fails
+    ({"casque": 1}, [5, 3], False),           # helmet: 3 + 1 resists on 4+
+    ({"casque": 1}, [5, 2], True),
+])
+def test_contamination_roll_and_protections(items: dict[str, int], rolls: list[int],
+                                            contaminated: bool) -> None:
+    game = start([survivor("s1", "ex_flic_h", 5, 5, skill="combattant", pv=1, items=items),
+                  survivor("s2", "bourrin", 15, 5), zombie("z1", "ignoble", 5, UP)], [6, 6, 6])
+    g = Golden(game)
+    g(Pass())
+    g(Melee("z1", "s1"), [6, 1, 1])
+    g(Contaminate("z1", "s1"), rolls)
+    assert game.figures["s1"].is_zombie is contaminated
+    g.finish()
