@@ -72,9 +72,9 @@ def _radius(fig: Fig) -> float:
 
 
 def _discrete_blocks(game: Game, fig: Fig, target: Fig) -> bool:
-    """Discrète: a zombie may enter her base contact only from within 3 in."""
+    """Discrète: a zombie may enter her base contact only from less than 3 in (D14)."""
     return (fig.is_zombie and target.has("discrete")
-            and game.distance(fig.id, target.id) > DISCRETE_INCHES + 1e-9)
+            and game.distance(fig.id, target.id) >= DISCRETE_INCHES - 1e-9)
 
 
 def plan_move(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,

@@ -349,7 +349,7 @@ def test_chirurgien_raises_the_fallen_with_a_friend_s_item(owner: str, ok: bool)
 # --- discrète ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("start_gap", "reaches"), [(2.9, True), (3.5, False)])
+@pytest.mark.parametrize(("start_gap", "reaches"), [(2.9, True), (3.0, False), (3.5, False)])
 def test_discrete_zombies_reach_her_only_from_within_3_in(start_gap: float,
                                                           reaches: bool) -> None:
     game = start([survivor("s1", "ado_f", 5, 5, skill="discrete"),
