@@ -6,9 +6,19 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from service import cmd_arbitrate, cmd_band, cmd_demo, cmd_odds, cmd_replay, cmd_rules
+from service import (
+    cmd_arbitrate,
+    cmd_band,
+    cmd_campaign,
+    cmd_demo,
+    cmd_odds,
+    cmd_replay,
+    cmd_rules,
+    cmd_scenarios,
+)
 
-COMMANDS = (cmd_arbitrate, cmd_rules, cmd_odds, cmd_band, cmd_replay, cmd_demo)
+COMMANDS = (cmd_arbitrate, cmd_rules, cmd_odds, cmd_band, cmd_replay, cmd_demo, cmd_scenarios,
+            cmd_campaign)
 
 
 def build_parser() -> argparse.ArgumentParser:
