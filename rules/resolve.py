@@ -192,12 +192,12 @@ def _leave_melee(game: Game, fig: Fig, end: Point) -> None:
             return
 
 
-def do_move(game: Game, fig: Fig, act: Move | Carry, max_len: float, *, counts: bool = True,
+def do_move(game: Game, fig: Fig, act: Move | Carry, max_len: float, *,
             ignore: tuple[str, ...] = ()) -> bool:
+    """Move `fig` (free moves too: every move counts for D11); False if it fell on the way."""
     end, length = plan_move(game, fig, act.to, act.toward, max_len, ignore)
     if length == 0.0:
-        if counts:
-            fig.moves += 1
+        fig.moves += 1
         game.note(f"{fig.name} {fig.id} finds the way barred by other figures and stays put")
         return True
     status = fig.status
@@ -206,10 +206,9 @@ def do_move(game: Game, fig: Fig, act: Move | Carry, max_len: float, *, counts: 
         return False
     start = fig.centre
     fig.x, fig.y = end
-    if counts:
-        fig.moves += 1
+    fig.moves += 1
     game.moved()
-    extra = f", D now {defence_of(fig, game.settings)}+" if counts and fig.moves > 2 else ""
+    extra = f", D now {defence_of(fig, game.settings)}+" if fig.moves > 2 else ""
     game.note(f"{fig.name} {fig.id} moves {length:.2f} in from ({start[0]:.2f}, {start[1]:.2f}) "
               f"to ({end[0]:.2f}, {end[1]:.2f}){extra}")
     return True
