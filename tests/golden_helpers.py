@@ -1,10 +1,10 @@
 """Golden games: small hand-made scenes played with fixed dice, every state checked.
 
 `start(...)` builds a game on an open 80 cm table (or with the given terrain) whose first
-turn's AP are rolled from the dice given; after that every `game.apply(action, dice=[...])`
-must be given exactly the dice it rolls (there is no RNG), so a missing die is an error.
-`check_replay` is called at the end of each golden game: the exported record replays to the
-same state, and undo gives back the state before the last action.
+turn's AP are rolled from the dice given; there is no RNG after that. `Golden` plays it step
+by step: each step gets exactly the dice it rolls (one die fewer must raise NeedDice and leave
+the game untouched), and `finish()` checks that the exported record replays to the same state
+and that undo walks back through every state seen.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from rules.game import Game
 from rules.settings import Settings
 from rules.warband import Member
 
-__all__ = ["CAT", "R", "TABLE", "survivor", "zombie", "start", "at", "check_replay", "wall",
-           "door", "d", "Golden", "TOUCH"]
+__all__ = ["CAT", "R", "TABLE", "TOUCH", "Golden", "at", "d", "door", "start", "survivor",
+           "wall", "zombie"]
 
 CAT = load_catalog()
 TABLE = 31.4961
@@ -114,16 +114,3 @@ class Golden:
         for state in reversed(self.states[:-1]):
             game.undo()
             assert game.to_json() == state
-
-
-def check_replay(game: Game) -> None:
-    """The record replays to the same state; undo takes back exactly the last action."""
-    record = game.export()
-    again = Game.replay(record)
-    assert again.to_json() == game.to_json()
-    assert again.log == game.log
-    if len(game.log) > 1:
-        before = Game.replay({"start": record["start"], "log": record["log"][:-1]})
-        game.undo()
-        assert game.to_json() == before.to_json()
-        assert len(game.log) == len(record["log"]) - 1
