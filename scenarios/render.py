@@ -1,10 +1,11 @@
 """Small SVG maps of the scenario cards, drawn from the data (one user unit = one inch).
 
-    python -m scenarios.render docs/img/scenarios
+    python -m scenarios.render docs/img/scenarios --markdown docs/scenarios.md
 
 writes one `<card id>.svg` per card: the card's table (for the random town, the town of
 seed 1), its zones, exits, and the set-up of seed 1 with the default band (crates, items,
-civilians, survivors; zombies are left out so the zones stay readable).
+civilians, survivors; zombies are left out so the zones stay readable), and with
+`--markdown` the page presenting the cards (`scenarios.docs`).
 """
 
 from __future__ import annotations
@@ -186,12 +187,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      description="Write an SVG map of every scenario card.")
     parser.add_argument("directory", type=Path, help="where to write <card id>.svg")
     parser.add_argument("--seed", type=int, default=1, help="the set-up shown (default 1)")
+    parser.add_argument("--markdown", type=Path, help="also write the cards' page here")
     args = parser.parse_args(argv)
     args.directory.mkdir(parents=True, exist_ok=True)
     for card_id in load_cards():
         path = args.directory / f"{card_id}.svg"
         path.write_text(render_card(card_id, args.seed), encoding="utf-8")
         print(path)
+    if args.markdown is not None:
+        from scenarios.docs import markdown
+
+        args.markdown.write_text(markdown(), encoding="utf-8")
+        print(args.markdown)
     return 0
 
 
