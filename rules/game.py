@@ -24,10 +24,12 @@ from rules.errors import IllegalActionError
 from rules.figures import Fig
 from rules.settings import Settings
 
-__all__ = ["Game", "SURVIVORS", "ZOMBIES"]
+__all__ = ["Game", "SURVIVORS", "ZOMBIES", "BANDS", "MODES"]
 
 SURVIVORS = "survivors"
 ZOMBIES = "zombies"
+BANDS = ("A", "B")  # the two rival bands of "Guerre en territoire zombie"
+MODES = ("solo", "zombie_war")
 ACTIVATION_INCHES = 20.0
 CONTACT = 0.05
 
@@ -44,6 +46,7 @@ class Game:
         catalog: Catalog | None = None,
         max_turns: int = 6,
         rng: random.Random | None = None,
+        mode: str = "solo",
     ) -> None:
         self.catalog = catalog or load_catalog()
         self.settings = settings or Settings()
@@ -54,8 +57,13 @@ class Game:
         self.figures: dict[str, Fig] = {f.id: f for f in figures}
         self.max_turns = max_turns
         self.turn = 0
-        self.pools: dict[str, int] = {SURVIVORS: 0, ZOMBIES: 0}
-        self.to_act = SURVIVORS
+        if mode not in MODES:
+            raise IllegalActionError(f"unknown game mode {mode!r} (known: {', '.join(MODES)})",
+                                     "mode")
+        self.mode = mode
+        self.pools: dict[str, int] = {side: 0 for side in (*self.sides(), ZOMBIES)}
+        self.to_act = self.sides()[0]
+        self.controller: str | None = None  # the band moving a zombie (zombie_war)
         self.pending: list[dict[str, Any]] = []
         self.activating: str | None = None  # the side whose activation is being resolved
         self.passes = 0  # passes in a row this turn: the second ends it (D16)
@@ -107,6 +115,8 @@ class Game:
             "to_act": self.to_act,
             "pending": copy.deepcopy(self.pending),
             "activating": self.activating,
+            "mode": self.mode,
+            "controller": self.controller,
             "passes": self.passes,
             "ended": list(self.ended),
             "outcome": copy.deepcopy(self.outcome),
@@ -117,10 +127,11 @@ class Game:
     def from_json(cls, data: dict[str, Any], catalog: Catalog | None = None) -> Game:
         game = cls(scene_json=data["scene"], figures=[Fig.from_json(f) for f in data["figures"]],
                    settings=Settings.from_json(data["settings"]), catalog=catalog,
-                   max_turns=data["max_turns"])
+                   max_turns=data["max_turns"], mode=data.get("mode", "solo"))
         game.turn, game.pools, game.to_act = data["turn"], dict(data["pools"]), data["to_act"]
         game.pending = copy.deepcopy(data["pending"])
         game.activating = data.get("activating")
+        game.controller = data.get("controller")
         game.passes = int(data.get("passes", 0))
         game.ended = list(data.get("ended", []))
         game.outcome = copy.deepcopy(data["outcome"])
@@ -244,6 +255,20 @@ class Game:
 
     # --- the turn -----------------------------------------------------------------------
 
+    def sides(self) -> tuple[str, ...]:
+        """Who takes turns activating: survivors and zombies, or the two rival bands."""
+        return BANDS if self.mode == "zombie_war" else (SURVIVORS, ZOMBIES)
+
+    def other(self, side: str) -> str:
+        first, second = self.sides()
+        return second if side == first else first
+
+    def side_of(self, fig: Fig) -> str:
+        """The pool a figure draws on: its band's in zombie_war (zombies act for free there)."""
+        if fig.is_zombie:
+            return ZOMBIES
+        return fig.band if self.mode == "zombie_war" else SURVIVORS
+
     @property
     def is_terminal(self) -> bool:
         return self.outcome is not None
@@ -254,11 +279,13 @@ class Game:
             return str(self.pending[0]["side"])
         return self.to_act
 
-    def survivors_counted(self) -> int:
+    def survivors_counted(self, band: str | None = None) -> int:
+        """Figures counted in a survivors' AP pool (D9): one band's in zombie_war."""
         counted = ("standing",) if self.settings.ap_pool_counts == "standing" else (
             "standing", "down")
         return sum(1 for f in self.figures.values()
-                   if f.side == SURVIVORS and f.status in counted)
+                   if f.side == SURVIVORS and f.status in counted
+                   and (band is None or f.band == band))
 
     def _begin_turn(self) -> None:
         self.turn += 1
@@ -266,21 +293,35 @@ class Game:
             f.moves = f.panic_malus = 0
             f.panicked = f.resting = f.surrounded_tested = False
             f.used_turn = {}
+        from rules import skills
+
+        self.ended = []
+        self.to_act = self.sides()[0]
+        if self.mode == "zombie_war":
+            for band in BANDS:
+                die = self.roll(Roll(f"band {band}'s action points"))
+                self.pools[band] = self.survivors_counted(band) + die
+                skills.offer_didactique(self, die, band)
+            self.note(f"turn {self.turn}: band A {self.pools['A']} AP, "
+                      f"band B {self.pools['B']} AP")
+            return
         die = self.roll(Roll("survivors' action points"))
         self.pools[SURVIVORS] = self.survivors_counted() + die
         self.pools[ZOMBIES] = self.roll(Roll("zombies' action points")) + self.roll(
             Roll("zombies' action points"))
         self.note(f"turn {self.turn}: survivors {self.pools[SURVIVORS]} AP, "
                   f"zombies {self.pools[ZOMBIES]} AP")
-        self.to_act = SURVIVORS
-        self.ended = []
-        from rules import skills
-
         skills.offer_didactique(self, die)
 
     def _end_turn(self) -> None:
         self.note(f"end of turn {self.turn}")
         if self.turn >= self.max_turns:
+            if self.mode == "zombie_war":
+                a, b = (self.survivors_counted(band) for band in BANDS)
+                winner = "A" if a > b else "B" if b > a else "draw"
+                self._finish(winner, f"after {self.max_turns} turns band A has {a} standing "
+                             f"and band B {b}")
+                return
             self._finish(SURVIVORS, f"the survivors held out for {self.max_turns} turns")
             return
         self._begin_turn()
@@ -292,6 +333,9 @@ class Game:
             self.note(f"game over: {winner} win ({reason})")
 
     def check_outcome(self) -> None:
+        if self.mode == "zombie_war":
+            self._check_war_outcome()
+            return
         standing = [f for f in self.figures.values() if f.side == SURVIVORS and f.standing]
         heroic = [f for f in self.figures.values()
                   if f.side == SURVIVORS and f.status == "down" and f.has("heroique")]
@@ -304,6 +348,17 @@ class Game:
             self._finish(SURVIVORS, "every survivor left standing got away")
         elif not zombies:
             self._finish(SURVIVORS, "no zombie is left on the table")
+
+    def _check_war_outcome(self) -> None:
+        alive = {band: [f for f in self.figures.values() if f.side == SURVIVORS
+                        and f.band == band and (f.standing or (
+                            f.status == "down" and f.has("heroique")))]
+                 for band in BANDS}
+        if not alive["A"] and not alive["B"]:
+            self._finish(ZOMBIES, "neither band has anyone left standing")
+        elif not alive["A"] or not alive["B"]:
+            winner = "A" if alive["A"] else "B"
+            self._finish(winner, f"band {self.other(winner)} has no one left standing")
 
     def hand_over(self, acted: str | None, passed: bool = False) -> None:
         """After an activation and its windows: the other side acts, or passes; turn end.
@@ -320,7 +375,7 @@ class Game:
         if acted is None:
             side, self.passes = self.to_act, 0
         else:
-            side = ZOMBIES if acted == SURVIVORS else SURVIVORS
+            side = self.other(acted)
             self.passes = self.passes + 1 if passed else 0
         while self.passes < 2:
             if legal.can_activate(self, side):
@@ -329,8 +384,8 @@ class Game:
             self.passes += 1
             if self.pools[side] > 0:
                 self.note(f"{side} cannot activate anyone and pass ({self.pools[side]} AP kept)")
-            side = ZOMBIES if side == SURVIVORS else SURVIVORS
-        for lost in (SURVIVORS, ZOMBIES):
+            side = self.other(side)
+        for lost in self.sides():
             if self.pools[lost] > 0:
                 self.note(f"both sides passed: the {lost}' {self.pools[lost]} AP are lost")
         self._end_turn()
@@ -364,8 +419,7 @@ class Game:
             resolve.carry_out(self, act)
             self.check_outcome()
             if not self.pending:
-                acted, self.activating = self.activating, None
-                self.hand_over(acted, passed=isinstance(act, Pass | EndActivations))
+                self._after_activation(act)
         except SurviveUsError:
             if snapshot is not None:
                 self.__dict__.update(snapshot.__dict__)
@@ -373,6 +427,20 @@ class Game:
         notes = self._take_notes()
         self.log.append({"action": act.to_json(), "dice": self._take_dice(), "notes": notes})
         return notes
+
+    def _after_activation(self, act: Action) -> None:
+        """Every window is closed: in zombie_war the band now moves a zombie, then the
+        other side's activation comes."""
+        from rules import windows
+
+        acted = self.activating
+        if (self.mode == "zombie_war" and acted in BANDS and self.controller is None
+                and not isinstance(act, Pass | EndActivations)
+                and windows.offer_zombie_control(self, acted)):
+            self.controller = acted
+            return
+        self.activating, self.controller = None, None
+        self.hand_over(acted, passed=isinstance(act, Pass | EndActivations))
 
     def decline(self) -> list[str]:
         return self.apply(Decline())

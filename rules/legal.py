@@ -82,16 +82,19 @@ def why_not_active(game: Game, fig: Fig) -> str:
 
 
 def activatable(game: Game, side: str) -> list[Fig]:
+    """Figures `side` may activate now (in zombie_war, a band's own survivors)."""
     return [f for f in game.figures.values()
-            if f.side == side and not why_not_active(game, f)]
+            if game.side_of(f) == side and not why_not_active(game, f)]
 
 
 def can_activate(game: Game, side: str) -> bool:
     """May `side` activate someone now? With an empty pool only a sprint can be made (D14)."""
     if side in game.ended:
         return False
+    if side == "zombies" and game.mode == "zombie_war":
+        return False  # zombies only move when a band makes them (D23)
     figs = activatable(game, side)
-    if game.pools[side] > 0:
+    if game.pools.get(side, 0) > 0:
         return bool(figs)
     return any(f.standing and f.has("sprinter") and not f.used_game.get("sprinter")
                for f in figs)
@@ -120,6 +123,11 @@ def melee_dice(game: Game, fig: Fig, act: Melee) -> int:
         raise _fail(f"a {act.weapon} attack costs {ap_per_die} AP per die; "
                     f"spend a multiple of {ap_per_die}", "action.ap")
     return (act.ap // ap_per_die) * per_ap
+
+
+def _free_zombie(game: Game, fig: Fig) -> bool:
+    """In zombie_war a band moves zombies at no AP cost (D23)."""
+    return fig.is_zombie and game.mode == "zombie_war"
 
 
 def cost(game: Game, act: Action) -> int:
@@ -166,9 +174,11 @@ def check(game: Game, act: Action) -> None:
         raise _fail("a zombie contaminates only right after putting a survivor down",
                     "action.type")
     fig = _fig(game, actor(act))
-    mine = fig.side == side if side == "zombies" else fig.side == "survivors"
-    if not mine:
-        raise _fail(f"it is the {side}' activation, not {fig.side}'", "action.figure")
+    if game.side_of(fig) != side:
+        whose = f"band {side}" if game.mode == "zombie_war" else f"the {side}"
+        theirs = f"band {fig.band}" if fig.side == "survivors" and game.mode == "zombie_war" \
+            else f"the {fig.side}"
+        raise _fail(f"it is {whose}' activation, not {theirs}'", "action.figure")
     reason = why_not_active(game, fig)
     if reason:
         raise _fail(reason, "action.figure")
@@ -179,8 +189,8 @@ def check_action(game: Game, fig: Fig, act: Action, *, free: bool = False) -> No
     """The rules of the action itself (shared by normal activations and windows)."""
     from rules import resolve
 
-    ap = 0 if free else cost(game, act)
-    pool = game.pools[fig.side if fig.is_zombie else "survivors"]
+    ap = 0 if free or _free_zombie(game, fig) else cost(game, act)
+    pool = game.pools.get(game.side_of(fig), 0)
     if ap > pool:
         raise _fail(f"{act.type} costs {ap} AP and only {pool} are left", "action")
     if fig.is_zombie and not isinstance(act, Move | Melee | Contaminate):
@@ -221,7 +231,7 @@ def _enemies_by_distance(game: Game, fig: Fig) -> list[tuple[float, Fig]]:
 def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: bool = False,
                    max_ap: int | None = None) -> list[Action]:
     """Legal actions of one figure (optionally only some kinds), each checked."""
-    pool = game.pools[fig.side if fig.is_zombie else "survivors"]
+    pool = fig.attack if _free_zombie(game, fig) else game.pools.get(game.side_of(fig), 0)
     budget = pool if max_ap is None else min(pool, max_ap)
     candidates: list[Action] = []
     quick: list[Action] = []  # already known legal

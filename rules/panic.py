@@ -94,8 +94,10 @@ def panic_test(game: Game, fig: Fig, reason: str, *, trigger: str) -> None:
     fig.panic_malus = 1
     game.note(f"{fig.name} panics ({reason}): no action this turn, D -1")
     if fig.has("hysterique"):
-        game.offer({"kind": "hysterique", "figure": fig.id,
-                    "side": game.settings.hysterique_mover})
+        side: str = game.settings.hysterique_mover
+        if game.mode == "zombie_war":  # "survivors" is her own band, "zombies" the rival one
+            side = fig.band if side == "survivors" else game.other(fig.band)
+        game.offer({"kind": "hysterique", "figure": fig.id, "side": side})
 
 
 def after_death(game: Game, dead: Fig) -> None:

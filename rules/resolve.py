@@ -29,7 +29,7 @@ from rules.actions import (
     UseSkill,
     actor,
 )
-from rules.arbitration import shooting_targets
+from rules.arbitration import THREAT_INCHES, shooting_targets
 from rules.catalog import Catalog
 from rules.combat import AttackDie, Mode, attack_die, current_defence
 from rules.dice import Roll, drive, succeeds
@@ -303,7 +303,8 @@ def wound(game: Game, attacker: Fig, target: Fig, mode: Mode, *, free: bool = Fa
         game.note(f"{attacker.name} {attacker.id} kills {target.name} {target.id}")
         if attacker.has("extremiste") and any(
                 f.is_zombie and f.on_table for f in game.figures.values()):
-            game.offer({"kind": "extremiste", "figure": attacker.id, "side": "survivors"})
+            game.offer({"kind": "extremiste", "figure": attacker.id,
+                        "side": game.side_of(attacker)})
         return
     if target.status == "down":
         if game.settings.down_survivor_death == "unsaved_wound":
@@ -321,9 +322,10 @@ def wound(game: Game, attacker: Fig, target: Fig, mode: Mode, *, free: bool = Fa
         target.downed_by = attacker.id
         game.moved()
         game.note(f"{target.name} {target.id} is down")
-        if attacker.is_zombie and not free and game.pools["zombies"] >= 1:
+        war = game.mode == "zombie_war"
+        if attacker.is_zombie and not free and (war or game.pools["zombies"] >= 1):
             game.offer({"kind": "contaminate", "figure": attacker.id, "target": target.id,
-                        "side": "zombies"})
+                        "side": game.controller if war and game.controller else "zombies"})
         return
     panic.check_half_pv(game, target, target.pv + 1)
     if mode == "melee" and attacker.is_zombie and target.has("violent") and not free:
@@ -391,9 +393,31 @@ def shooting_answer(game: Game, fig: Fig, reach: float) -> dict[str, Any]:
     key = ("shoot", fig.id, reach, game.version())
     answer: dict[str, Any] | None = game.plans.get(key)
     if answer is None:
-        answer = shooting_targets(game.space(), fig.id, reach, _sight_of_zombies(game)[fig.id])
+        if game.mode == "zombie_war":
+            answer = _war_targets(game, fig, reach)
+        else:
+            answer = shooting_targets(game.space(), fig.id, reach,
+                                      _sight_of_zombies(game)[fig.id])
         game.plans[key] = answer
     return answer
+
+
+def _war_targets(game: Game, fig: Fig, reach: float) -> dict[str, Any]:
+    """Two bands (D23): the nearest enemy in sight (zombie or rival survivor) may be shot,
+    or any zombie in sight within 2 in of one of the shooter's own band."""
+    enemies = [f for f in game.figures.values() if f.on_table and fig.enemy_of(f)]
+    seen = game.space().sight_table([fig.id], [f.id for f in enemies])[fig.id]
+    candidates = sorted((game.distance(fig.id, e.id), e.id) for e in enemies
+                        if seen[e.id].visible and game.distance(fig.id, e.id) <= reach + 1e-9)
+    friends = [f.id for f in game.figures.values()
+               if f.side == "survivors" and f.band == fig.band and f.on_table]
+    legal: list[str] = []
+    for d, target in candidates:
+        threat = game.figures[target].is_zombie and any(
+            game.distance(target, f) <= THREAT_INCHES + 1e-9 for f in friends)
+        if d <= candidates[0][0] + 1e-6 or threat:
+            legal.append(target)
+    return {"candidates": [t for _, t in candidates], "legal": legal}
 
 
 def _sight_of_zombies(game: Game) -> dict[str, dict[str, Any]]:
@@ -480,7 +504,7 @@ def fire(game: Game, fig: Fig, target: Fig, weapon: str, shots: int) -> None:
                     game, fig, weapon):
                 game.pending.insert(0, {"kind": "throw_again", "figure": fig.id,
                                         "weapon": weapon, "dice": shots - done,
-                                        "side": "survivors"})
+                                        "side": game.side_of(fig)})
             return
         if ammo is not None:
             spend(game, fig, ammo)
@@ -669,8 +693,8 @@ def activate(game: Game, fig: Fig, act: Action, *, paid: bool = False,
     from rules import skills, windows
 
     ap = cost(game, act)
-    side = "zombies" if fig.is_zombie else "survivors"
-    if not paid:
+    side = game.side_of(fig)
+    if not paid and not (fig.is_zombie and game.mode == "zombie_war"):
         game.pools[side] -= ap
     if fig.status == "down":
         fig.used_turn["heroique"] = 1

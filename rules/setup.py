@@ -20,7 +20,7 @@ from rules.game import Game
 from rules.settings import Settings
 from rules.warband import Roster
 
-__all__ = ["skirmish", "zombie_kind_for", "deployment_spots"]
+__all__ = ["skirmish", "zombie_war", "zombie_kind_for", "deployment_spots"]
 
 BIG_BASE_MM = 35.0
 DEPLOYMENT_INCHES = 6.0
@@ -36,8 +36,10 @@ def zombie_kind_for(raw: dict[str, Any], catalog: Catalog) -> str:
 
 def deployment_spots(scene_json: dict[str, Any], taken: list[tuple[float, float]],
                      others: list[dict[str, Any]], count: int,
-                     depth: float = DEPLOYMENT_INCHES) -> list[tuple[float, float]]:
-    """`count` free 25 mm base positions in the survivors' deployment strip, centre first."""
+                     depth: float = DEPLOYMENT_INCHES,
+                     far: bool = False) -> list[tuple[float, float]]:
+    """`count` free 25 mm base positions in the survivors' deployment strip (the far edge's
+    with `far`), centre first."""
     scene = load_scene({**scene_json, "figures": others})
     r = base_radius(25)
     blockers = [t.footprint for t in scene.movement_blockers]
@@ -45,7 +47,8 @@ def deployment_spots(scene_json: dict[str, Any], taken: list[tuple[float, float]
     xs = sorted((r + 0.1 + 1.1 * i for i in range(int((width - 2 * r) / 1.1))),
                 key=lambda x: abs(x - width / 2))
     spots: list[tuple[float, float]] = []
-    for y in (r + 0.3 + 1.1 * j for j in range(int(depth / 1.1))):
+    rows = [r + 0.3 + 1.1 * j for j in range(int(depth / 1.1))]
+    for y in (scene.table.depth - y for y in rows) if far else rows:
         for x in xs:
             p = (x, y)
             if any(shapely.distance(b, shapely.Point(p)) < r + 0.05 for b in blockers):
@@ -60,6 +63,30 @@ def deployment_spots(scene_json: dict[str, Any], taken: list[tuple[float, float]
                 return spots
     raise IllegalActionError(f"no room for {count} more survivors in the deployment zone",
                              "figures")
+
+
+def zombie_war(scene_json: dict[str, Any], band_a: Roster, band_b: Roster, *,
+               seed: int | None = None, settings: Settings | None = None,
+               catalog: Catalog | None = None, max_turns: int = 6) -> Game:
+    """"Guerre en territoire zombie" (D23): band A deploys on the near edge, band B on the
+    far one, the scene's zombies between them; member ids get their band's prefix."""
+    catalog = catalog or load_catalog()
+    zombies = [f for f in scene_json["figures"] if f["side"] != "survivors"]
+    near = deployment_spots(scene_json, [], zombies, len(band_a.members))
+    far = deployment_spots(scene_json, near, zombies, len(band_b.members), far=True)
+    figures: list[Fig] = []
+    for band, roster, spots in (("A", band_a, near), ("B", band_b, far)):
+        for member, (x, y) in zip(roster.members, spots, strict=True):
+            fig = survivor_from_member(member, catalog, x, y, band=band)
+            fig.id = f"{band.lower()}-{member.id}"
+            figures.append(fig)
+    for raw in zombies:
+        if raw["side"] == "zombies":
+            figures.append(zombie_of(zombie_kind_for(raw, catalog), raw["id"], catalog,
+                                     raw["x"], raw["y"], float(raw.get("base_mm", 25))))
+    terrain_only = {**{k: v for k, v in scene_json.items() if k != "figures"}, "figures": []}
+    return Game.new(terrain_only, figures, seed=seed, settings=settings, catalog=catalog,
+                    max_turns=max_turns, mode="zombie_war")
 
 
 def skirmish(scene_json: dict[str, Any], roster: Roster, *, seed: int | None = None,

@@ -28,9 +28,10 @@ def _fail(message: str, where: str = "action.skill") -> IllegalActionError:
     return IllegalActionError(message, where)
 
 
-def _holder(game: Game, skill: str, *, per: str) -> Fig | None:
+def _holder(game: Game, skill: str, *, per: str, band: str | None = None) -> Fig | None:
     for f in game.figures.values():
-        if f.side == "survivors" and f.standing and f.has(skill):
+        if f.side == "survivors" and f.standing and f.has(skill) and (
+                band is None or f.band == band):
             used = f.used_game if per == "game" else f.used_turn
             if not used.get(skill):
                 return f
@@ -40,10 +41,12 @@ def _holder(game: Game, skill: str, *, per: str) -> Fig | None:
 # --- windows opened by the game ----------------------------------------------------------
 
 
-def offer_didactique(game: Game, die: int) -> None:
-    sci = _holder(game, "didactique", per="game")
+def offer_didactique(game: Game, die: int, band: str | None = None) -> None:
+    """The scientist may re-roll the AP die just rolled for its side (its band's)."""
+    sci = _holder(game, "didactique", per="game", band=band)
     if sci is not None:
-        game.offer({"kind": "didactique", "figure": sci.id, "side": "survivors", "die": die})
+        game.offer({"kind": "didactique", "figure": sci.id, "side": game.side_of(sci),
+                    "die": die})
 
 
 def offer_savoir(game: Game, zombie: Fig, act: Action,
@@ -52,6 +55,8 @@ def offer_savoir(game: Game, zombie: Fig, act: Action,
     scientist may cancel it, once per turn; its AP is spent either way (D14).
 
     `then` is the window the activation answered, to carry on with afterwards."""
+    if game.mode == "zombie_war":
+        return False  # zombies are moved by the bands there: no one to out-think
     sci = _holder(game, "savoir", per="turn")
     if sci is None:
         return False
@@ -74,11 +79,11 @@ def offer_reactivation(game: Game, fig: Fig, act: Action) -> None:
 
     kind = "melee" if isinstance(act, Melee) and fig.has("entraine") else (
         "shoot" if isinstance(act, Shoot) and fig.has("tireur_rapide") else "")
-    if not kind or game.pools["survivors"] < 1 or game.outcome is not None:
+    if not kind or game.pools[game.side_of(fig)] < 1 or game.outcome is not None:
         return
     if legal.figure_actions(game, fig, kinds=(kind,)):
         game.offer({"kind": "reactivate", "figure": fig.id, "action": kind,
-                    "side": "survivors"})
+                    "side": game.side_of(fig)})
 
 
 # --- skills used as an activation ---------------------------------------------------------
@@ -196,10 +201,11 @@ def carry_out_window(game: Game, window: dict[str, Any], act: Action) -> None:
             resume(game, window["then"])
     elif kind == "didactique":
         fig.used_game["didactique"] = 1
-        new = game.roll(Roll("survivors' action points, re-rolled", fig.id))
-        game.pools["survivors"] += new - int(window["die"])
+        side = game.side_of(fig)
+        new = game.roll(Roll(f"{side}' action points, re-rolled", fig.id))
+        game.pools[side] += new - int(window["die"])
         game.note(f"didactique: the AP die is re-rolled ({window['die']} -> {new}); "
-                  f"survivors have {game.pools['survivors']} AP")
+                  f"{side} have {game.pools[side]} AP")
     elif kind == "extremiste":
         target = _nearest_zombie(game, fig)
         game.note(f"{fig.name} {fig.id} charges the nearest zombie (extrémiste)")

@@ -34,6 +34,7 @@ from rules.actions import (
 from rules.errors import IllegalActionError
 
 if TYPE_CHECKING:
+    from rules.figures import Fig
     from rules.game import Game
 
 __all__ = ["check", "actions", "carry_out", "offer_reaction", "offer_reaction_before", "resume"]
@@ -59,6 +60,9 @@ def actions(game: Game, window: Window) -> list[Action]:
     elif kind == "reactivate":
         fig = game.figures[window["figure"]]
         out += legal.figure_actions(game, fig, kinds=(window["action"],))
+    elif kind == "zombie_control":
+        for z in controllable(game, window["enemy"]):
+            out += legal.figure_actions(game, z, kinds=("move", "melee"))
     elif kind == "throw_again":
         from rules.resolve import shooting_legal
 
@@ -111,6 +115,15 @@ def check(game: Game, window: Window, act: Action) -> None:
         if not isinstance(act, wanted) or act.figure != fig.id:
             raise _fail(f"now {fig.id} may {window['action']} again (or decline)")
         legal.check_action(game, fig, act)
+    elif kind == "zombie_control":
+        if not isinstance(act, Move | Melee):
+            raise _fail(f"band {window['side']} now moves or fights with one zombie "
+                        "(or declines)")
+        fig = game.figures.get(act.figure)
+        if fig is None or fig not in controllable(game, window["enemy"]):
+            raise _fail(f"{act.figure!r} is not a zombie within 20 in of band "
+                        f"{window['enemy']}")
+        legal.check_action(game, fig, act)
     elif kind == "throw_again":
         fig = game.figures[window["figure"]]
         if not (isinstance(act, Shoot) and act.figure == fig.id
@@ -152,6 +165,11 @@ def carry_out(game: Game, window: Window, act: Action) -> None:
         resolve.activate(game, fig, act)
         resume(game, window)
         return
+    if kind == "zombie_control":
+        fig = game.figures[actor(act)]
+        game.note(f"band {window['side']} sets {fig.name} {fig.id} on band {window['enemy']}")
+        resolve.activate(game, fig, act, paid=True)
+        return
     if kind == "throw_again":
         assert isinstance(act, Shoot)
         fig, target = game.figures[act.figure], game.figures[act.target]
@@ -159,6 +177,25 @@ def carry_out(game: Game, window: Window, act: Action) -> None:
         resolve.fire(game, fig, target, act.weapon, int(window["dice"]))
         return
     skills.carry_out_window(game, window, act)
+
+
+def controllable(game: Game, enemy: str) -> list[Fig]:
+    """Zombies a band may set on band `enemy`: within 20 in of one of its figures (D23)."""
+    targets = [f for f in game.figures.values()
+               if f.side == "survivors" and f.band == enemy and f.on_table]
+    return [z for z in game.figures.values() if z.is_zombie and z.standing and any(
+        game.distance(z.id, t.id) <= legal.ACTIVATION_INCHES + 1e-9 for t in targets)]
+
+
+def offer_zombie_control(game: Game, band: str) -> bool:
+    """After each of its activations a band moves one zombie near the other band, if any."""
+    enemy = game.other(band)
+    window: Window = {"kind": "zombie_control", "side": band, "enemy": enemy}
+    if not any(legal.figure_actions(game, z, kinds=("move", "melee"))
+               for z in controllable(game, enemy)):
+        return False
+    game.offer(window)
+    return True
 
 
 def resume(game: Game, window: Window) -> None:
@@ -188,6 +225,8 @@ def _reacts(game: Game, act: Action, when: str) -> bool:
     """Does this survivor activation let a zombie react (D6, two_ap_reaction[_scope])?"""
     if game.settings.two_ap_reaction != when or game.outcome is not None:
         return False
+    if game.mode == "zombie_war":
+        return False  # D23: the bands move the zombies; there is no reaction
     if game.settings.two_ap_reaction_scope == "fixed_cost":
         big = _listed_cost(game, act) >= 2
     else:
@@ -208,7 +247,7 @@ def offer_reaction_before(game: Game, act: Action, *, again: bool = False) -> bo
     `again` marks a reactivation (entraîné, tireur rapide), which earns no further go."""
     if not _reacts(game, act, "before"):
         return False
-    game.pools["survivors"] -= legal.cost(game, act)
+    game.pools[game.side_of(game.figures[actor(act)])] -= legal.cost(game, act)
     game.note("the survivors commit 2 AP: one zombie may react for 1 AP before it resolves")
     window: Window = {"kind": "reaction", "side": "zombies", "deferred": act.to_json()}
     if again:
