@@ -14,7 +14,7 @@ import shapely
 from geometry.units import base_radius
 from rules.game import Game
 from rules.settings import Settings
-from rules.setup import skirmish
+from rules.setup import skirmish, zombie_war
 from rules.warband import example_bands
 from scenarios.tables import table_data, table_names
 
@@ -50,8 +50,13 @@ def play(seed: int) -> Game:
     table = tables[seed % len(tables)]
     band = sorted(bands)[seed // len(tables) % len(bands)]
     settings = Settings.from_json(SETTINGS[seed % len(SETTINGS)])
-    game = skirmish(table_data(table), bands[band], seed=seed, settings=settings,
-                    max_turns=4)
+    if seed % 6 == 5:  # one game in six is "Guerre en territoire zombie"
+        rival = sorted(bands)[(seed + 1) % len(bands)]
+        game = zombie_war(table_data(table), bands[band], bands[rival], seed=seed,
+                          settings=settings, max_turns=4)
+    else:
+        game = skirmish(table_data(table), bands[band], seed=seed, settings=settings,
+                        max_turns=4)
     rng = random.Random(seed)
     for _ in range(3000):
         if game.is_terminal:
