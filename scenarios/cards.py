@@ -567,7 +567,7 @@ def _check(card: Card, builder: Builder, catalog: Catalog) -> None:
     for kind, value, where in builder.refs:
         if value not in known[kind]:
             names = ", ".join(map(quote, sorted(known[kind]))) or "none defined on this card"
-            raise builder.bad(where, f"a {kind} id ({names})", value)
+            raise builder.bad(where, f"a known {kind} id ({names})", value)
     for rule_index, rule in enumerate(card.special_rules):
         if isinstance(rule, Trapped):
             archetype = catalog.archetypes[rule.joins_as]
