@@ -28,7 +28,7 @@ SETTINGS = [
 
 
 def check_invariants(game: Game) -> None:
-    assert game.pools["survivors"] >= 0 and game.pools["zombies"] >= 0
+    assert all(ap >= 0 for ap in game.pools.values()), game.pools
     on_table = [f for f in game.figures.values() if f.on_table]
     blockers = [t.footprint for t in game.terrain if t.movement_blocking]
     for f in on_table:
