@@ -161,8 +161,10 @@ class ZombiePoints:
 @dataclass(frozen=True)
 class Reinforcement:
     """Free zombies arriving at the end of turns `from_turn`, then every `every` turns up to
-    `to_turn`: `count` of them (a number or dice), placed wholly within 1 in of the edge named
-    by `at` (or in the card's zombie zones), more than 6 in from every survivor when possible."""
+    `to_turn`: `count` of them (a number or dice), placed by the zombie player wholly within
+    1 in of the edge named by `at` (or in the card's zombie zones), more than 6 in from every
+    survivor when possible. `side_edges` splits them as the deployment roll does;
+    `random_edge` rolls 1D6 each time: 1-2 the far edge, 3-4 the left, 5-6 the right."""
 
     from_turn: Annotated[int, Range(1, 12)]
     count: Annotated[int | str, DiceExpr()]

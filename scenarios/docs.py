@@ -57,7 +57,8 @@ re-rolled.
   equipment) times the card's factor, rounded down. The default purchase gives each zombie
   type its share of the points and spends the rest on rôdeurs.
 - **Reinforcements** are free and arrive at the end of the turns shown, wholly within 1 in of
-  the edge named, more than 6 in from every survivor when possible.
+  the edge named, more than 6 in from every survivor when possible; for a *random edge* roll
+  1D6 each time: 1-2 the far edge, 3-4 the left edge, 5-6 the right edge.
 - **Crates** (D20): opening one costs the AP shown, in base contact; roll on the card's loot
   table (at set-up the software rolls it in advance and keeps it hidden).
 - **End of the scenario**: it ends at the turn limit, when a card's ending condition happens,
@@ -99,6 +100,44 @@ Special rules (`type`): {rules}.
 
 Consequences and rewards (`type`): {consequences}. Loot: `nothing`, `equipment` (`item`,
 `count`, `with`), `item` (a scenario item), `zombie` (`zombie`, `count`).
+
+`survive-us scenario setup ID --seed S --json` gives the scene (zones and markers are terrain
+pieces that block nothing, with `role` `zone` or `marker`), the rolls, the zombies bought and
+placed, the crates with their hidden loot, the exits as edge segments, and the card's
+objectives, special rules, reinforcement schedule, rewards and consequence table.
+`rules.setup.skirmish(result["scene"], band)` already starts a plain game from it.
+
+### What the engine needs to play a card
+
+- **Ending**: the turn limit and `end_roll` (1D6 at the end of each turn from `from_turn`,
+  ending on `ends_on`+); `ends_when` checked after every activation; then each side's
+  conditions (`mode` all or any); both or neither hold: a draw. "half" is half of the group at
+  the start of the scenario, rounded up.
+- **Exits**: moves may leave the table across an exit's stretch of edge, for the sides it
+  lists; the figure (and a figure it carries or escorts) is *evacuated* through that exit.
+- **Zone evacuation**: `refuge` (a figure ending a move in the zone) and `helicopter` (end of
+  turn, survivors in the zone and no zombie, from a turn on; then the event
+  `helicopter_left`); record the zone each figure left by.
+- **Civilians**: `escorted` (a survivor's move takes a civilian in base contact along),
+  `immobile`, `trapped` (freed at the end of a survivor activation with a standing survivor in
+  base contact and no zombie: the figure turns into a band member of archetype `joins_as` with
+  `skill`, no equipment, AP from the next turn). Contaminated civilians become rôdeurs.
+- **Markers**: a figure is at a marker (crate or item) when its base touches or overlaps the
+  marker's square. Items: pick up, carry (encumbrance), drop and give as equipment (D31);
+  `heavy_item` lowers M; delivering (`carry`) is 1 AP with the carrier in the `to` zone.
+- **Care** (`treat`): an action on a civilian of the group, using one use of a listed item;
+  count each civilian cared for once (`heal`).
+- **Crates**: open (the card's AP, base contact, an Intelligence test when asked), reveal the
+  loot rolled at set-up (or roll it), apply it (`zombie` loot: placed in base contact with the
+  opener); `noisy_crates` brings zombies to the nearest edge; count crates opened.
+- **Reinforcements**: at the end of each listed turn, roll `count`, place per `at`.
+- **Weather**: shooting and throwing ranges times `range_factor`; no line of sight beyond
+  `sight_limit` (edge to edge), except to figures in a `light` zone when `lights`.
+- **Counting for conditions**: zombies on the table, in a zone; survivors standing, down,
+  dead, contaminated or evacuated (and where); civilians evacuated, killed, cared for, freed.
+- **After the scenario**: the winner's `rewards`, the D8 recovery rolls, then the 1D6
+  `consequences` (re-rolled once by a living Prof with *pragmatique*), applied to the
+  campaign record; the next card's zombie points follow the band's remaining cost.
 """
 
 

@@ -486,3 +486,19 @@ def test_svg_map_draws_figures_with_their_ids() -> None:
     scene = {"terrain": [], "figures": [{"id": "s1", "side": "survivors", "x": 3, "y": 3}]}
     root = ET.fromstring(svg_map(scene, title="t"))
     assert any(el.text == "s1" for el in root.iter() if el.tag.endswith("text"))
+
+
+@pytest.mark.parametrize("card_id", ["escorte", "convoi", "nuit"])
+def test_a_setup_starts_a_plain_game(card_id: str) -> None:
+    """The set-up is the engine's input already: a plain skirmish starts from its scene."""
+    from rules.setup import skirmish
+
+    band = BANDS[DEFAULT_BAND]
+    result = setup_of(card_id, 3)
+    game = skirmish(result["scene"], band, seed=3, max_turns=result["turns"]["limit"])
+    placed = {f["id"]: (f["x"], f["y"]) for f in result["scene"]["figures"]}
+    for member in band.members:
+        assert (game.figures[member.id].x, game.figures[member.id].y) == placed[member.id]
+    zombies = [f for f in game.figures.values() if f.side == "zombies"]
+    assert len(zombies) == result["zombies"]["figures"]
+    assert {f.kind for f in zombies} == set(result["zombies"]["bought"])
