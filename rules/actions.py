@@ -16,7 +16,8 @@ from typing import Any, ClassVar
 from rules.errors import InvalidActionError
 
 __all__ = [
-    "Action", "Move", "Shoot", "Melee", "Heal", "Revive", "Carry", "Door", "Contaminate",
+    "Action", "Move", "Shoot", "Melee", "Heal", "Revive", "Carry", "Door", "Interact", "Take",
+    "Give", "Contaminate",
     "UseSkill", "Decline", "Pass", "EndActivations", "parse_action", "ACTION_TYPES", "actor",
 ]
 
@@ -101,6 +102,36 @@ class Door(Action):
 
 
 @dataclass(frozen=True)
+class Interact(Action):
+    """Open a crate (or whatever the scenario put on a marker) the figure touches."""
+
+    type: ClassVar[str] = "interact"
+    figure: str
+    marker: str
+
+
+@dataclass(frozen=True)
+class Take(Action):
+    """Pick up one item from a marker the figure touches, dropping `drop` there if full."""
+
+    type: ClassVar[str] = "take"
+    figure: str
+    marker: str
+    item: str
+    drop: str | None = None
+
+
+@dataclass(frozen=True)
+class Give(Action):
+    """Hand one item to a friend in base contact who has room for it."""
+
+    type: ClassVar[str] = "give"
+    figure: str
+    target: str
+    item: str
+
+
+@dataclass(frozen=True)
 class Contaminate(Action):
     type: ClassVar[str] = "contaminate"
     figure: str
@@ -141,7 +172,8 @@ class EndActivations(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
-    for cls in (Move, Shoot, Melee, Heal, Revive, Carry, Door, Contaminate, UseSkill, Decline,
+    for cls in (Move, Shoot, Melee, Heal, Revive, Carry, Door, Interact, Take, Give,
+                Contaminate, UseSkill, Decline,
                 Pass, EndActivations)
 }
 

@@ -47,6 +47,7 @@ class Game:
         max_turns: int = 6,
         rng: random.Random | None = None,
         mode: str = "solo",
+        markers: Sequence[dict[str, Any]] = (),
     ) -> None:
         self.catalog = catalog or load_catalog()
         self.settings = settings or Settings()
@@ -64,6 +65,8 @@ class Game:
         self.pools: dict[str, int] = {side: 0 for side in (*self.sides(), ZOMBIES)}
         self.to_act = self.sides()[0]
         self.controller: str | None = None  # the band moving a zombie (zombie_war)
+        self.markers: dict[str, dict[str, Any]] = {  # crates and items on the table
+            m["id"]: copy.deepcopy(m) for m in markers}
         self.pending: list[dict[str, Any]] = []
         self.activating: str | None = None  # the side whose activation is being resolved
         self.passes = 0  # passes in a row this turn: the second ends it (D16)
@@ -116,6 +119,7 @@ class Game:
             "pending": copy.deepcopy(self.pending),
             "activating": self.activating,
             "mode": self.mode,
+            "markers": list(copy.deepcopy(self.markers).values()),
             "controller": self.controller,
             "passes": self.passes,
             "ended": list(self.ended),
@@ -127,7 +131,8 @@ class Game:
     def from_json(cls, data: dict[str, Any], catalog: Catalog | None = None) -> Game:
         game = cls(scene_json=data["scene"], figures=[Fig.from_json(f) for f in data["figures"]],
                    settings=Settings.from_json(data["settings"]), catalog=catalog,
-                   max_turns=data["max_turns"], mode=data.get("mode", "solo"))
+                   max_turns=data["max_turns"], mode=data.get("mode", "solo"),
+                   markers=data.get("markers", []))
         game.turn, game.pools, game.to_act = data["turn"], dict(data["pools"]), data["to_act"]
         game.pending = copy.deepcopy(data["pending"])
         game.activating = data.get("activating")
@@ -177,6 +182,7 @@ class Game:
         other.outcome = copy.deepcopy(self.outcome)
         other.log = list(self.log)
         other.scene_json = copy.deepcopy(self.scene_json)
+        other.markers = copy.deepcopy(self.markers)
         other.plans = {}
         other.replies = []
         other._dice = Dice(rng=self.rng)

@@ -17,12 +17,15 @@ from rules.actions import (
     Decline,
     Door,
     EndActivations,
+    Give,
     Heal,
+    Interact,
     Melee,
     Move,
     Pass,
     Revive,
     Shoot,
+    Take,
     UseSkill,
     actor,
 )
@@ -140,7 +143,10 @@ def cost(game: Game, act: Action) -> int:
         return 2
     if isinstance(act, UseSkill):
         return 1 if act.skill == "chanceux" else 0
-    if isinstance(act, Move | Heal | Carry | Door | Contaminate):
+    if isinstance(act, Interact):
+        marker = game.markers.get(act.marker, {})
+        return int(marker.get("cost", 1))
+    if isinstance(act, Move | Heal | Carry | Door | Contaminate | Take | Give):
         return 1
     return 0
 
@@ -212,6 +218,8 @@ def check_action(game: Game, fig: Fig, act: Action, *, free: bool = False) -> No
         resolve.check_carry(game, fig, act)
     elif isinstance(act, Door):
         resolve.check_door(game, fig, act)
+    elif isinstance(act, Interact | Take | Give):
+        resolve.check_exchange(game, fig, act)
     elif isinstance(act, UseSkill):
         from rules import skills
 
@@ -290,6 +298,8 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
         if want("door"):
             candidates += [Door(fig.id, t.id) for t in game.terrain
                            if t.kind == "door" and _near_bounds(t.footprint.bounds, fig)]
+        if want("interact") and game.markers:
+            candidates += _exchanges(game, fig)
         if want("skill"):
             from rules import skills
 
@@ -301,6 +311,21 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
         except IllegalActionError:
             continue
         out.append(act)
+    return out
+
+
+def _exchanges(game: Game, fig: Fig) -> list[Action]:
+    """Crates to open and items to take from the markers the figure touches."""
+    from rules.inventory import marker_gap
+
+    out: list[Action] = []
+    for marker in game.markers.values():
+        if marker_gap(fig, marker) > CONTACT + 1e-9:
+            continue
+        if marker["kind"] == "crate":
+            out.append(Interact(fig.id, marker["id"]))
+        else:
+            out += [Take(fig.id, marker["id"], item) for item in marker.get("items", {})]
     return out
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import shapely
 
 from geometry.polyline import point_along
-from rules import panic
+from rules import inventory, panic
 from rules.actions import (
     Action,
     Carry,
@@ -20,12 +20,15 @@ from rules.actions import (
     Decline,
     Door,
     EndActivations,
+    Give,
     Heal,
+    Interact,
     Melee,
     Move,
     Pass,
     Revive,
     Shoot,
+    Take,
     UseSkill,
     actor,
 )
@@ -350,6 +353,7 @@ def die(game: Game, fig: Fig, killer: Fig | None) -> None:
     game.pending = [w for w in game.pending if w.get("target") != fig.id]
     panic.after_death(game, fig)
     fig.status = "dead"
+    inventory.drop_all(game, fig, "dead")
     game.moved()
 
 
@@ -607,6 +611,59 @@ def _friend(game: Game, fig: Fig, target_id: str) -> Fig:
     return target
 
 
+def check_exchange(game: Game, fig: Fig, act: Interact | Take | Give) -> None:
+    """Opening a crate, taking an item from a marker, giving one to a friend (D31)."""
+    if not fig.standing:
+        raise _fail(f"{fig.name} {fig.id} must be standing to do that", "action")
+    if isinstance(act, Give):
+        target = _friend(game, fig, act.target)
+        if target.id == fig.id or not target.standing:
+            raise _fail(f"{act.target} cannot take it", "action.target")
+        if fig.items.get(act.item, 0) < 1:
+            raise _fail(f"{fig.name} {fig.id} carries no {act.item}", "action.item")
+        if not inventory.room_for(game, target, act.item):
+            raise _fail(f"{target.name} {target.id} has no room for a {act.item}",
+                        "action.item")
+        return
+    marker = inventory.check_marker(game, fig, act.marker)
+    if isinstance(act, Interact):
+        if marker["kind"] != "crate":
+            raise _fail(f"{act.marker} is already open: take what is in it", "action.marker")
+        return
+    if marker["kind"] == "crate":
+        raise _fail(f"{act.marker} is closed: open it first (interact)", "action.marker")
+    if marker.get("items", {}).get(act.item, 0) < 1:
+        raise _fail(f"there is no {act.item} on {act.marker}", "action.item")
+    if act.drop is not None and fig.items.get(act.drop, 0) < 1:
+        raise _fail(f"{fig.name} {fig.id} carries no {act.drop} to drop", "action.drop")
+    if not inventory.room_for(game, fig, act.item, act.drop):
+        carried, allowed = inventory.load(game, fig)
+        raise _fail(f"{fig.name} {fig.id} carries {carried} of {allowed} encumbrance: "
+                    f"drop something to take the {act.item}", "action.drop")
+
+
+def do_take(game: Game, fig: Fig, act: Take) -> None:
+    marker = game.markers[act.marker]
+    if act.drop is not None:
+        items, units = marker.setdefault("items", {}), marker.setdefault("units", {})
+        per_item = game.catalog.equipment[act.drop].units
+        if act.drop in fig.units:
+            moved = min(fig.units[act.drop], per_item)
+            units[act.drop] = units.get(act.drop, 0) + moved
+            fig.units[act.drop] -= moved
+            if fig.units[act.drop] <= 0:
+                fig.units.pop(act.drop)
+        fig.items[act.drop] -= 1
+        if fig.items[act.drop] <= 0:
+            fig.items.pop(act.drop)
+        items[act.drop] = items.get(act.drop, 0) + 1
+        game.note(f"{fig.name} {fig.id} drops a {act.drop} on {act.marker}")
+    inventory.move_item(game, marker["items"], marker.setdefault("units", {}), fig, act.item)
+    game.note(f"{fig.name} {fig.id} takes a {act.item} from {act.marker}")
+    if not marker["items"]:
+        del game.markers[act.marker]
+
+
 def check_door(game: Game, fig: Fig, act: Door) -> None:
     piece = next((t for t in game.terrain if t.id == act.door), None)
     if piece is None or piece.kind != "door":
@@ -652,6 +709,8 @@ def do_contaminate(game: Game, zombie: Fig, target: Fig) -> None:
     target.side, target.kind, target.name, target.band = "zombies", z.id, z.name, "zombies"
     target.move, target.attack, target.defense, target.wounds, target.pv = (
         z.move, z.attack, z.defense, z.wounds, z.wounds)
+    if game.settings.contaminated_equipment == "dropped":
+        inventory.drop_all(game, target, "contaminated")
     target.skills, target.items, target.units = [], {}, {}
     target.status, target.moves, target.panic_malus, target.panicked = "standing", 0, 0, False
     game.moved()
@@ -744,6 +803,14 @@ def resolve_action(game: Game, fig: Fig, act: Action) -> None:
             _place_carried(game, fig, target, start)
     elif isinstance(act, Door):
         do_door(game, fig, act)
+    elif isinstance(act, Interact):
+        inventory.open_crate(game, fig, game.markers[act.marker])
+    elif isinstance(act, Take):
+        do_take(game, fig, act)
+    elif isinstance(act, Give):
+        target = game.figures[act.target]
+        inventory.move_item(game, fig.items, fig.units, target, act.item)
+        game.note(f"{fig.name} {fig.id} gives a {act.item} to {target.name} {target.id}")
     elif isinstance(act, Contaminate):
         do_contaminate(game, fig, game.figures[act.target])
     elif isinstance(act, UseSkill):

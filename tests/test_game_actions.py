@@ -930,7 +930,7 @@ def test_malformed_actions_name_the_field(action: object, where: str, message: s
 
 @pytest.mark.parametrize(("action", "where", "message"), [
     (Move("s9", to=(1, 1)), "action.figure", "there is no figure 's9'"),
-    (Move("z1", to=(5, 14)), "action.figure", "it is the survivors' activation, not zombies'"),
+    (Move("z1", to=(5, 14)), "action.figure", "it is the survivors' activation, not the zombies'"),
     (Move("s1", to=(40, 5)), "action.to", "Ex-flic (H) s1 cannot reach [40, 5]"),
     (Move("s1", to=(5, 5), toward="z1"), "action",
      "a move needs either 'to' (a point) or 'toward' (a figure or point)"),

@@ -1,0 +1,149 @@
+"""What figures carry and what lies on the table: encumbrance, item markers, crates.
+
+A marker is plain data in `Game.markers`: `{"id", "kind": "crate" | "items", "x", "y",
+"items": {id: count}, "units": {id: n}}`; a closed crate may also hold `"loot"` (the six
+entries of its 1D6 loot table, each `{"item": id, "count": n}` or `{}` for nothing),
+`"cost"` (AP to open, default 1) and `"test": "intelligence"` (D2). A dead survivor leaves its
+equipment on a marker where it fell (D17). Markers never block movement or sight.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from rules.dice import Roll, succeeds
+from rules.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from rules.figures import Fig
+    from rules.game import Game
+
+__all__ = ["MARKER_RADIUS", "load", "room_for", "marker_gap", "drop_all", "open_crate",
+           "move_item", "check_marker"]
+
+MARKER_RADIUS = 0.5  # a 25 mm token, in inches
+CONTACT = 0.05
+PEDAGOGUE_INCHES = 6.0
+
+
+def _skill_value(game: Game, fig: Fig, effect: str, field: str) -> int:
+    total = 0
+    for skill_id in fig.skills:
+        skill = game.catalog.skills.get(skill_id)
+        if skill is not None and skill.effect == effect:
+            total += int(getattr(skill, field) or 0)
+    return total
+
+
+def load(game: Game, fig: Fig, items: dict[str, int] | None = None) -> tuple[int, int]:
+    """(encumbrance carried, encumbrance allowed): sac à dos adds room, trousse carries
+    healing items for nothing (D35)."""
+    items = fig.items if items is None else items
+    free_heals = _skill_value(game, fig, "free_healing_items", "count")
+    carried = 0
+    for item_id, count in items.items():
+        item = game.catalog.equipment[item_id]
+        if item.kind == "healing":
+            free = min(free_heals, count)
+            free_heals -= free
+            count -= free
+        carried += item.encumbrance * count
+    allowed = fig.encumbrance + _skill_value(game, fig, "free_extra_encumbrance", "bonus")
+    return carried, allowed
+
+
+def room_for(game: Game, fig: Fig, item: str, drop: str | None = None) -> bool:
+    after = dict(fig.items)
+    if drop is not None:
+        after[drop] = after.get(drop, 0) - 1
+        if after[drop] <= 0:
+            after.pop(drop)
+    after[item] = after.get(item, 0) + 1
+    carried, allowed = load(game, fig, after)
+    return carried <= allowed
+
+
+def marker_gap(fig: Fig, marker: dict[str, Any]) -> float:
+    r = fig.base_mm / 25.4 / 2
+    return math.dist(fig.centre, (marker["x"], marker["y"])) - r - MARKER_RADIUS
+
+
+def check_marker(game: Game, fig: Fig, marker_id: str) -> dict[str, Any]:
+    marker = game.markers.get(marker_id)
+    if marker is None:
+        raise IllegalActionError(f"there is no marker {marker_id!r}", "action.marker")
+    gap = marker_gap(fig, marker)
+    if gap > CONTACT + 1e-9:
+        raise IllegalActionError(f"{fig.name} {fig.id} is {gap:.2f} in from {marker_id}; "
+                                 "touch it first", "action.marker")
+    return marker
+
+
+def drop_all(game: Game, fig: Fig, why: str) -> None:
+    """Everything the figure carried is left on a marker where it stands."""
+    if not fig.items:
+        return
+    marker_id = f"{fig.id}-gear"
+    game.markers[marker_id] = {"id": marker_id, "kind": "items", "x": fig.x, "y": fig.y,
+                               "items": dict(fig.items), "units": dict(fig.units)}
+    game.note(f"{fig.name} {fig.id}'s equipment is left on the ground ({why}): {marker_id}")
+    fig.items, fig.units = {}, {}
+
+
+def open_crate(game: Game, fig: Fig, marker: dict[str, Any]) -> None:
+    """Open a crate: an Intelligence test if the card asks one (D2), then its loot roll."""
+    if marker.get("test") == "intelligence" and game.settings.intelligence_tests == "scenario":
+        if fig.has("debrouillard"):
+            game.note(f"{fig.name} {fig.id} knows how (débrouillard)")
+        else:
+            label = f"intelligence {fig.intelligence}+ to open {marker['id']}"
+            passed = succeeds(game.roll(Roll(label, fig.id)), fig.intelligence)
+            teacher = _pedagogue(game, fig)
+            if not passed and teacher is not None:
+                game.note(f"{teacher.name} {teacher.id} explains: re-roll (pédagogue)")
+                passed = succeeds(game.roll(Roll(label + ", re-roll", fig.id)),
+                                  fig.intelligence)
+            if not passed:
+                game.note(f"{fig.name} {fig.id} cannot get {marker['id']} open this time")
+                return
+    marker["kind"] = "items"
+    loot = marker.pop("loot", None)
+    if loot:
+        roll = game.roll(Roll(f"loot of {marker['id']}", fig.id))
+        entry = loot[roll - 1]
+        if entry.get("item"):
+            item = game.catalog.equipment[entry["item"]]
+            count = int(entry.get("count", 1))
+            marker.setdefault("items", {})[item.id] = marker.get("items", {}).get(
+                item.id, 0) + count
+            if item.kind in ("ammunition", "healing", "throwing"):
+                units = marker.setdefault("units", {})
+                units[item.id] = units.get(item.id, 0) + item.units * count
+    inside = ", ".join(f"{n} {i}" for i, n in marker.get("items", {}).items()) or "nothing"
+    game.note(f"{fig.name} {fig.id} opens {marker['id']}: {inside}")
+
+
+def _pedagogue(game: Game, fig: Fig) -> Fig | None:
+    for f in game.figures.values():
+        if (f.id != fig.id and f.side == "survivors" and f.band == fig.band and f.standing
+                and f.has("pedagogue")
+                and game.distance(f.id, fig.id) <= PEDAGOGUE_INCHES + 1e-9):
+            return f
+    return None
+
+
+def move_item(game: Game, source: dict[str, Any], units_of: dict[str, int],
+              target: Fig, item_id: str) -> None:
+    """One item (with its rounds, cocktails or heals) from `source` items to `target`."""
+    source[item_id] -= 1
+    per_item = game.catalog.equipment[item_id].units
+    if item_id in units_of:
+        moved = min(units_of[item_id], per_item)
+        units_of[item_id] -= moved
+        target.units[item_id] = target.units.get(item_id, 0) + moved
+        if units_of[item_id] <= 0:
+            units_of.pop(item_id)
+    if source[item_id] <= 0:
+        source.pop(item_id)
+    target.items[item_id] = target.items.get(item_id, 0) + 1
