@@ -9,11 +9,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import shapely
-from geometry.paths import PathFinder
 
 from bench.tables import R, bench_figures, bench_terrain
 from bench.timing import measure
 from geometry.distance import edge_distances, within
+from geometry.paths import PathFinder
 from geometry.sight import SightField
 from geometry.sightmatrix import SightMatrix
 from geometry.units import TABLE_INCHES
