@@ -17,7 +17,7 @@ from rules.errors import InvalidActionError
 
 __all__ = [
     "Action", "Move", "Shoot", "Melee", "Heal", "Revive", "Carry", "Door", "Interact", "Take",
-    "Give", "Contaminate",
+    "Give", "Exit", "Special", "Contaminate",
     "UseSkill", "Decline", "Pass", "EndActivations", "parse_action", "ACTION_TYPES", "actor",
 ]
 
@@ -132,6 +132,26 @@ class Give(Action):
 
 
 @dataclass(frozen=True)
+class Exit(Action):
+    """Leave the table by one of the scenario's exits, base touching its edge (1 AP)."""
+
+    type: ClassVar[str] = "exit"
+    figure: str
+    exit: str
+
+
+@dataclass(frozen=True)
+class Special(Action):
+    """An action the scenario card adds (`rule` names it): treat the sick, free a prisoner..."""
+
+    type: ClassVar[str] = "special"
+    figure: str
+    rule: str
+    target: str | None = None
+    marker: str | None = None
+
+
+@dataclass(frozen=True)
 class Contaminate(Action):
     type: ClassVar[str] = "contaminate"
     figure: str
@@ -172,8 +192,8 @@ class EndActivations(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {
     cls.type: cls
-    for cls in (Move, Shoot, Melee, Heal, Revive, Carry, Door, Interact, Take, Give,
-                Contaminate, UseSkill, Decline,
+    for cls in (Move, Shoot, Melee, Heal, Revive, Carry, Door, Interact, Take, Give, Exit,
+                Special, Contaminate, UseSkill, Decline,
                 Pass, EndActivations)
 }
 

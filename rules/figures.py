@@ -54,6 +54,7 @@ class Fig:
     panic_tests: int = 0
     downed_by: str = ""  # who put it down or removed it (campaign: losses per zombie player)
     origin: str = ""  # the archetype of a contaminated survivor, now a zombie
+    exit: str = ""  # the exit an evacuated figure left by
 
     # --- what it is ---------------------------------------------------------------------
 

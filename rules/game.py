@@ -22,6 +22,7 @@ from rules.catalog import Catalog, load_catalog
 from rules.dice import Dice, Roll
 from rules.errors import IllegalActionError
 from rules.figures import Fig
+from rules.referee import Referee, rebuild
 from rules.settings import Settings
 
 __all__ = ["Game", "SURVIVORS", "ZOMBIES", "BANDS", "MODES"]
@@ -48,6 +49,7 @@ class Game:
         rng: random.Random | None = None,
         mode: str = "solo",
         markers: Sequence[dict[str, Any]] = (),
+        referee: Referee | None = None,
     ) -> None:
         self.catalog = catalog or load_catalog()
         self.settings = settings or Settings()
@@ -67,6 +69,7 @@ class Game:
         self.controller: str | None = None  # the band moving a zombie (zombie_war)
         self.markers: dict[str, dict[str, Any]] = {  # crates and items on the table
             m["id"]: copy.deepcopy(m) for m in markers}
+        self.referee = referee  # the scenario's objectives and special rules, if any
         self.pending: list[dict[str, Any]] = []
         self.activating: str | None = None  # the side whose activation is being resolved
         self.passes = 0  # passes in a row this turn: the second ends it (D16)
@@ -120,6 +123,8 @@ class Game:
             "activating": self.activating,
             "mode": self.mode,
             "markers": list(copy.deepcopy(self.markers).values()),
+            "referee": None if self.referee is None else {
+                "name": self.referee.name, **self.referee.to_json()},
             "controller": self.controller,
             "passes": self.passes,
             "ended": list(self.ended),
@@ -132,7 +137,8 @@ class Game:
         game = cls(scene_json=data["scene"], figures=[Fig.from_json(f) for f in data["figures"]],
                    settings=Settings.from_json(data["settings"]), catalog=catalog,
                    max_turns=data["max_turns"], mode=data.get("mode", "solo"),
-                   markers=data.get("markers", []))
+                   markers=data.get("markers", []),
+                   referee=None if data.get("referee") is None else rebuild(data["referee"]))
         game.turn, game.pools, game.to_act = data["turn"], dict(data["pools"]), data["to_act"]
         game.pending = copy.deepcopy(data["pending"])
         game.activating = data.get("activating")
@@ -183,6 +189,7 @@ class Game:
         other.log = list(self.log)
         other.scene_json = copy.deepcopy(self.scene_json)
         other.markers = copy.deepcopy(self.markers)
+        other.referee = copy.deepcopy(self.referee)
         other.plans = {}
         other.replies = []
         other._dice = Dice(rng=self.rng)
@@ -321,6 +328,11 @@ class Game:
 
     def _end_turn(self) -> None:
         self.note(f"end of turn {self.turn}")
+        if self.referee is not None:
+            self.referee.turn_ended(self)
+            if self.outcome is None:
+                self._begin_turn()
+            return
         if self.turn >= self.max_turns:
             if self.mode == "zombie_war":
                 a, b = (self.survivors_counted(band) for band in BANDS)
@@ -332,6 +344,10 @@ class Game:
             return
         self._begin_turn()
 
+    def finish(self, winner: str, reason: str) -> None:
+        """End the game: `winner` is a side, a band, or "draw"."""
+        self._finish(winner, reason)
+
     def _finish(self, winner: str, reason: str) -> None:
         if self.outcome is None:
             self.outcome = {"winner": winner, "reason": reason, "turn": self.turn}
@@ -339,6 +355,9 @@ class Game:
             self.note(f"game over: {winner} win ({reason})")
 
     def check_outcome(self) -> None:
+        if self.referee is not None:
+            self.referee.check(self)
+            return
         if self.mode == "zombie_war":
             self._check_war_outcome()
             return

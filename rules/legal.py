@@ -17,6 +17,7 @@ from rules.actions import (
     Decline,
     Door,
     EndActivations,
+    Exit,
     Give,
     Heal,
     Interact,
@@ -25,6 +26,7 @@ from rules.actions import (
     Pass,
     Revive,
     Shoot,
+    Special,
     Take,
     UseSkill,
     actor,
@@ -146,6 +148,10 @@ def cost(game: Game, act: Action) -> int:
     if isinstance(act, Interact):
         marker = game.markers.get(act.marker, {})
         return int(marker.get("cost", 1))
+    if isinstance(act, Special):
+        return game.referee.special_cost(game, act) if game.referee is not None else 0
+    if isinstance(act, Exit):
+        return 1
     if isinstance(act, Move | Heal | Carry | Door | Contaminate | Take | Give):
         return 1
     return 0
@@ -220,6 +226,14 @@ def check_action(game: Game, fig: Fig, act: Action, *, free: bool = False) -> No
         resolve.check_door(game, fig, act)
     elif isinstance(act, Interact | Take | Give):
         resolve.check_exchange(game, fig, act)
+    elif isinstance(act, Exit):
+        if game.referee is None or act.exit not in game.referee.exits(game, fig):
+            raise _fail(f"{fig.name} {fig.id} cannot leave by {act.exit!r} now: its base must "
+                        "touch that exit's stretch of table edge", "action.exit")
+    elif isinstance(act, Special):
+        if game.referee is None:
+            raise _fail(f"no scenario rule {act.rule!r} in this game", "action.rule")
+        game.referee.check_special(game, fig, act)
     elif isinstance(act, UseSkill):
         from rules import skills
 
@@ -300,6 +314,9 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
                            if t.kind == "door" and _near_bounds(t.footprint.bounds, fig)]
         if want("interact") and game.markers:
             candidates += _exchanges(game, fig)
+        if want("scenario") and game.referee is not None and fig.standing:
+            candidates += [Exit(fig.id, e) for e in game.referee.exits(game, fig)]
+            candidates += game.referee.special_actions(game, fig)
         if want("skill"):
             from rules import skills
 

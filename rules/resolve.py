@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import shapely
 
 from geometry.polyline import point_along
+from geometry.space import Sight
 from rules import inventory, panic
 from rules.actions import (
     Action,
@@ -20,6 +21,7 @@ from rules.actions import (
     Decline,
     Door,
     EndActivations,
+    Exit,
     Give,
     Heal,
     Interact,
@@ -28,6 +30,7 @@ from rules.actions import (
     Pass,
     Revive,
     Shoot,
+    Special,
     Take,
     UseSkill,
     actor,
@@ -397,31 +400,49 @@ def shooting_answer(game: Game, fig: Fig, reach: float) -> dict[str, Any]:
     key = ("shoot", fig.id, reach, game.version())
     answer: dict[str, Any] | None = game.plans.get(key)
     if answer is None:
+        if game.referee is not None:
+            reach *= game.referee.range_factor(game)
         if game.mode == "zombie_war":
             answer = _war_targets(game, fig, reach)
         else:
             answer = shooting_targets(game.space(), fig.id, reach,
-                                      _sight_of_zombies(game)[fig.id])
+                                      _weather(game, fig, _sight_of_zombies(game)[fig.id]))
         game.plans[key] = answer
     return answer
+
+
+def _weather(game: Game, fig: Fig, seen: dict[str, Any]) -> dict[str, Any]:
+    """Fog and night (the scenario's referee) hide targets the geometry would show."""
+    if game.referee is None:
+        return seen
+    hidden = Sight(False, 0.0)
+    return {t: s if not s.visible or game.referee.may_see(
+        game, fig, game.figures[t], game.distance(fig.id, t)) else hidden
+        for t, s in seen.items()}
 
 
 def _war_targets(game: Game, fig: Fig, reach: float) -> dict[str, Any]:
     """Two bands (D23): the nearest enemy in sight (zombie or rival survivor) may be shot,
     or any zombie in sight within 2 in of one of the shooter's own band."""
     enemies = [f for f in game.figures.values() if f.on_table and fig.enemy_of(f)]
-    seen = game.space().sight_table([fig.id], [f.id for f in enemies])[fig.id]
+    seen = _weather(game, fig, game.space().sight_table([fig.id], [e.id for e in enemies])[
+        fig.id])
     candidates = sorted((game.distance(fig.id, e.id), e.id) for e in enemies
                         if seen[e.id].visible and game.distance(fig.id, e.id) <= reach + 1e-9)
     friends = [f.id for f in game.figures.values()
                if f.side == "survivors" and f.band == fig.band and f.on_table]
     legal: list[str] = []
+    why: dict[str, str] = {}
     for d, target in candidates:
         threat = game.figures[target].is_zombie and any(
             game.distance(target, f) <= THREAT_INCHES + 1e-9 for f in friends)
-        if d <= candidates[0][0] + 1e-6 or threat:
+        if d <= candidates[0][0] + 1e-6:
             legal.append(target)
-    return {"candidates": [t for _, t in candidates], "legal": legal}
+            why[target] = f"nearest enemy in sight and range ({d:.2f} in)"
+        elif threat:
+            legal.append(target)
+            why[target] = "threatens a survivor of the band (within 2 in)"
+    return {"candidates": [t for _, t in candidates], "legal": legal, "why": why}
 
 
 def _sight_of_zombies(game: Game) -> dict[str, dict[str, Any]]:
@@ -805,6 +826,14 @@ def resolve_action(game: Game, fig: Fig, act: Action) -> None:
         do_door(game, fig, act)
     elif isinstance(act, Interact):
         inventory.open_crate(game, fig, game.markers[act.marker])
+    elif isinstance(act, Exit):
+        fig.status = "evacuated"
+        fig.exit = act.exit
+        game.moved()
+        game.note(f"{fig.name} {fig.id} leaves the table by {act.exit}")
+    elif isinstance(act, Special):
+        assert game.referee is not None
+        game.referee.do_special(game, fig, act)
     elif isinstance(act, Take):
         do_take(game, fig, act)
     elif isinstance(act, Give):

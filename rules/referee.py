@@ -1,0 +1,82 @@
+"""The hooks a scenario uses to referee a game: objectives, exits, weather, special actions.
+
+The rules engine knows no scenario (scenarios depend on rules, not the reverse). A scenario
+gives the game a `Referee`; the game asks it at fixed moments. Referees are registered by
+name so that a saved game (plain JSON) can be rebuilt with its referee.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from rules.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from rules.actions import Action, Special
+    from rules.figures import Fig
+    from rules.game import Game
+
+__all__ = ["Referee", "register", "rebuild"]
+
+
+class Referee(Protocol):
+    """What a scenario decides. Every method has a plain-game answer in `rules.game`."""
+
+    name: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The referee's own state (counts, events...), plain JSON."""
+        ...
+
+    def check(self, game: Game) -> None:
+        """After every activation: end the game (`game.finish`) if an objective says so."""
+        ...
+
+    def turn_ended(self, game: Game) -> None:
+        """At the end of each turn: reinforcements, the card's end roll, its turn limit."""
+        ...
+
+    def exits(self, game: Game, fig: Fig) -> list[str]:
+        """The exits `fig` may leave the table by now (its base touching their edge)."""
+        ...
+
+    def range_factor(self, game: Game) -> float:
+        """Weather: shooting ranges are multiplied by this."""
+        ...
+
+    def may_see(self, game: Game, shooter: Fig, target: Fig, distance: float) -> bool:
+        """Weather and light: whether the shooter can pick the target out at this distance."""
+        ...
+
+    def special_actions(self, game: Game, fig: Fig) -> list[Action]:
+        """The card's own actions open to `fig` now (treat the sick, free a prisoner...)."""
+        ...
+
+    def special_cost(self, game: Game, act: Special) -> int:
+        ...
+
+    def check_special(self, game: Game, fig: Fig, act: Special) -> None:
+        """Refuse with IllegalActionError, naming the rule, or return."""
+        ...
+
+    def do_special(self, game: Game, fig: Fig, act: Special) -> None:
+        ...
+
+
+Factory = Callable[[dict[str, Any]], Referee]
+_FACTORIES: dict[str, Factory] = {}
+
+
+def register(name: str, factory: Factory) -> None:
+    """Make referees called `name` rebuildable from their JSON state."""
+    _FACTORIES[name] = factory
+
+
+def rebuild(data: dict[str, Any]) -> Referee:
+    name = data.get("name")
+    if name not in _FACTORIES:
+        raise IllegalActionError(
+            f"this game is refereed by {name!r}, which is not loaded (import its scenario "
+            "module first)", "referee")
+    return _FACTORIES[name](data)
