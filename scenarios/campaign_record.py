@@ -707,8 +707,9 @@ class _Step:
             if pv > s.pv:
                 self.put(dataclasses.replace(s, pv=pv))
                 healed.append(s.id)
-        return Effect(c.type, source, f"{len(healed)} member(s) recover up to {c.pv} PV",
-                      body, members=tuple(healed))
+        text = (f"{', '.join(healed)} recover up to {c.pv} PV" if healed
+                else "nobody is wounded: no effect")
+        return Effect(c.type, source, text, body, members=tuple(healed))
 
 
 def _face(card: Card, die: int) -> Consequence:
