@@ -48,13 +48,13 @@ MemberStatus: TypeAlias = Literal["alive", "dead", "contaminated", "lost"]
 EndStatus: TypeAlias = Literal["standing", "down", "dead", "contaminated", "evacuated", "absent"]
 Winner: TypeAlias = Literal["survivors", "zombies", "draw"]
 Source: TypeAlias = Literal["reward", "consequence"]
-Recovery: TypeAlias = Literal["contact", "roll", "survive", "die"]
+Recovery: TypeAlias = Literal["contact", "carried", "roll", "survive", "die"]
 MEMBER_STATUSES: tuple[MemberStatus, ...] = ("alive", "dead", "contaminated", "lost")
 END_STATUSES: tuple[EndStatus, ...] = (
     "standing", "down", "dead", "contaminated", "evacuated", "absent")
 WINNERS: tuple[Winner, ...] = ("survivors", "zombies", "draw")
 SOURCES: tuple[Source, ...] = ("reward", "consequence")
-RECOVERIES: tuple[Recovery, ...] = ("contact", "roll", "survive", "die")
+RECOVERIES: tuple[Recovery, ...] = ("contact", "carried", "roll", "survive", "die")
 CHOOSERS: tuple[Literal["dice", "zombies", "survivors"], ...] = ("dice", "zombies", "survivors")
 TABLES: tuple[Literal["regular", "conclusive"], ...] = ("regular", "conclusive")
 T = TypeVar("T")

@@ -109,6 +109,9 @@ RECOVER_ON = 4  # D8: a down survivor left alone recovers on 4+
 UNIT_KINDS = ("ammunition", "healing", "throwing")  # items whose uses are counted (D15)
 PRAGMATIQUE = "pragmatique"
 PREMIERS_SOINS = "premiers_soins"
+END_OF_GAME: dict[str, EndStatus] = {  # a survivor's game status -> its end status
+    "standing": "standing", "down": "down", "dead": "dead", "removed": "dead",
+    "evacuated": "evacuated", "contaminated": "contaminated"}
 
 
 # =============================================================================================
@@ -182,9 +185,7 @@ def result_from_game(game: Game, scenario_id: str,
     figures: list[FigureResult] = []
     for fig in game.figures.values():
         if fig.side == "survivors":
-            status: EndStatus = {"standing": "standing", "down": "down", "dead": "dead",
-                                 "removed": "dead", "evacuated": "evacuated",
-                                 "contaminated": "contaminated"}[fig.status]  # type: ignore[assignment]
+            status = END_OF_GAME[fig.status]
         elif fig.side == "zombies" and fig.origin:
             status = "contaminated"
         else:
@@ -408,8 +409,7 @@ class _Step:
         """Statuses, PV, equipment and spent skills from the game; the dead and the
         contaminated leave the band."""
         alive_ids = {s.id for s in self.alive()}
-        matched = [f for f in self.result.figures if f.id in alive_ids]
-        if not matched and self.result.figures:
+        if not any(f.id in alive_ids for f in self.result.figures):
             raise CampaignError("the game has none of the band's living members "
                                 f"({', '.join(sorted(alive_ids))})", "result.figures")
         for other in self.result.figures:
@@ -441,10 +441,14 @@ class _Step:
             if self.settings.once_per_game_scope == "campaign":
                 used = tuple(sorted({*used, *fig.used_once}))
             pv = min(fig.pv, self.wounds(state))
+            carried: Recovery | None = None
+            if fig.status in ("standing", "evacuated") and pv < 1:
+                pv, carried = 1, "carried"  # carried off the table while down (D8)
             self.put(dataclasses.replace(state, member=member, units=units, pv=pv,
                                          used_once=used))
             self.fates.append(Fate(
-                state.id, fig.status, "alive", pv, found=_diff(items, before),
+                state.id, fig.status, "alive", pv, recovery=carried,
+                found=_diff(items, before),
                 lost=_diff(before, items), downed_by=fig.downed_by,
                 inflicted_by=self.credit(fig.downed_by) if fig.status == "down" else None))
 
@@ -761,6 +765,9 @@ def heal_between(campaign: Campaign, target: str, healer: str | None = None, *,
     for who, state in (("target", patient), ("healer", doctor)):
         if not state.alive:
             raise CampaignError(f"{state.label()} is {state.status}", who)
+    if healer == target and not campaign.settings.self_heal:
+        raise CampaignError("a figure cannot heal itself (setting self_heal = false)",
+                            "healer")
     wounds = catalog.archetypes[patient.member.archetype].wounds
     if patient.pv >= wounds:
         raise CampaignError(f"{patient.label()} has all its PV ({wounds})", "target")
@@ -806,7 +813,7 @@ def apply_campaign_state(campaign: Campaign, figures: Iterable[Fig]) -> None:
             continue
         if campaign.settings.wounds_carry_over:
             fig.pv = min(fig.wounds, state.pv)
-        fig.units = {i: n for i, n in state.units.items() if i in fig.items}
+        fig.units = {**fig.units, **{i: n for i, n in state.units.items() if i in fig.items}}
         if campaign.settings.once_per_game_scope != "campaign":
             continue
         for skill in state.used_once:
@@ -851,6 +858,8 @@ def points_for_next(campaign: Campaign, cards: Mapping[str, Card] | None = None,
         points = spec.points(cost)
         base = "band cost" if spec.base == "band_cost" else str(spec.base)
         formula = f"floor({base} x {spec.factor:g})" + (f" + {spec.plus}" if spec.plus else "")
+        if campaign.next == len(campaign.draw.scenarios) - 1 and campaign.draw.choice_pending:
+            formula += " (the last scenario is a placeholder until the player chooses)"
     players = campaign.zombie_players
     share, extra = divmod(points, len(players))
     split = {p: share + (extra if i == 0 else 0) for i, p in enumerate(players)}

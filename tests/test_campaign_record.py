@@ -407,6 +407,38 @@ def test_down_at_the_end(setting: str, contact: bool, die: int | None,
         assert fate.lost == {"fronde": 1}
 
 
+def test_carried_off_the_table_while_down_recovers() -> None:
+    campaign = start(first_scenario("nettoyage"))
+    figures = alive_figs(campaign)
+    figures[3].update(status="evacuated", pv=0, downed_by="z1")
+    after = record_face("nettoyage", 2, campaign, figures=figures)
+    fate = after.history[0].fates[3]
+    assert (fate.status, fate.pv, fate.recovery, fate.roll) == ("alive", 1, "carried", None)
+
+
+def test_a_result_without_the_band_is_refused() -> None:
+    campaign = start()
+    with pytest.raises(CampaignError, match="none of the band") as error:
+        record_result(campaign, result("evacuation", "draw", [fig("x9")]), Dice.fixed([3]))
+    assert error.value.where == "result.figures"
+
+
+def test_healing_between_scenarios_rules() -> None:
+    campaign = start(settings=Settings(self_heal=False))
+    band = list(campaign.band)
+    band[2] = dataclasses.replace(band[2], pv=2)  # the Médecin, hurt
+    band[4] = dataclasses.replace(band[4], pv=5)  # Marcel
+    campaign = dataclasses.replace(campaign, band=tuple(band))
+    with pytest.raises(CampaignError, match="self_heal"):
+        heal_between(campaign, "m3")
+    with pytest.raises(CampaignError, match="no healing item"):
+        heal_between(campaign, "m5", "m1")
+    once = heal_between(campaign, "m5", "m3")  # premiers soins, no item used
+    assert once.member("m5").pv == 7 and once.member("m3").units == {"soins": 5}
+    twice = heal_between(once, "m5", "m3")  # premiers soins used on m5: the kit
+    assert twice.member("m5").pv == 9 and twice.member("m3").units == {"soins": 4}
+
+
 def test_wounds_do_not_carry_over_with_the_setting() -> None:
     campaign = start(first_scenario("nettoyage"),
                      settings=Settings(wounds_carry_over=False))
