@@ -44,9 +44,9 @@ def text_map(scene: Scene, columns: int = 64) -> list[str]:
                 if grid[r][c] != "#":
                     grid[r][c] = mark
     for f in scene.figures:
-        c = min(int(f.x / sx), columns - 1)
-        r = min(int((scene.table.depth - f.y) / sy), rows - 1)
-        grid[r][c] = GLYPH[f.side]
+        col = min(int(f.x / sx), columns - 1)
+        row = min(int((scene.table.depth - f.y) / sy), rows - 1)
+        grid[row][col] = GLYPH[f.side]
     border = "+" + "-" * columns + "+"
     return [border, *("|" + "".join(line) + "|" for line in grid), border]
 
