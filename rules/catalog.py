@@ -43,14 +43,15 @@ Sex: TypeAlias = Literal["H", "F", "H/F"]
 SurvivorClass: TypeAlias = Literal["hero", "follower", "burden"]  # héros, suiveur, boulet
 Uses: TypeAlias = Literal["game", "turn"]
 EquipmentKind: TypeAlias = Literal[
-    "shooting", "throwing", "melee", "ammunition", "healing", "protection"
+    "shooting", "throwing", "melee", "ammunition", "healing", "protection", "scenario"
 ]
 JsonValue: TypeAlias = "str | int | float | bool | None | list[JsonValue] | dict[str, JsonValue]"
 
 SEXES: tuple[Sex, ...] = get_args(Sex)
 CLASSES: tuple[SurvivorClass, ...] = get_args(SurvivorClass)
 USES: tuple[Uses, ...] = get_args(Uses)
-KINDS: tuple[EquipmentKind, ...] = get_args(EquipmentKind)
+# "scenario" is a card's own object (fuel, medicine), added by its referee, never a data file's
+KINDS: tuple[EquipmentKind, ...] = tuple(k for k in get_args(EquipmentKind) if k != "scenario")
 
 
 def _to_json(item: DataclassInstance) -> dict[str, JsonValue]:

@@ -52,6 +52,8 @@ class Game:
         referee: Referee | None = None,
     ) -> None:
         self.catalog = catalog or load_catalog()
+        if referee is not None:
+            self.catalog = referee.catalog(self.catalog)
         self.settings = settings or Settings()
         self.scene_json = copy.deepcopy(scene_json)
         base = load_scene({**scene_json, "figures": []})
@@ -249,6 +251,15 @@ class Game:
         who = f", {request.figure}" if request.figure else ""
         self.note(f"rolls {value} ({request.purpose}{who})")
         return value
+
+    def rolls_made(self) -> int:
+        """How many dice this action has rolled so far (to find one of them again)."""
+        return len(self._dice.rolled)
+
+    def natural(self, index: int) -> int | None:
+        """The face of this action's die number `index`, if it was rolled."""
+        rolled = self._dice.rolled
+        return rolled[index][1] if index < len(rolled) else None
 
     def note(self, text: str) -> None:
         self._notes.append(text)

@@ -14,6 +14,7 @@ from rules.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from rules.actions import Action, Special
+    from rules.catalog import Catalog
     from rules.figures import Fig
     from rules.game import Game
 
@@ -27,6 +28,11 @@ class Referee(Protocol):
 
     def to_json(self) -> dict[str, Any]:
         """The referee's own state (counts, events...), plain JSON."""
+        ...
+
+    def catalog(self, base: Catalog) -> Catalog:
+        """The rules data the game plays with: `base`, plus the card's own items (fuel,
+        medicine) so they can be carried like equipment."""
         ...
 
     def check(self, game: Game) -> None:

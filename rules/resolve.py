@@ -292,13 +292,33 @@ def attack(game: Game, attacker: Fig, target: Fig, dice: int, mode: Mode,
         if not target.standing and not (target.status == "down" and attacker.is_zombie):
             return
         spec = attack_spec(game, attacker, target, mode, weapon, malus)
+        first = game.rolls_made()
         outcome = drive(attack_die(spec), game)
-        if outcome == "miss":
+        if outcome == "miss" and mode == "shoot" and game.natural(first) == 1:
+            _friendly_fire(game, attacker, target)
+        elif outcome == "miss":
             game.note(f"{attacker.name} {attacker.id} misses {target.name} {target.id}")
         elif outcome == "saved":
             game.note(f"{target.name} {target.id} saves the wound")
         else:
             wound(game, attacker, target, mode, free=free)
+
+
+def _friendly_fire(game: Game, shooter: Fig, target: Fig) -> None:
+    """friendly_fire = "on_natural_1" (D26): a natural 1 shooting at a zombie in base contact
+    with a survivor wounds that survivor instead, who saves on 5+ as in melee."""
+    friends = [f for f in game.figures.values()
+               if f.side == "survivors" and f.standing and not shooter.enemy_of(f)
+               and game.in_contact(f.id, target.id)]
+    if game.settings.friendly_fire != "on_natural_1" or not target.is_zombie or not friends:
+        game.note(f"{shooter.name} {shooter.id} misses {target.name} {target.id}")
+        return
+    victim = min(friends, key=lambda f: (game.distance(shooter.id, f.id), f.id))
+    game.note(f"a natural 1: the shot hits {victim.name} {victim.id} instead (friendly fire)")
+    if succeeds(game.roll(Roll("save 5+ (friendly fire)", victim.id)), 5):
+        game.note(f"{victim.name} {victim.id} saves the wound")
+        return
+    wound(game, shooter, victim, "shoot", free=True)
 
 
 def wound(game: Game, attacker: Fig, target: Fig, mode: Mode, *, free: bool = False) -> None:

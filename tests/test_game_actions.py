@@ -998,3 +998,23 @@ def test_contamination_roll_and_protections(items: dict[str, int], rolls: list[i
     g(Contaminate("z1", "s1"), rolls)
     assert game.figures["s1"].is_zombie is contaminated
     g.finish()
+
+
+def test_friendly_fire_on_a_natural_1() -> None:
+    """friendly_fire = on_natural_1: the friend in contact with the target takes the shot."""
+    from golden_helpers import TOUCH, Golden, start, survivor, zombie
+    from rules.actions import Shoot
+
+    shooter = survivor("s1", "ex_flic_h", 5, 5, items={"pistolet": 1, "balles": 1})
+    friend = survivor("s2", "geek", 15, 5)
+    z = zombie("z1", "rodeur", 15 + TOUCH, 5)
+    g = Golden(start([shooter, friend, z], dice=[6, 1, 1], friendly_fire="on_natural_1"))
+    notes = g(Shoot("s1", "z1", "pistolet"), dice=[1, 2])  # a natural 1, then s2 fails 5+
+    assert any("friendly fire" in n for n in notes)
+    assert g.game.figures["s2"].pv == g.game.figures["s2"].wounds - 1
+    g.finish()
+    plain = Golden(start([survivor("s1", "ex_flic_h", 5, 5, items={"pistolet": 1, "balles": 1}),
+                          survivor("s2", "geek", 15, 5), zombie("z1", "rodeur", 15 + TOUCH, 5)],
+                         dice=[6, 1, 1]))
+    plain(Shoot("s1", "z1", "pistolet"), dice=[1])
+    assert plain.game.figures["s2"].pv == plain.game.figures["s2"].wounds
