@@ -25,6 +25,7 @@ from geometry.terrain import TerrainPiece
 __all__ = ["Sight", "Space"]
 
 FloatArray = npt.NDArray[np.float64]
+EDGE_NOISE = 1e-6  # inches: a base touching terrain exactly may lie this far outside its region
 
 
 @dataclass(frozen=True)
@@ -159,6 +160,9 @@ class Space:
         """Whether a base at `a` could reach any of `points` if no figure stood in the way."""
         regions = _free_regions(self._terrain_key, self.scene, radius)
         region = next((r for r in regions if shapely.intersects_xy(r, *a)), None)
+        if region is None:  # a base exactly touching terrain can fall outside by float noise
+            here = shapely.Point(a)
+            region = next((r for r in regions if shapely.distance(r, here) <= EDGE_NOISE), None)
         if region is None or not points:
             return False
         xy = np.asarray(points, dtype=np.float64)

@@ -342,7 +342,11 @@ def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any], bought: Mapp
                             "group": civilians.id, "name": civilians.name.fr})
 
     home = zones[card.survivors.deployment]
-    spots = placer.place(home, len(roster.members), r, gap=SURVIVOR_GAP)
+    closed_in = _closed_in(base_scene, r)  # the band deploys on the open ground if it fits
+    spots = placer.place(home, len(roster.members), r, gap=SURVIVOR_GAP, avoid=closed_in)
+    if len(spots) < len(roster.members):
+        placer.taken = [s for s in placer.taken if s not in spots]
+        spots = placer.place(home, len(roster.members), r, gap=SURVIVOR_GAP)
     if len(spots) < len(roster.members):
         raise _NoRoom(f"{len(roster.members)} survivors", "survivors.deployment")
     survivors = list(spots)
@@ -384,6 +388,21 @@ def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any], bought: Mapp
     return {"figures": figures, "crates": crates, "items": items,
             "marker_pieces": marker_pieces, "deployment": info,
             "zombies_placed": len(placed_zombies)}
+
+
+def _closed_in(scene: Any, r: float) -> BaseGeometry | None:
+    """Where a base centre would be shut off from the open ground (the largest connected
+    area a base can walk, doors as they are): a yard between two houses, a closed room."""
+    blockers = [t.footprint for t in scene.movement_blockers]
+    if not blockers:
+        return None
+    table = box(r, r, scene.table.width - r, scene.table.depth - r)
+    free = shapely.difference(table, shapely.union_all([b.buffer(r) for b in blockers]))
+    parts = list(getattr(free, "geoms", [free]))
+    if len(parts) < 2:
+        return None
+    return shapely.difference(box(0, 0, scene.table.width, scene.table.depth),
+                              max(parts, key=lambda p: p.area))
 
 
 def _zombie_areas(card: Card, method: Deployment, zones: Mapping[str, Polygon], width: float,

@@ -1,0 +1,534 @@
+"""Playing a scenario card with the rules engine: its seeded set-up as a `Game`, refereed.
+
+`start_scenario` builds on `scenarios.setup.setup_scenario`: the scene (terrain, the card's
+zones and markers as terrain that blocks nothing), the band, the zombies and the civilians as
+figures, the crates and the card's items as `Game.markers`, the card's turn limit, and a
+`ScenarioReferee`. Crates hold the loot rolled at set-up (D20: rolled in advance, kept hidden
+until opened): equipment and the card's items lie inside, a trap's zombie is kept in the
+referee's record and bursts out when the crate is opened.
+
+The referee (registered as "scenario", so `Game.replay` and `Game.from_json` rebuild it once
+this module is imported) keeps in plain JSON everything it tracks: the card id, the weather,
+the starting band and civilian groups, the zones figures were evacuated through, events,
+crates opened, the sick cared for, the trapped freed, items delivered, the end rolls, the
+reinforcements and other arrivals, and the result. It referees:
+
+- the end (docs/scenarios.md): an `ends_when` condition after any activation, no survivor left
+  who can act, the turn limit, the card's end roll; then each side's conditions (all or
+  any); both or neither hold: a draw;
+- exits (a base touching the exit's stretch of edge, for the sides it lists), zone
+  evacuation (`refuge` after every activation, `helicopter` at the end of a turn);
+- weather: shooting ranges times `range_factor`, no target beyond `sight_limit` unless it
+  stands in a light zone at night;
+- the card's actions (`scenarios.play_specials`): escort, exit with a civilian or a down
+  friend, treat, deliver; the trapped freed at the end of a survivor activation; heavy items
+  lowering M; crates opened (counted, traps, noisy crates); reinforcements at turn end.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from typing import Any
+
+from geometry.errors import SurviveUsError
+from rules.actions import Action, Special
+from rules.catalog import Catalog, Equipment, load_catalog
+from rules.dice import Roll
+from rules.figures import Fig, civilian, survivor_from_member, zombie_of
+from rules.game import SURVIVORS, ZOMBIES, Game
+from rules.inventory import CONTACT, marker_gap
+from rules.referee import register
+from rules.settings import Settings
+from rules.warband import Roster, example_bands
+from scenarios import play_arrivals as arrivals
+from scenarios import play_specials as specials
+from scenarios.cards import Card, load_cards
+from scenarios.play_conditions import condition_text, holds, in_zone, victory
+from scenarios.setup import DEFAULT_BAND, roll_dice, setup_scenario
+from scenarios.special_rules import (
+    Escorted,
+    HeavyItem,
+    Helicopter,
+    NoisyCrates,
+    Refuge,
+    Trapped,
+)
+
+__all__ = ["REFEREE", "ScenarioReferee", "start_scenario", "markers_from_setup",
+           "scenario_equipment", "UnknownScenario"]
+
+REFEREE = "scenario"
+
+
+class UnknownScenario(SurviveUsError, ValueError):
+    code = "unknown_scenario"
+
+
+def _card(card_id: str) -> Card:
+    cards = load_cards()
+    if card_id not in cards:
+        raise UnknownScenario(f"no scenario card {card_id!r} (known: {', '.join(cards)})",
+                              "scenario")
+    return cards[card_id]
+
+
+def scenario_equipment(card: Card) -> dict[str, Equipment]:
+    """The card's own items as equipment of kind "scenario": carried for their encumbrance,
+    their uses counted (a case of the cure holds 2)."""
+    return {i.id: Equipment(id=i.id, name=i.name.fr, kind="scenario",
+                            encumbrance=i.encumbrance, rarity=None, ap_cost=0, units=i.uses,
+                            text_fr=i.name.fr) for i in card.items}
+
+
+class ScenarioReferee:
+    """A scenario card's rules during a game (the `rules.referee.Referee` protocol).
+
+    `state` is plain JSON and is all there is to save; `card` may be given for a card that is
+    not one of the ten (tests), otherwise it is looked up by `state["card"]`.
+    """
+
+    name = REFEREE
+
+    def __init__(self, state: dict[str, Any], card: Card | None = None) -> None:
+        self.state = state
+        self._card = card
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ScenarioReferee:
+        return cls(copy.deepcopy({k: v for k, v in data.items() if k != "name"}))
+
+    @classmethod
+    def for_figures(cls, card: Card, figures: Sequence[Fig], weather: dict[str, Any],
+                    crates: Sequence[dict[str, Any]] = ()) -> ScenarioReferee:
+        """A referee at the start: the band and civilians as placed, the set-up's weather and
+        crates (`{"id", "loot": {...}}`: traps are kept here)."""
+        civilians: dict[str, list[str]] = {g.id: [] for g in card.civilians}
+        for fig in figures:
+            if fig.side == "civilians":
+                group = next((g.id for g in card.civilians if fig.id.startswith(g.id)
+                              and fig.id[len(g.id):].isdigit()), None)
+                if group is not None:
+                    civilians[group].append(fig.id)
+        state: dict[str, Any] = {
+            "card": card.id,
+            "weather": copy.deepcopy(weather),
+            "band": [f.id for f in figures if f.side == "survivors"],
+            "civilians": civilians,
+            "closed_crates": [c["id"] for c in crates],
+            "traps": {c["id"]: {"zombie": c["loot"]["zombie"], "count": c["loot"]["count"]}
+                      for c in crates if c.get("loot", {}).get("type") == "zombie"},
+            "crates_opened": [],
+            "evacuated_via": {},
+            "events": [],
+            "treated": [],
+            "freed": [],
+            "delivered": {},
+            "base_move": {},
+            "end_rolls": [],
+            "arrivals": [],
+            "next_zombie": 1 + max((int(f.id[1:]) for f in figures
+                                    if f.id[:1] == "z" and f.id[1:].isdigit()), default=0),
+            "result": None,
+        }
+        return cls(state, card if card is not load_cards().get(card.id) else None)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ScenarioReferee:
+        return ScenarioReferee(copy.deepcopy(self.state, memo), self._card)
+
+    @property
+    def card(self) -> Card:
+        return self._card if self._card is not None else _card(self.state["card"])
+
+    # --- the protocol ---------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return copy.deepcopy(self.state)
+
+    def catalog(self, base: Catalog) -> Catalog:
+        extra = scenario_equipment(self.card)
+        if not extra or all(i in base.equipment for i in extra):
+            return base
+        return Catalog(archetypes=base.archetypes, skills=base.skills,
+                       equipment={**base.equipment, **extra}, zombies=base.zombies)
+
+    def check(self, game: Game) -> None:
+        if game.outcome is not None:
+            return
+        self._crates(game)
+        self._heavy_items(game)
+        self._refuges(game)
+        if game.activating == SURVIVORS and not game.pending:
+            self._free_trapped(game)
+        self._maybe_end(game)
+
+    def turn_ended(self, game: Game) -> None:
+        self._helicopter(game)
+        if self._maybe_end(game):
+            return
+        end_roll = self.card.turns.end_roll
+        if game.turn >= game.max_turns:
+            self._end(game, f"the turn limit ({game.max_turns}) is reached")
+            return
+        if end_roll is not None and game.turn >= end_roll.from_turn:
+            die = game.roll(Roll(f"end of the scenario on {end_roll.ends_on}+"))
+            self.state["end_rolls"].append({"turn": game.turn, "die": die})
+            if die >= end_roll.ends_on:
+                self._end(game, f"the end roll ({die}) ends the scenario after turn "
+                          f"{game.turn}")
+                return
+        self._reinforce(game)
+
+    def exits(self, game: Game, fig: Fig) -> list[str]:
+        who = {"survivors": "survivors", "civilians": "civilians"}.get(fig.side)
+        if who is None or not fig.on_table:
+            return []
+        return [e.id for e in self.card.exits
+                if who in e.who and specials.touches_exit(game, self, fig, e.id)]
+
+    def range_factor(self, game: Game) -> float:
+        return float(self.state["weather"].get("effects", {}).get("range_factor", 1.0))
+
+    def may_see(self, game: Game, shooter: Fig, target: Fig, distance: float) -> bool:
+        effects = self.state["weather"].get("effects", {})
+        limit = effects.get("sight_limit")
+        if limit is None or distance <= float(limit) + 1e-9:
+            return True
+        return bool(effects.get("lights")) and any(
+            z.kind == "light" and in_zone(self.card, z.id, target) for z in self.card.zones)
+
+    def special_actions(self, game: Game, fig: Fig) -> list[Action]:
+        return specials.actions(game, self, fig)
+
+    def special_cost(self, game: Game, act: Special) -> int:
+        return specials.cost(game, self, act)
+
+    def check_special(self, game: Game, fig: Fig, act: Special) -> None:
+        specials.check(game, self, fig, act)
+
+    def do_special(self, game: Game, fig: Fig, act: Special) -> None:
+        specials.carry_out(game, self, fig, act)
+
+    # --- the end ----------------------------------------------------------------------------
+
+    def _maybe_end(self, game: Game) -> bool:
+        if game.outcome is not None:
+            return True
+        card = self.card
+        for cond in card.objectives.ends_when:
+            if holds(cond, game, card, self.state):
+                self._end(game, f"{cond.describe()[1]} (the scenario ends at once)")
+                return True
+        able = any(f.side == SURVIVORS and (f.standing or (f.status == "down"
+                                                            and f.has("heroique")))
+                   for f in game.figures.values())
+        if not able:
+            self._end(game, "no survivor is left on the table who can act")
+            return True
+        return False
+
+    def result(self, game: Game) -> dict[str, Any]:
+        """Each side's conditions as they stand now."""
+        card = self.card
+
+        def side(victory_: Any) -> dict[str, Any]:
+            return {"wins": victory(victory_, game, card, self.state), "mode": victory_.mode,
+                    "conditions": [{"condition": condition_text(c),
+                                    "holds": holds(c, game, card, self.state)}
+                                   for c in victory_.conditions]}
+
+        return {"survivors": side(card.objectives.survivors),
+                "zombies": side(card.objectives.zombies)}
+
+    def _end(self, game: Game, why: str) -> None:
+        result = self.result(game)
+        surv, zomb = result["survivors"]["wins"], result["zombies"]["wins"]
+        winner = SURVIVORS if surv and not zomb else ZOMBIES if zomb and not surv else "draw"
+        result["ended_by"] = why
+        result["winner"] = winner
+        self.state["result"] = result
+        if winner == "draw":
+            what = "both sides' objectives hold" if surv else "neither side's objective holds"
+        else:
+            held = [c["condition"] for c in result[winner]["conditions"] if c["holds"]]
+            what = "; ".join(held) or "their objective holds"
+        game.finish(winner, f"{why}: {what}")
+
+    # --- bookkeeping after activations ----------------------------------------------------
+
+    def _crates(self, game: Game) -> None:
+        """Crates opened since the last look: counted, their trap sprung, their noise heard."""
+        for crate_id in list(self.state["closed_crates"]):
+            marker = game.markers.get(crate_id)
+            if marker is not None and marker.get("kind") == "crate":
+                continue
+            self.state["closed_crates"].remove(crate_id)
+            self.state["crates_opened"].append(crate_id)
+            if marker is None:
+                continue
+            opener = self._opener(game, marker)
+            trap = self.state["traps"].pop(crate_id, None)
+            if trap is not None:
+                for _ in range(int(trap["count"])):
+                    self._burst_out(game, trap["zombie"], marker, opener)
+            for rule in self.card.special_rules:
+                if isinstance(rule, NoisyCrates):
+                    edge, along = arrivals.nearest_edge(game, marker["x"], marker["y"])
+                    self._arrive(game, rule.zombie, rule.count, edge, along,
+                                 f"the noise of {crate_id}")
+
+    @staticmethod
+    def _opener(game: Game, marker: dict[str, Any]) -> Fig | None:
+        touching = [(marker_gap(f, marker), f.id, f) for f in game.figures.values()
+                    if f.side == SURVIVORS and f.standing
+                    and marker_gap(f, marker) <= CONTACT + 1e-9]
+        return min(touching)[2] if touching else None
+
+    def _burst_out(self, game: Game, kind: str, marker: dict[str, Any],
+                   opener: Fig | None) -> None:
+        probe = zombie_of(kind, "probe", game.catalog, marker["x"], marker["y"])
+        spot = None
+        if opener is not None:
+            spot = arrivals.contact_spot(game, opener, probe, (marker["x"], marker["y"]))
+        if spot is None:
+            edge_spot = arrivals.zone_spots(game, _square(marker["x"], marker["y"], 1.5), 1)
+            spot = edge_spot[0] if edge_spot else None
+        if spot is None:
+            game.note(f"no room for the {kind} in {marker['id']}: it stays in the crate")
+            return
+        zombie = arrivals.add_zombie(game, self.state, kind, spot)
+        self.state["arrivals"].append({"turn": game.turn, "why": f"trap in {marker['id']}",
+                                       "zombies": [zombie.id]})
+        who = f" in base contact with {opener.name} {opener.id}" if opener else ""
+        game.note(f"a {zombie.name} {zombie.id} bursts out of {marker['id']}{who}")
+
+    def _heavy_items(self, game: Game) -> None:
+        rules = [r for r in self.card.special_rules if isinstance(r, HeavyItem)]
+        if not rules:
+            return
+        base_move: dict[str, int] = self.state["base_move"]
+        for fig in game.figures.values():
+            if fig.side != SURVIVORS:
+                base_move.pop(fig.id, None)
+                continue
+            malus = sum(r.move_malus * fig.items.get(r.item, 0) for r in rules)
+            base = base_move.get(fig.id, fig.move)
+            if malus:
+                base_move[fig.id] = base
+                if fig.move != max(base - malus, 1):
+                    fig.move = max(base - malus, 1)
+                    game.note(f"{fig.name} {fig.id} is weighed down: M {fig.move}")
+            elif fig.id in base_move:
+                fig.move = base_move.pop(fig.id)
+                game.note(f"{fig.name} {fig.id} moves freely again: M {fig.move}")
+
+    def _refuges(self, game: Game) -> None:
+        zones = [r.zone for r in self.card.special_rules if isinstance(r, Refuge)]
+        if not zones:
+            return
+        escorted = {r.civilians for r in self.card.special_rules if isinstance(r, Escorted)}
+        movers = {i for g in escorted for i in self.state["civilians"].get(g, [])}
+        for fig in game.figures.values():
+            if not fig.on_table or not (fig.side == SURVIVORS or fig.id in movers):
+                continue
+            zone = next((z for z in zones if in_zone(self.card, z, fig)), None)
+            if zone is not None:
+                self._evacuate(game, fig, zone, "reaches the refuge")
+
+    def _evacuate(self, game: Game, fig: Fig, zone: str, how: str) -> None:
+        fig.status, fig.exit = "evacuated", zone
+        self.state["evacuated_via"][fig.id] = zone
+        game.moved()
+        game.note(f"{fig.name} {fig.id} {how} ({zone}): evacuated")
+
+    def _free_trapped(self, game: Game) -> None:
+        for rule in self.card.special_rules:
+            if not isinstance(rule, Trapped):
+                continue
+            for fig_id in self.state["civilians"].get(rule.civilians, []):
+                fig = game.figures.get(fig_id)
+                if fig is None or fig.side != "civilians" or not fig.on_table \
+                        or fig_id in self.state["freed"]:
+                    continue
+                near = [f for f in game.figures.values() if f.on_table and f.id != fig.id
+                        and game.in_contact(f.id, fig.id)]
+                rescuers = [f for f in near if f.side == SURVIVORS and f.standing]
+                if rescuers and not any(f.is_zombie for f in near):
+                    self._join(game, fig, rule, rescuers[0])
+
+    def _join(self, game: Game, fig: Fig, rule: Trapped, rescuer: Fig) -> None:
+        """The freed figure joins the band: its profile and skill, no equipment, full PV
+        (0 if it was down), AP from the next turn."""
+        a = game.catalog.archetypes[rule.joins_as]
+        fig.side, fig.band, fig.kind, fig.cls, fig.sex = (
+            "survivors", rescuer.band, a.id, a.class_, a.sex)
+        fig.move, fig.wounds, fig.attack, fig.defense = a.move, a.wounds, a.attack, a.defense
+        fig.intelligence, fig.panic, fig.encumbrance = a.intelligence, a.panic, a.encumbrance
+        fig.skills, fig.items, fig.units = [rule.skill], {}, {}
+        fig.pv = a.wounds if fig.standing else 0
+        fig.resting = True
+        self.state["freed"].append(fig.id)
+        self._event(game, "freed")
+        game.moved()
+        game.note(f"{rescuer.name} {rescuer.id} frees {fig.name} {fig.id}, who joins the band "
+                  f"({a.label}, {rule.skill}) and acts from the next turn")
+
+    def _event(self, game: Game, event: str) -> None:
+        if event not in self.state["events"]:
+            self.state["events"].append(event)
+
+    # --- the end of a turn ----------------------------------------------------------------
+
+    def _helicopter(self, game: Game) -> None:
+        for rule in self.card.special_rules:
+            if not isinstance(rule, Helicopter) or game.turn < rule.from_turn \
+                    or "helicopter_left" in self.state["events"]:
+                continue
+            inside = [f for f in game.figures.values() if f.on_table
+                      and in_zone(self.card, rule.zone, f)]
+            standing = [f for f in inside if f.side == SURVIVORS and f.standing]
+            if not standing or any(f.is_zombie for f in inside):
+                continue
+            game.note(f"the helicopter lands on {rule.zone}")
+            for fig in inside:
+                if fig.side != SURVIVORS:
+                    continue
+                if fig.standing or any(game.in_contact(fig.id, s.id) for s in standing):
+                    self._evacuate(game, fig, rule.zone, "boards the helicopter")
+            self._event(game, "helicopter_left")
+            game.note("the helicopter takes off")
+
+    def _reinforce(self, game: Game) -> None:
+        for rule in self.card.zombies.reinforcements:
+            if game.turn not in rule.turns(game.max_turns):
+                continue
+            count, dice = roll_dice(rule.count, lambda why: game.roll(Roll(
+                f"reinforcements ({why})")))
+            if count <= 0:
+                continue
+            if rule.at == "far_edge":
+                self._arrive(game, rule.zombie, count, "far", None, "reinforcements")
+            elif rule.at == "random_edge":
+                die = game.roll(Roll("reinforcements' edge: 1-2 far, 3-4 left, 5-6 right"))
+                edge = "far" if die <= 2 else "left" if die <= 4 else "right"
+                self._arrive(game, rule.zombie, count, edge, None, "reinforcements")
+            elif rule.at == "side_edges":
+                left = (count + 1) // 2
+                self._arrive(game, rule.zombie, left, "left", None, "reinforcements")
+                self._arrive(game, rule.zombie, count - left, "right", None, "reinforcements")
+            else:
+                zones = self.card.zombies.zones
+                for k, zone_id in enumerate(zones):
+                    share = count // len(zones) + (1 if k < count % len(zones) else 0)
+                    self._arrive_in_zone(game, rule.zombie, share, zone_id)
+
+    def _arrive(self, game: Game, kind: str, count: int, edge: str, anchor: float | None,
+                why: str) -> None:
+        if count <= 0:
+            return
+        spots = arrivals.edge_spots(game, edge, count, anchor)
+        self._put(game, kind, count, spots, f"{why}, {edge} edge")
+
+    def _arrive_in_zone(self, game: Game, kind: str, count: int, zone_id: str) -> None:
+        if count <= 0:
+            return
+        from shapely.geometry import Polygon
+
+        spots = arrivals.zone_spots(game, Polygon(self.card.zone(zone_id).polygon), count)
+        self._put(game, kind, count, spots, f"reinforcements, zone {zone_id}")
+
+    def _put(self, game: Game, kind: str, count: int, spots: list[tuple[float, float]],
+             why: str) -> None:
+        ids = [arrivals.add_zombie(game, self.state, kind, spot).id for spot in spots]
+        self.state["arrivals"].append({"turn": game.turn, "why": why, "zombies": ids})
+        name = game.catalog.zombies[kind].name
+        game.note(f"{len(ids)} {name} arrive ({why}): {', '.join(ids) or 'no room'}")
+        if len(ids) < count:
+            game.note(f"{count - len(ids)} {name} find no room and stay away")
+
+
+def _square(x: float, y: float, half: float) -> Any:
+    from shapely.geometry import box
+
+    return box(x - half, y - half, x + half, y + half)
+
+
+register(REFEREE, ScenarioReferee.from_json)
+
+
+# --- starting a game -----------------------------------------------------------------------
+
+
+def markers_from_setup(card: Card, setup: dict[str, Any],
+                       catalog: Catalog) -> list[dict[str, Any]]:
+    """`Game.markers` from a set-up: crates closed with their rolled loot inside (a trap's
+    zombie is the referee's), the card's items lying on the ground with their uses."""
+    equipment = {**catalog.equipment, **scenario_equipment(card)}
+
+    def put(marker: dict[str, Any], item: str, count: int) -> None:
+        marker["items"][item] = marker["items"].get(item, 0) + count
+        kind = equipment[item].kind
+        if kind in ("ammunition", "healing", "throwing", "scenario"):
+            marker["units"][item] = marker["units"].get(item, 0) + equipment[item].units * count
+
+    out: list[dict[str, Any]] = []
+    for crate in setup["crates"]:
+        marker: dict[str, Any] = {"id": crate["id"], "kind": "crate", "x": crate["x"],
+                                  "y": crate["y"], "items": {}, "units": {},
+                                  "cost": card.crates.ap}
+        if card.crates.intelligence_test:
+            marker["test"] = "intelligence"
+        loot = crate["loot"]
+        if loot["type"] == "equipment":
+            put(marker, loot["item"], int(loot.get("count", 1)))
+            for extra in loot.get("with", []):
+                put(marker, extra, 1)
+        elif loot["type"] == "item":
+            put(marker, loot["item"], 1)
+        out.append(marker)
+    for raw in setup["markers"]:
+        if raw["kind"] != "item":
+            continue
+        marker = {"id": raw["id"], "kind": "items", "x": raw["x"], "y": raw["y"],
+                  "items": {}, "units": {}}
+        put(marker, raw["item"], 1)
+        out.append(marker)
+    return out
+
+
+def _figures(setup: dict[str, Any], roster: Roster, catalog: Catalog) -> list[Fig]:
+    members = {m.id: m for m in roster.members}
+    out: list[Fig] = []
+    for raw in setup["scene"]["figures"]:
+        x, y = float(raw["x"]), float(raw["y"])
+        if raw["side"] == SURVIVORS:
+            out.append(survivor_from_member(members[raw["id"]], catalog, x, y))
+        elif raw["side"] == ZOMBIES:
+            out.append(zombie_of(raw["type"], raw["id"], catalog, x, y,
+                                 float(raw.get("base_mm", 25))))
+        else:
+            fig = civilian(raw["id"], x, y)
+            fig.name = str(raw.get("name") or fig.name)
+            out.append(fig)
+    return out
+
+
+def start_scenario(card_id: str | Card, band: Roster | None = None, seed: int = 0, *,
+                   table: str | None = None, settings: Settings | None = None,
+                   dice: Sequence[int] | None = None, catalog: Catalog | None = None,
+                   max_turns: int | None = None) -> Game:
+    """A game of the card ready to play: the seeded set-up (`dice` typed in for it first),
+    the first turn's action points rolled from `seed`. `band` defaults to the example band
+    of the set-up; `max_turns` overrides the card's limit."""
+    card = _card(card_id) if isinstance(card_id, str) else card_id
+    settings = settings or Settings()
+    catalog = catalog or load_catalog()
+    roster = band if band is not None else example_bands()[DEFAULT_BAND]
+    setup = setup_scenario(card, seed, roster, table=table, settings=settings, catalog=catalog,
+                           dice=list(dice or ()))
+    figures = _figures(setup, roster, catalog)
+    referee = ScenarioReferee.for_figures(card, figures, setup["weather"], setup["crates"])
+    scene = {k: v for k, v in setup["scene"].items() if k != "figures"} | {"figures": []}
+    return Game.new(scene, figures, seed=seed, settings=settings, catalog=catalog,
+                    max_turns=max_turns or card.turns.limit,
+                    markers=markers_from_setup(card, setup, catalog), referee=referee)

@@ -1,0 +1,167 @@
+"""Checking a card's conditions on a game being played: what is counted and how.
+
+Each condition type of `scenarios.objectives` is read off the game (figures, markers) and the
+referee's record (exits and zones left by, crates opened, the sick cared for, the trapped
+freed, items delivered, events). Counting words follow D22: "half" is half of the group at the
+start of the scenario, rounded up; survivors counted are the starting band's members unless
+the setting `victory_counts` is "any_members" (a freed prisoner then counts too).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from shapely import prepared
+from shapely.geometry import Point, Polygon
+
+from rules.figures import Fig
+from scenarios.cards import Card, Victory
+from scenarios.objectives import (
+    Carry,
+    Condition,
+    Contaminate,
+    Escort,
+    Event,
+    Exit,
+    Free,
+    Heal,
+    HoldZone,
+    KillAll,
+    KillCivilians,
+    OpenCrates,
+    Reach,
+    SurviveTurns,
+    SurvivorsFail,
+    TakeOut,
+    ZombiesInZone,
+    count_needed,
+)
+
+if TYPE_CHECKING:
+    from rules.game import Game
+
+__all__ = ["holds", "victory", "in_zone", "carry_key", "survivors_counted", "condition_text"]
+
+
+@functools.lru_cache(maxsize=256)
+def _zone_shape(points: tuple[tuple[float, float], ...]) -> Any:
+    return prepared.prep(Polygon(points))
+
+
+def in_zone(card: Card, zone_id: str, fig: Fig) -> bool:
+    """A figure is in a zone when its base centre is inside it or on its border."""
+    return bool(_zone_shape(card.zone(zone_id).polygon).covers(Point(fig.x, fig.y)))
+
+
+def carry_key(item: str, zone: str) -> str:
+    """The referee's count of `item` delivered into `zone`."""
+    return f"{item}@{zone}"
+
+
+def survivors_counted(game: Game, state: dict[str, Any]) -> list[Fig]:
+    """The survivors whose fate counts: the starting band (D22), or every band member with
+    `victory_counts` = "any_members"; contaminated ones are zombies now and still listed."""
+    if game.settings.victory_counts == "any_members":
+        band = set(state["band"]) | {f.id for f in game.figures.values()
+                                     if f.side == "survivors"}
+    else:
+        band = set(state["band"])
+    return [f for f in game.figures.values() if f.id in band]
+
+
+def _group(game: Game, state: dict[str, Any], group: str) -> list[Fig]:
+    return [game.figures[i] for i in state["civilians"].get(group, []) if i in game.figures]
+
+
+def _all_civilians(game: Game, state: dict[str, Any]) -> list[Fig]:
+    return [game.figures[i] for ids in state["civilians"].values() for i in ids
+            if i in game.figures]
+
+
+def _gone(fig: Fig) -> bool:
+    """Dead, removed, or risen as a zombie."""
+    return fig.status in ("dead", "removed", "contaminated") or fig.side == "zombies"
+
+
+def holds(cond: Condition, game: Game, card: Card, state: dict[str, Any]) -> bool:
+    """Whether `cond` holds now (end-of-scenario conditions are asked when it ends)."""
+    band = len(state["band"])
+    if isinstance(cond, KillAll):
+        return not any(f.is_zombie and f.on_table for f in game.figures.values())
+    if isinstance(cond, HoldZone):
+        standing = sum(1 for f in game.figures.values() if f.side == "survivors"
+                       and f.standing and in_zone(card, cond.zone, f))
+        zombies = sum(1 for f in game.figures.values() if f.is_zombie and f.on_table
+                      and in_zone(card, cond.zone, f))
+        return standing >= cond.survivors_at_least and zombies <= cond.zombies_at_most
+    if isinstance(cond, Exit):
+        if cond.who == "survivors":
+            group, total = survivors_counted(game, state), band
+        else:
+            group = _all_civilians(game, state)
+            total = sum(len(ids) for ids in state["civilians"].values())
+        out = sum(1 for f in group if f.status == "evacuated" and f.exit == cond.exit)
+        return total > 0 and out >= count_needed(cond.at_least, total)
+    if isinstance(cond, Escort):
+        group = _group(game, state, cond.civilians)
+        total = len(state["civilians"].get(cond.civilians, []))
+        out = sum(1 for f in group if f.status == "evacuated" and f.exit == cond.exit)
+        return total > 0 and out >= count_needed(cond.at_least, total)
+    if isinstance(cond, Reach):
+        if cond.who == "survivors":
+            group, total = survivors_counted(game, state), band
+        else:
+            group = _all_civilians(game, state)
+            total = sum(len(ids) for ids in state["civilians"].values())
+        out = sum(1 for f in group if f.status == "evacuated"
+                  and state["evacuated_via"].get(f.id) == cond.zone)
+        return total > 0 and out >= count_needed(cond.at_least, total)
+    if isinstance(cond, SurviveTurns):
+        alive = sum(1 for f in survivors_counted(game, state) if f.side == "survivors"
+                    and f.status in ("standing", "evacuated"))
+        return alive >= count_needed(cond.at_least, band)
+    if isinstance(cond, Carry):
+        return int(state["delivered"].get(carry_key(cond.item, cond.to), 0)) >= cond.count
+    if isinstance(cond, Heal):
+        group = set(state["civilians"].get(cond.targets, []))
+        return sum(1 for i in state["treated"] if i in group) >= cond.count
+    if isinstance(cond, OpenCrates):
+        return len(state["crates_opened"]) >= cond.count
+    if isinstance(cond, Free):
+        ids = state["civilians"].get(cond.figure, [])
+        return bool(ids) and all(i in state["freed"] for i in ids)
+    if isinstance(cond, TakeOut):
+        out = sum(1 for f in survivors_counted(game, state)
+                  if f.status in ("down", "dead") or _gone(f))
+        return out >= count_needed(cond.at_least, band)
+    if isinstance(cond, KillCivilians):
+        group = _group(game, state, cond.civilians)
+        total = len(state["civilians"].get(cond.civilians, []))
+        return total > 0 and sum(1 for f in group if _gone(f)) >= count_needed(
+            cond.at_least, total)
+    if isinstance(cond, Contaminate):
+        turned = sum(1 for f in survivors_counted(game, state)
+                     if f.status == "contaminated" or f.side == "zombies")
+        return turned >= cond.at_least
+    if isinstance(cond, ZombiesInZone):
+        return sum(1 for f in game.figures.values() if f.is_zombie and f.on_table
+                   and in_zone(card, cond.zone, f)) >= cond.at_least
+    if isinstance(cond, SurvivorsFail):
+        return not victory(card.objectives.survivors, game, card, state)
+    if isinstance(cond, Event):
+        return cond.event in state["events"]
+    raise TypeError(f"no check for condition {cond.type!r}")
+
+
+def victory(side: Victory, game: Game, card: Card, state: dict[str, Any]) -> bool:
+    """A side's conditions, all or any of them (an empty list never wins)."""
+    results: Iterable[bool] = (holds(c, game, card, state) for c in side.conditions)
+    if not side.conditions:
+        return False
+    return all(results) if side.mode == "all" else any(results)
+
+
+def condition_text(cond: Condition) -> str:
+    return f"{cond.type}: {cond.describe()[1]}"

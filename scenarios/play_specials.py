@@ -1,0 +1,305 @@
+"""The card's own actions (`Special`), offered and refereed by `scenarios.play`.
+
+- `escort` (rule `escorted`): a survivor in base contact with a civilian of the group takes it
+  along as its move, 1 AP: the survivor moves up to the lower M of the two toward `marker`
+  (an exit, a zone or a figure) and the civilian is placed in base contact behind it.
+- `exit_with` (an exit): a survivor whose base touches the exit leaves the table with a
+  civilian of an escorted group or a down friend in base contact, 1 AP: both are evacuated.
+- `treat` (rule `treat`): care for one of the group in base contact, the rule's AP, using one
+  use of a listed item carried (the card's own items first, then healing items).
+- `deliver` (a `carry` condition): 1 AP, the carrier's base centre in the condition's `to`
+  zone: one item it carries is delivered (taken off the figure and counted).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+from rules.actions import Action, Move, Special
+from rules.errors import IllegalActionError
+from rules.resolve import _place_carried, do_move, plan_move, spend
+from scenarios.objectives import Carry
+from scenarios.play_conditions import carry_key, in_zone
+from scenarios.setup import exit_segment
+from scenarios.special_rules import Escorted, Treat
+
+if TYPE_CHECKING:
+    from rules.figures import Fig
+    from rules.game import Game
+    from scenarios.play import ScenarioReferee
+
+__all__ = ["RULES", "actions", "cost", "check", "carry_out", "exit_point", "touches_exit"]
+
+RULES = ("escort", "exit_with", "treat", "deliver")
+CONTACT = 0.05
+INSIDE = 0.01  # a base aimed at an edge stops this far inside it: in contact with the edge
+EXIT_SPOTS = 64  # spots tried along an exit stretch
+
+Point = tuple[float, float]
+
+
+def _fail(message: str, where: str = "action") -> IllegalActionError:
+    return IllegalActionError(message, where)
+
+
+def _radius(fig: Fig) -> float:
+    return fig.base_mm / 25.4 / 2
+
+
+def _segment(game: Game, ref: ScenarioReferee, exit_id: str) -> tuple[Point, Point]:
+    e = ref.card.exit(exit_id)
+    a, b = exit_segment(e.edge, e.from_, e.to, game.table.width, game.table.depth)
+    return (a[0], a[1]), (b[0], b[1])
+
+
+def _to_segment(p: Point, a: Point, b: Point) -> tuple[float, Point]:
+    """Distance from p to segment ab, and the nearest point of the segment."""
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy)
+                                             / length2))
+    q = (ax + t * dx, ay + t * dy)
+    return math.dist(p, q), q
+
+
+def touches_exit(game: Game, ref: ScenarioReferee, fig: Fig, exit_id: str) -> bool:
+    """The figure's base touches the exit's stretch of table edge."""
+    gap, _ = _to_segment(fig.centre, *_segment(game, ref, exit_id))
+    return gap - _radius(fig) <= CONTACT + 1e-9
+
+
+def exit_point(game: Game, ref: ScenarioReferee, fig: Fig, exit_id: str) -> Point:
+    """Where `fig`'s base centre goes to touch the exit: on its stretch, the whole base on the
+    table, the spot nearest the figure that it can reach round the terrain."""
+    e = ref.card.exit(exit_id)
+    (ax, ay), (bx, by) = _segment(game, ref, exit_id)
+    r = _radius(fig)
+    w, d = game.table.width, game.table.depth
+    if e.edge in ("near", "far"):
+        lo, hi = max(min(ax, bx), r), min(max(ax, bx), w - r)
+        y = r + INSIDE if e.edge == "near" else d - r - INSIDE
+        spots = [(lo + (hi - lo) * k / EXIT_SPOTS, y) for k in range(EXIT_SPOTS + 1)]
+        nearest = (min(max(fig.x, lo), hi), y)
+    else:
+        lo, hi = max(min(ay, by), r), min(max(ay, by), d - r)
+        x = r + INSIDE if e.edge == "left" else w - r - INSIDE
+        spots = [(x, lo + (hi - lo) * k / EXIT_SPOTS) for k in range(EXIT_SPOTS + 1)]
+        nearest = (x, min(max(fig.y, lo), hi))
+    space = game.space()
+    for p in sorted([nearest, *spots], key=lambda p: math.dist(p, fig.centre)):
+        if space.same_region(r, fig.centre, [p]):
+            return p
+    return nearest
+
+
+# --- what may be escorted, treated, delivered --------------------------------------------
+
+
+def _escorted_groups(ref: ScenarioReferee) -> set[str]:
+    return {r.civilians for r in ref.card.special_rules if isinstance(r, Escorted)}
+
+
+def _group_of(ref: ScenarioReferee, fig_id: str) -> str | None:
+    for group, ids in ref.state["civilians"].items():
+        if fig_id in ids:
+            return str(group)
+    return None
+
+
+def _escortable(game: Game, ref: ScenarioReferee, fig: Fig, target: Fig) -> bool:
+    return (target.side == "civilians" and target.standing
+            and _group_of(ref, target.id) in _escorted_groups(ref)
+            and game.in_contact(fig.id, target.id))
+
+
+def _treat_rule(ref: ScenarioReferee, target: Fig) -> Treat | None:
+    group = _group_of(ref, target.id)
+    return next((r for r in ref.card.special_rules
+                 if isinstance(r, Treat) and r.civilians == group), None)
+
+
+def _treat_item(fig: Fig, rule: Treat) -> str | None:
+    for item in (*rule.items, *rule.equipment):
+        if fig.units.get(item, 0) > 0 or (fig.items.get(item, 0) > 0 and item not in fig.units):
+            return item
+    return None
+
+
+def _carry_conditions(ref: ScenarioReferee) -> list[Carry]:
+    objectives = ref.card.objectives
+    every = (*objectives.survivors.conditions, *objectives.zombies.conditions,
+             *objectives.ends_when)
+    return [c for c in every if isinstance(c, Carry)]
+
+
+def _delivery(game: Game, ref: ScenarioReferee, fig: Fig) -> Carry | None:
+    for cond in _carry_conditions(ref):
+        if fig.items.get(cond.item, 0) > 0 and in_zone(ref.card, cond.to, fig):
+            return cond
+    return None
+
+
+def _destination(game: Game, ref: ScenarioReferee, fig: Fig, where: str | None) -> Point:
+    if where is None:
+        raise _fail("say where to escort to: an exit, a zone or a figure (marker)",
+                    "action.marker")
+    if where in {e.id for e in ref.card.exits}:
+        return exit_point(game, ref, fig, where)
+    if where in {z.id for z in ref.card.zones}:
+        from shapely.geometry import Polygon
+
+        c = Polygon(ref.card.zone(where).polygon).representative_point()
+        return (float(c.x), float(c.y))
+    other = game.figures.get(where)
+    if other is not None and other.on_table:
+        return other.centre
+    raise _fail(f"{where!r} is no exit, zone or figure on the table", "action.marker")
+
+
+# --- the hooks ---------------------------------------------------------------------------
+
+
+def actions(game: Game, ref: ScenarioReferee, fig: Fig) -> list[Action]:
+    """The card's actions open to a standing survivor now (checked afterwards by the game)."""
+    if fig.side != "survivors" or not fig.standing:
+        return []
+    out: list[Action] = []
+    exits = ref.card.exits
+    for other in game.figures.values():
+        if other.id == fig.id or not other.on_table:
+            continue
+        if other.side == "civilians" and game.in_contact(fig.id, other.id):
+            if _escortable(game, ref, fig, other):
+                out += [Special(fig.id, "escort", target=other.id, marker=e.id)
+                        for e in exits if "civilians" in e.who]
+                out += [Special(fig.id, "exit_with", target=other.id, marker=e.id)
+                        for e in exits if "civilians" in e.who
+                        and touches_exit(game, ref, fig, e.id)]
+            rule = _treat_rule(ref, other)
+            if rule is not None and other.id not in ref.state["treated"]:
+                out.append(Special(fig.id, "treat", target=other.id))
+        elif (other.side == "survivors" and other.band == fig.band and other.status == "down"
+              and game.in_contact(fig.id, other.id)):
+            out += [Special(fig.id, "exit_with", target=other.id, marker=e.id)
+                    for e in exits if "survivors" in e.who
+                    and touches_exit(game, ref, fig, e.id)]
+    if _delivery(game, ref, fig) is not None:
+        out.append(Special(fig.id, "deliver"))
+    return out
+
+
+def cost(game: Game, ref: ScenarioReferee, act: Special) -> int:
+    if act.rule == "treat" and act.target in game.figures:
+        rule = _treat_rule(ref, game.figures[act.target])
+        if rule is not None:
+            return rule.ap
+    return 1
+
+
+def check(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
+    if act.rule not in RULES:
+        raise _fail(f"this scenario has no action {act.rule!r} (it has: "
+                    f"{', '.join(RULES)})", "action.rule")
+    if fig.side != "survivors" or not fig.standing:
+        raise _fail(f"{fig.name} {fig.id} must be a standing survivor to {act.rule}",
+                    "action.figure")
+    if act.rule == "deliver":
+        if _delivery(game, ref, fig) is None:
+            zones = sorted({c.to for c in _carry_conditions(ref)}) or ["none"]
+            raise _fail(f"{fig.name} {fig.id} must stand in {' or '.join(zones)} carrying "
+                        "what the card asks for to deliver it", "action.rule")
+        return
+    target = game.figures.get(act.target or "")
+    if target is None or not target.on_table:
+        raise _fail(f"{act.rule} needs a target figure on the table, got {act.target!r}",
+                    "action.target")
+    if not game.in_contact(fig.id, target.id):
+        raise _fail(f"{target.name} {target.id} is not in base contact with {fig.id}",
+                    "action.target")
+    if act.rule == "escort":
+        if not _escortable(game, ref, fig, target):
+            raise _fail(f"{target.name} {target.id} is not a civilian this card lets the "
+                        "survivors escort", "action.target")
+        point = _destination(game, ref, fig, act.marker)
+        plan_move(game, fig, None, point, min(fig.move, target.move), ignore=(target.id,))
+    elif act.rule == "exit_with":
+        exit_id = act.marker or ""
+        if exit_id not in {e.id for e in ref.card.exits}:
+            raise _fail(f"there is no exit {act.marker!r}", "action.marker")
+        who = "civilians" if target.side == "civilians" else "survivors"
+        if who == "civilians" and not _escortable(game, ref, fig, target):
+            raise _fail(f"{target.name} {target.id} cannot be led out", "action.target")
+        if who == "survivors" and not (target.band == fig.band and target.status == "down"):
+            raise _fail(f"{target.name} {target.id} is no down friend to carry out",
+                        "action.target")
+        if who not in ref.card.exit(exit_id).who:
+            raise _fail(f"the {who} may not leave by {exit_id}", "action.marker")
+        if not touches_exit(game, ref, fig, exit_id):
+            raise _fail(f"{fig.name} {fig.id} must touch the {exit_id} exit's stretch of "
+                        "table edge", "action.marker")
+    elif act.rule == "treat":
+        rule = _treat_rule(ref, target)
+        if rule is None or target.side != "civilians":
+            raise _fail(f"{target.name} {target.id} needs no care here", "action.target")
+        if target.id in ref.state["treated"]:
+            raise _fail(f"{target.name} {target.id} was already given care", "action.target")
+        if _treat_item(fig, rule) is None:
+            using = ", ".join((*rule.items, *rule.equipment))
+            raise _fail(f"{fig.name} {fig.id} carries nothing to give care with ({using})",
+                        "action.target")
+
+
+def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
+    state: dict[str, Any] = ref.state
+    if act.rule == "deliver":
+        cond = _delivery(game, ref, fig)
+        assert cond is not None
+        _take_off(game, fig, cond.item)
+        key = carry_key(cond.item, cond.to)
+        state["delivered"][key] = int(state["delivered"].get(key, 0)) + 1
+        game.note(f"{fig.name} {fig.id} delivers a {cond.item} in {cond.to} "
+                  f"({state['delivered'][key]} of {cond.count})")
+        return
+    target = game.figures[act.target or ""]
+    if act.rule == "escort":
+        start = fig.centre
+        point = _destination(game, ref, fig, act.marker)
+        game.note(f"{fig.name} {fig.id} leads {target.name} {target.id} toward {act.marker}")
+        moved = do_move(game, fig, Move(fig.id, toward=point), min(fig.move, target.move),
+                        ignore=(target.id,))
+        if moved and fig.centre != start:
+            _place_carried(game, fig, target, start)
+    elif act.rule == "exit_with":
+        for who in (target, fig):
+            who.status = "evacuated"
+            who.exit = act.marker or ""
+        game.moved()
+        game.note(f"{fig.name} {fig.id} leaves the table by {act.marker} with "
+                  f"{target.name} {target.id}")
+    elif act.rule == "treat":
+        rule = _treat_rule(ref, target)
+        assert rule is not None
+        item = _treat_item(fig, rule)
+        assert item is not None
+        if item in fig.units:
+            spend(game, fig, item)
+        else:
+            _take_off(game, fig, item)
+        state["treated"].append(target.id)
+        game.note(f"{fig.name} {fig.id} gives care to {target.name} {target.id} with a "
+                  f"{item} ({len(state['treated'])} cared for)")
+
+
+def _take_off(game: Game, fig: Fig, item: str) -> None:
+    """One whole item (with its uses) leaves the figure."""
+    per_item = game.catalog.equipment[item].units or 1
+    fig.items[item] -= 1
+    if item in fig.units:
+        fig.units[item] = max(fig.units[item] - per_item, 0)
+    if fig.items[item] <= 0:
+        fig.items.pop(item)
+        fig.units.pop(item, None)
+    elif fig.units.get(item) == 0:
+        fig.units.pop(item)
