@@ -23,6 +23,10 @@ reinforcements and other arrivals, and the result. It referees:
 - the card's actions (`scenarios.play_specials`): escort, exit with a civilian or a down
   friend, treat, deliver; the trapped freed at the end of a survivor activation; heavy items
   lowering M; crates opened (counted, traps, noisy crates); reinforcements at turn end.
+
+A trapped figure is a civilian until freed (it cannot act, save a wound, or be escorted) but
+has the M, PV and D of the profile it joins with: a soldier holding out in the ruins, not a
+child; zombies in base contact keep it from being freed.
 """
 
 from __future__ import annotations
@@ -496,8 +500,10 @@ def markers_from_setup(card: Card, setup: dict[str, Any],
     return out
 
 
-def _figures(setup: dict[str, Any], roster: Roster, catalog: Catalog) -> list[Fig]:
+def _figures(card: Card, setup: dict[str, Any], roster: Roster,
+             catalog: Catalog) -> list[Fig]:
     members = {m.id: m for m in roster.members}
+    trapped = {r.civilians: r for r in card.special_rules if isinstance(r, Trapped)}
     out: list[Fig] = []
     for raw in setup["scene"]["figures"]:
         x, y = float(raw["x"]), float(raw["y"])
@@ -509,6 +515,10 @@ def _figures(setup: dict[str, Any], roster: Roster, catalog: Catalog) -> list[Fi
         else:
             fig = civilian(raw["id"], x, y)
             fig.name = str(raw.get("name") or fig.name)
+            rule = trapped.get(str(raw.get("group", "")))
+            if rule is not None:  # a soldier, not a child: her own M, PV and D, acting later
+                a = catalog.archetypes[rule.joins_as]
+                fig.move, fig.wounds, fig.pv, fig.defense = a.move, a.wounds, a.wounds, a.defense
             out.append(fig)
     return out
 
@@ -526,7 +536,7 @@ def start_scenario(card_id: str | Card, band: Roster | None = None, seed: int = 
     roster = band if band is not None else example_bands()[DEFAULT_BAND]
     setup = setup_scenario(card, seed, roster, table=table, settings=settings, catalog=catalog,
                            dice=list(dice or ()))
-    figures = _figures(setup, roster, catalog)
+    figures = _figures(card, setup, roster, catalog)
     referee = ScenarioReferee.for_figures(card, figures, setup["weather"], setup["crates"])
     scene = {k: v for k, v in setup["scene"].items() if k != "figures"} | {"figures": []}
     return Game.new(scene, figures, seed=seed, settings=settings, catalog=catalog,

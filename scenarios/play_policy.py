@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from shapely.geometry import Polygon
 
@@ -109,13 +109,21 @@ class IdlePolicy:
 
 class GreedyZombies:
     """Strike a human in contact with one die (so as to contaminate), contaminate when
-    offered, otherwise walk the zombie nearest a human toward it."""
+    offered, otherwise walk a zombie toward the nearest human: the one activated least this
+    turn (two moves each before the next), then the nearest."""
+
+    def __init__(self) -> None:
+        self._used: dict[str, int] = {}
+        self._turn = 0
 
     def choose(self, game: Game) -> Action:
         if game.pending:
             return _window(game, lambda a: isinstance(a, Contaminate | Melee))
-        options: list[tuple[float, str, Action]] = []
+        if game.turn != self._turn:
+            self._turn, self._used = game.turn, {}
+        options: list[tuple[tuple[int, int, float], str, Action]] = []
         for z in legal.activatable(game, ZOMBIES):
+            used = self._used.get(z.id, 0)
             humans = sorted((game.distance(z.id, f.id), f.status != "standing", f.id)
                             for f in game.figures.values() if f.is_human and f.on_table)
             if not humans:
@@ -123,11 +131,12 @@ class GreedyZombies:
             d, _, target = humans[0]
             if d <= CONTACT + 1e-9:
                 standing = [h for h in humans if h[0] <= CONTACT + 1e-9 and not h[1]]
-                options.append((-1.0, z.id, Melee(z.id, (standing or humans)[0][2], 1)))
+                options.append(((0, used, 0.0), z.id, Melee(z.id, (standing or humans)[0][2], 1)))
             else:
-                options.append((d, z.id, Move(z.id, toward=target)))
-        for _, _, act in sorted(options, key=lambda o: (o[0], o[1])):
+                options.append(((1, used // 2, d), z.id, Move(z.id, toward=target)))
+        for _, zid, act in sorted(options, key=lambda o: (o[0], o[1])):
             if _legal(game, act):
+                self._used[zid] = self._used.get(zid, 0) + 1
                 return act
         return Pass()
 
@@ -155,10 +164,14 @@ class GreedySurvivors:
         acts = legal.figure_actions(game, fig, kinds=("melee", "shoot", "interact",
                                                       "scenario"))
         goal = _goal(game, ref, fig) if isinstance(ref, ScenarioReferee) else None
+        urgency = 45
+        if isinstance(goal, tuple) and goal[0] == FETCH:
+            goal, urgency = goal[1], 40
         if isinstance(goal, tuple) and goal[0] == ZONE:
             goal = self._zone_point(game, ref, fig, goal[1])
         wanted = _wanted_items(ref) if isinstance(ref, ScenarioReferee) else set()
         fights = isinstance(ref, ScenarioReferee) and _fights(ref)
+        protected = _protected(game, ref) if isinstance(ref, ScenarioReferee) else []
         out: list[tuple[float, Action]] = []
         for act in acts:
             if isinstance(act, Special):
@@ -176,7 +189,8 @@ class GreedySurvivors:
                 near = game.distance(fig.id, act.target) <= CLOSE or any(
                     game.distance(act.target, f.id) <= 2.0 for f in game.figures.values()
                     if f.side == SURVIVORS and f.on_table)
-                out.append((55 if near or fights else 30, act))
+                rescue = any(game.distance(act.target, f) <= 2.0 for f in protected)
+                out.append((65 if rescue else 55 if near or fights else 30, act))
         out += [(85, t) for t in _takes_with_drop(game, fig, wanted)]
         if goal is not None:
             move = Move(fig.id, toward=goal)
@@ -186,7 +200,7 @@ class GreedySurvivors:
             except IllegalActionError:
                 length = 0.0
             if length > 0.05 and not (isinstance(goal, str) and game.in_contact(fig.id, goal)):
-                out.append((40 - 5 * fig.moves, move))
+                out.append((urgency - 5 * max(fig.moves - 1, 0), move))
         return out
 
     def _zone_point(self, game: Game, ref: object, fig: Fig, zone: str) -> Point | None:
@@ -201,6 +215,18 @@ class GreedySurvivors:
         r2 = fig.base_mm / 25.4 + 0.1
         free = [p for p in self._zone_spots[key] if all(math.dist(p, q) > r2 for q in taken)]
         return _nearest(game, fig, free)
+
+
+def _protected(game: Game, ref: ScenarioReferee) -> list[str]:
+    """Civilians on the table whom the survivors' objective needs alive."""
+    groups = set()
+    for cond in ref.card.objectives.survivors.conditions:
+        group = getattr(cond, "civilians", None) or getattr(cond, "figure", None) or getattr(
+            cond, "targets", None)
+        if group:
+            groups.add(group)
+    return [i for g in groups for i in ref.state["civilians"].get(g, [])
+            if game.figures[i].on_table and game.figures[i].side == "civilians"]
 
 
 def _fights(ref: ScenarioReferee) -> bool:
@@ -236,8 +262,13 @@ def _nearest(game: Game, fig: Fig, points: list[Point]) -> Point | None:
     return None
 
 
-Goal = Point | str | tuple[str, str] | None  # a point, a figure, or (ZONE, zone id)
+Goal = Any  # a point, a figure id, (ZONE, zone id) or (FETCH, point), or None
 ZONE = "zone"
+FETCH = "fetch"  # going for an item, not yet for the objective itself: less urgent
+
+
+def _fetch(point: Point | None) -> Goal:
+    return None if point is None else (FETCH, point)
 
 
 def _goal(game: Game, ref: ScenarioReferee, fig: Fig) -> Goal:
@@ -271,7 +302,7 @@ def _goal(game: Game, ref: ScenarioReferee, fig: Fig) -> Goal:
         if isinstance(cond, Carry):
             if fig.items.get(cond.item):
                 return (ZONE, cond.to)
-            return _marker_with(game, fig, {cond.item}, _wanted_items(ref))
+            return _fetch(_marker_with(game, fig, {cond.item}, _wanted_items(ref)))
         if isinstance(cond, Heal):
             rules = [r for r in card.special_rules
                      if isinstance(r, Treat) and r.civilians == cond.targets]
@@ -283,7 +314,7 @@ def _goal(game: Game, ref: ScenarioReferee, fig: Fig) -> Goal:
                 if sick:
                     return min(sick, key=lambda c: game.distance(fig.id, c.id)).id
                 return None
-            return _marker_with(game, fig, items, _wanted_items(ref))
+            return _fetch(_marker_with(game, fig, items, _wanted_items(ref)))
         if isinstance(cond, OpenCrates):
             closed = [(m["x"], m["y"]) for m in game.markers.values() if m["kind"] == "crate"]
             return _nearest(game, fig, closed)
