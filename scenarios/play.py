@@ -394,11 +394,10 @@ class ScenarioReferee:
             if not standing or any(f.is_zombie for f in inside):
                 continue
             game.note(f"the helicopter lands on {rule.zone}")
-            for fig in inside:
-                if fig.side != SURVIVORS:
-                    continue
-                if fig.standing or any(game.in_contact(fig.id, s.id) for s in standing):
-                    self._evacuate(game, fig, rule.zone, "boards the helicopter")
+            boarding = [f for f in inside if f.side == SURVIVORS and (f.standing or any(
+                game.in_contact(f.id, s.id) for s in standing))]
+            for fig in boarding:
+                self._evacuate(game, fig, rule.zone, "boards the helicopter")
             self._event(game, "helicopter_left")
             game.note("the helicopter takes off")
 

@@ -125,8 +125,8 @@ def holds(cond: Condition, game: Game, card: Card, state: dict[str, Any]) -> boo
     if isinstance(cond, Carry):
         return int(state["delivered"].get(carry_key(cond.item, cond.to), 0)) >= cond.count
     if isinstance(cond, Heal):
-        group = set(state["civilians"].get(cond.targets, []))
-        return sum(1 for i in state["treated"] if i in group) >= cond.count
+        sick = set(state["civilians"].get(cond.targets, []))
+        return sum(1 for i in state["treated"] if i in sick) >= cond.count
     if isinstance(cond, OpenCrates):
         return len(state["crates_opened"]) >= cond.count
     if isinstance(cond, Free):
