@@ -8,6 +8,7 @@ from typing import Any
 from geometry.errors import SurviveUsError
 from rules.errors import InvalidActionError
 from rules.game import Game
+from scenarios import play as _scenario_play  # noqa: F401  (rebuilds refereed games)
 from service.jsonio import print_error, print_json, read_json
 
 

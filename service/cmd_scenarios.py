@@ -1,10 +1,13 @@
-"""`survive-us scenarios list` and `survive-us scenario show|setup ID`: the scenario cards.
+"""`survive-us scenarios list` and `survive-us scenario show|setup|play ID`: the scenario cards.
 
 `scenarios list --json` prints `[{"id", "name", "name_en", "kind", "number", "draw_roll",
 "summary", "layout", "turns"}]` in draw order. `scenario show ID --json` prints the whole
 card. `scenario setup ID --seed S [--band FILE|NAME] [--table T] [--json]` prints a seeded
 set-up ready to play (see `scenarios.setup`): scene, rolls, zombies bought and placed,
-objectives. A bad id, band or table exits with status 2 and `{"error": ...}`.
+objectives. `scenario play ID --seed S [--band B] [--turns N] [--survivors BOT] [--zombies BOT]
+[--record FILE] [--json]` plays the card to its end with bots (random, greedy or idle; the
+real AI is ai/) and prints who won and why, what became of the band, the referee's counts.
+A bad id, band or table exits with status 2 and `{"error": ...}`.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import Any
 from geometry.errors import SurviveUsError
 from rules.warband import Roster, example_bands
 from scenarios.cards import Card, load_cards
+from scenarios.play_policy import POLICIES
 from scenarios.setup import DEFAULT_BAND, setup_scenario
 from service.jsonio import print_error, print_json
 
@@ -50,6 +54,22 @@ def register(sub: Any) -> None:
     setup.add_argument("--table", help="play on another table: a demo table or 'town'")
     setup.add_argument("--json", action="store_true", help="print JSON")
     setup.set_defaults(func=run_setup)
+    play = actions.add_parser(
+        "play", help="play the card to the end with bots on both sides",
+        description="Sets the card up from the seed and plays it with the rules engine and "
+        "its referee; the bots' own dice come from the seed too. The real AI is ai/.")
+    play.add_argument("id", help="card id (see `survive-us scenarios list`)")
+    play.add_argument("--seed", type=int, required=True)
+    play.add_argument("--band", default=DEFAULT_BAND,
+                      help=f"band JSON file or example band name; default {DEFAULT_BAND}")
+    play.add_argument("--turns", type=int, help="turn limit instead of the card's")
+    play.add_argument("--table", help="play on another table: a demo table or 'town'")
+    for side in ("survivors", "zombies"):
+        play.add_argument(f"--{side}", choices=sorted(POLICIES), default="greedy",
+                          help=f"the {side}' bot (default greedy)")
+    play.add_argument("--record", help="write the game's record (for `survive-us replay`)")
+    play.add_argument("--json", action="store_true", help="print JSON")
+    play.set_defaults(func=run_play)
 
 
 def find_card(card_id: str) -> Card:
@@ -134,4 +154,63 @@ def run_setup(args: argparse.Namespace) -> int:
     print(f"  survivors win: {card.objectives.survivors.text.en}")
     print(f"  zombies win: {card.objectives.zombies.text.en}")
     print(f"  {len(result['scene']['figures'])} figures placed; --json prints the scene")
+    return 0
+
+
+def _check_table(table: str | None) -> None:
+    if table is None:
+        return
+    from scenarios.tables import table_names
+
+    known = [*table_names(), "town"]
+    if table not in known:
+        raise ScenarioLookupError(
+            f"--table: unknown table {table!r} (known: {', '.join(known)})", "table")
+
+
+def run_play(args: argparse.Namespace) -> int:
+    import json
+    import random
+
+    from scenarios.play import ScenarioReferee, start_scenario
+    from scenarios.play_policy import play, policy
+
+    try:
+        card = find_card(args.id)
+        band = _band(args.band)
+        _check_table(args.table)
+        if args.turns is not None and not 1 <= args.turns <= 12:
+            raise ScenarioLookupError(f"--turns: 1 to 12, got {args.turns}", "turns")
+        game = start_scenario(card, band, args.seed, table=args.table, max_turns=args.turns)
+        bots = {side: policy(getattr(args, side), side, random.Random(f"{args.seed}:{side}"))
+                for side in ("survivors", "zombies")}
+        play(game, bots["survivors"], bots["zombies"])
+    except SurviveUsError as error:
+        return print_error(error)
+    if args.record:
+        Path(args.record).write_text(json.dumps(game.export()) + "\n", encoding="utf-8")
+    referee = game.referee
+    assert isinstance(referee, ScenarioReferee)
+    survivors = [{"id": f.id, "name": f.name, "status": f.status, "pv": f.pv,
+                  "exit": f.exit or None, "side": f.side}
+                 for f in game.figures.values() if f.id in referee.state["band"]
+                 or f.id in referee.state["freed"]]
+    out = {"scenario": card.id, "seed": args.seed, "band": band.name,
+           "bots": {"survivors": args.survivors, "zombies": args.zombies},
+           "outcome": game.outcome, "turns": game.turn, "actions": len(game.log) - 1,
+           "result": referee.state["result"], "survivors": survivors,
+           "crates_opened": referee.state["crates_opened"],
+           "events": referee.state["events"], "arrivals": referee.state["arrivals"]}
+    if args.json:
+        print_json(out)
+        return 0
+    outcome = game.outcome or {"winner": "nobody", "reason": "unfinished"}
+    print(f"{card.name.fr} ({card.name.en}), seed {args.seed}, {band.name}: "
+          f"{args.survivors} survivors against {args.zombies} zombies")
+    print(f"  {outcome['winner']} win after turn {game.turn} ({len(game.log) - 1} actions): "
+          f"{outcome['reason']}")
+    for fig in survivors:
+        where = f" by {fig['exit']}" if fig["exit"] else ""
+        side = "" if fig["side"] == "survivors" else f" ({fig['side']})"
+        print(f"  {fig['id']:<10} {fig['name']:<20} {fig['status']}{where}{side}")
     return 0

@@ -8,6 +8,9 @@ every game replays exactly from its record.
 
 from __future__ import annotations
 
+import json
+import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,7 +20,8 @@ from rules.settings import Settings
 from rules.warband import Member, Roster
 from scenarios.cards import load_cards
 from scenarios.play import ScenarioReferee, start_scenario
-from scenarios.play_policy import GreedySurvivors, GreedyZombies, IdlePolicy, play
+from scenarios.play_policy import GreedySurvivors, GreedyZombies, IdlePolicy, RandomPolicy, play
+from service.cli import main
 
 FEW = Settings(zombie_points=6, weather="clear")  # a handful of zombies: quick games
 KIDS = Roster(name="Les gosses", members=tuple(
@@ -144,3 +148,50 @@ def test_the_zombies_can_win_a_fight(card: str, seed: int) -> None:
     game = played(card, seed, "greedy")
     assert game.outcome is not None and game.outcome["winner"] == "zombies", game.outcome
     assert Game.replay(game.export()).to_json() == game.to_json()
+
+
+@pytest.mark.parametrize("card", sorted(load_cards()))
+def test_random_play_keeps_every_rule(card: str) -> None:
+    """Random legal actions on both sides: no crash, no broken invariant, an exact replay."""
+    from test_random_play import check_invariants
+
+    game = start_scenario(card, None, 7, settings=Settings(zombie_points=10))
+    rng = random.Random(card)
+    bots = {"survivors": RandomPolicy(rng), "zombies": RandomPolicy(rng)}
+    for _ in range(3000):
+        if game.is_terminal:
+            break
+        game.apply(bots[game.current_side()].choose(game))
+        check_invariants(game)
+    assert game.is_terminal
+    assert Game.replay(game.export()).to_json() == game.to_json()
+
+
+def test_scenario_play_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    assert main(["scenario", "play", "nuit", "--seed", "2", "--turns", "3", "--survivors",
+                 "random", "--zombies", "greedy", "--record", str(record), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["scenario"] == "nuit" and out["bots"] == {"survivors": "random",
+                                                         "zombies": "greedy"}
+    assert out["outcome"]["winner"] in ("survivors", "zombies", "draw")
+    assert out["turns"] <= 3 and out["result"]["winner"] == out["outcome"]["winner"]
+    assert {s["id"] for s in out["survivors"]} == {f"m{i}" for i in range(1, 7)}
+    assert main(["replay", str(record), "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["outcome"] == out["outcome"]
+    assert replayed["referee"]["name"] == "scenario"
+    assert main(["scenario", "play", "nuit", "--seed", "2", "--turns", "1"]) == 0
+    assert "win after turn 1" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "where"), [
+    (["scenario", "play", "zzz", "--seed", "1"], "id"),
+    (["scenario", "play", "nuit", "--seed", "1", "--band", "nobody"], "band"),
+    (["scenario", "play", "nuit", "--seed", "1", "--table", "moon"], "table"),
+    (["scenario", "play", "nuit", "--seed", "1", "--turns", "0"], "turns"),
+])
+def test_scenario_play_cli_errors(capsys: pytest.CaptureFixture[str], argv: list[str],
+                                  where: str) -> None:
+    assert main(argv) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["where"] == where
