@@ -22,7 +22,8 @@ reinforcements and other arrivals, and the result. It referees:
   stands in a light zone at night;
 - the card's actions (`scenarios.play_specials`): escort, exit with a civilian or a down
   friend, treat, deliver; the trapped freed at the end of a survivor activation; heavy items
-  lowering M; crates opened (counted, traps, noisy crates); reinforcements at turn end.
+  lowering M (by the rule's malus per item carried, never below 1); crates opened (counted,
+  traps, noisy crates); reinforcements at turn end.
 
 A trapped figure is a civilian until freed (it cannot act, save a wound, or be escorted) but
 has the M, PV and D of the profile it joins with: a soldier holding out in the ruins, not a
@@ -223,11 +224,10 @@ class ScenarioReferee:
             if holds(cond, game, card, self.state):
                 self._end(game, f"{cond.describe()[1]} (the scenario ends at once)")
                 return True
-        able = any(f.side == SURVIVORS and (f.standing or (f.status == "down"
-                                                            and f.has("heroique")))
-                   for f in game.figures.values())
-        if not able:
-            self._end(game, "no survivor is left on the table who can act")
+        band = [f for f in game.figures.values() if f.side == SURVIVORS and f.on_table]
+        if not any(f.standing or f.has("heroique") for f in band):
+            self._end(game, "no survivor is left on the table" if not band
+                      else "no survivor is left standing")
             return True
         return False
 

@@ -5,6 +5,8 @@ referee's record (exits and zones left by, crates opened, the sick cared for, th
 freed, items delivered, events). Counting words follow D22: "half" is half of the group at the
 start of the scenario, rounded up; survivors counted are the starting band's members unless
 the setting `victory_counts` is "any_members" (a freed prisoner then counts too).
+A `carry` counts the items delivered into its `to` zone wherever they were found (a crate of
+the card may hold one too); `survive_turns` is asked when the scenario ends, whatever ended it.
 """
 
 from __future__ import annotations

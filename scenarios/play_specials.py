@@ -141,7 +141,8 @@ def _delivery(game: Game, ref: ScenarioReferee, fig: Fig) -> Carry | None:
     return None
 
 
-def _destination(game: Game, ref: ScenarioReferee, fig: Fig, where: str | None) -> Point:
+def _destination(game: Game, ref: ScenarioReferee, fig: Fig,
+                 where: str | None) -> Point | str:
     if where is None:
         raise _fail("say where to escort to: an exit, a zone or a figure (marker)",
                     "action.marker")
@@ -154,7 +155,7 @@ def _destination(game: Game, ref: ScenarioReferee, fig: Fig, where: str | None) 
         return (float(c.x), float(c.y))
     other = game.figures.get(where)
     if other is not None and other.on_table:
-        return other.centre
+        return other.id  # into base contact with it
     raise _fail(f"{where!r} is no exit, zone or figure on the table", "action.marker")
 
 
