@@ -772,6 +772,26 @@ def _into_free(free: shapely.Geometry, p: FloatArray) -> tuple[FloatArray | None
     return None, 0.0
 
 
+def _circle_crossings(
+    a: FloatArray, b: FloatArray, origin: FloatArray, radius: float
+) -> list[FloatArray]:
+    """Points where the segments a-b cross the circle (origin, radius)."""
+    d = b - a
+    f = a - origin
+    qa = np.einsum("ij,ij->i", d, d)
+    qb = 2.0 * np.einsum("ij,ij->i", f, d)
+    qc = np.einsum("ij,ij->i", f, f) - radius * radius
+    disc = qb * qb - 4.0 * qa * qc
+    ok = (disc >= 0.0) & (qa > 0.0)
+    root = np.sqrt(np.where(ok, disc, 0.0))
+    out = []
+    for sign in (-1.0, 1.0):
+        t = (-qb + sign * root) / np.where(ok, 2.0 * qa, 1.0)
+        keep = ok & (t >= 0.0) & (t <= 1.0)
+        out.append(a[keep] + t[keep, None] * d[keep])
+    return out
+
+
 def _fan(
     edges: tuple[FloatArray, FloatArray], origin: FloatArray, w0: float, span: float, rem: float
 ) -> shapely.Geometry | None:
@@ -791,7 +811,9 @@ def _fan(
     count = max(2, math.ceil(width / RAY_STEP) + 1)
     angles = [lo + np.linspace(0.0, width, count)]
     if a.shape[0]:
-        ends = np.concatenate([a, b]) - origin
+        # Rays at every edge end and where each edge leaves the disc, so that the corner
+        # between an edge and the disc's rim is a vertex of the fan, not cut by a chord.
+        ends = np.concatenate([a, b, *_circle_crossings(a, b, origin, rem)]) - origin
         theta = np.arctan2(ends[:, 1], ends[:, 0])
         off = np.mod(theta - lo, TAU)
         for eps in (-1e-7, 1e-7):

@@ -1003,6 +1003,7 @@ def test_contamination_roll_and_protections(items: dict[str, int], rolls: list[i
 def test_friendly_fire_on_a_natural_1() -> None:
     """friendly_fire = on_natural_1: the friend in contact with the target takes the shot."""
     from golden_helpers import TOUCH, Golden, start, survivor, zombie
+
     from rules.actions import Shoot
 
     shooter = survivor("s1", "ex_flic_h", 5, 5, items={"pistolet": 1, "balles": 1})
