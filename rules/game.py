@@ -333,6 +333,10 @@ class Game:
         self.pools[SURVIVORS] = self.survivors_counted() + die
         self.pools[ZOMBIES] = self.roll(Roll("zombies' action points")) + self.roll(
             Roll("zombies' action points"))
+        if self.referee is not None:
+            for side in (SURVIVORS, ZOMBIES):
+                for _ in range(self.referee.pool_dice(self, side)):
+                    self.pools[side] += self.roll(Roll(f"{side}' extra action points"))
         self.note(f"turn {self.turn}: survivors {self.pools[SURVIVORS]} AP, "
                   f"zombies {self.pools[ZOMBIES]} AP")
         skills.offer_didactique(self, die)

@@ -205,8 +205,9 @@ def check_action(game: Game, fig: Fig, act: Action, *, free: bool = False) -> No
     pool = game.pools.get(game.side_of(fig), 0)
     if ap > pool:
         raise _fail(f"{act.type} costs {ap} AP and only {pool} are left", "action")
-    if fig.is_zombie and not isinstance(act, Move | Melee | Contaminate):
-        raise _fail("zombies can only move, fight and contaminate", "action.type")
+    if fig.is_zombie and not isinstance(act, Move | Melee | Contaminate | Special):
+        raise _fail("zombies can only move, fight and contaminate (and take the "
+                    "scenario's own actions)", "action.type")
     if fig.status == "down" and (ap > 1 or isinstance(act, Carry | Revive)):
         raise _fail(f"{fig.name} {fig.id} is down: héroïque allows only 1-AP actions",
                     "action.type")
@@ -289,6 +290,8 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
                 most = min(budget, max(fig.attack // per_ap, 1) * step)
                 for ap in range(step, most + 1, step):
                     candidates.append(Melee(fig.id, enemy.id, ap, w))
+    if fig.is_zombie and want("scenario") and game.referee is not None and fig.standing:
+        candidates += game.referee.special_actions(game, fig)  # crossing a barricade...
     if not fig.is_zombie:
         if want("shoot"):
             for w, n in fig.items.items():

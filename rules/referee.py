@@ -55,6 +55,10 @@ class Referee(Protocol):
         """Weather and light: whether the shooter can pick the target out at this distance."""
         ...
 
+    def pool_dice(self, game: Game, side: str) -> int:
+        """How many more AP dice `side` rolls this turn (night falls: the zombies' extra die)."""
+        ...
+
     def special_actions(self, game: Game, fig: Fig) -> list[Action]:
         """The card's own actions open to `fig` now (treat the sick, free a prisoner...)."""
         ...

@@ -40,12 +40,14 @@ from geometry.errors import SurviveUsError
 from rules.actions import Action, Special
 from rules.catalog import Catalog, Equipment, load_catalog
 from rules.dice import Roll
+from rules.errors import IllegalActionError
 from rules.figures import Fig, civilian, survivor_from_member, zombie_of
 from rules.game import SURVIVORS, ZOMBIES, Game
 from rules.inventory import CONTACT, marker_gap
 from rules.referee import register
 from rules.settings import Settings
 from rules.warband import Roster, example_bands
+from scenarios import modules as rule_modules
 from scenarios import play_arrivals as arrivals
 from scenarios import play_specials as specials
 from scenarios.cards import Card, load_cards
@@ -105,9 +107,11 @@ class ScenarioReferee:
 
     @classmethod
     def for_figures(cls, card: Card, figures: Sequence[Fig], weather: dict[str, Any],
-                    crates: Sequence[dict[str, Any]] = ()) -> ScenarioReferee:
+                    crates: Sequence[dict[str, Any]] = (),
+                    modules: dict[str, Any] | None = None) -> ScenarioReferee:
         """A referee at the start: the band and civilians as placed, the set-up's weather and
-        crates (`{"id", "loot": {...}}`: traps are kept here)."""
+        crates (`{"id", "loot": {...}}`: traps are kept here), the rule modules' state
+        (`scenarios.modules.initial_state`)."""
         civilians: dict[str, list[str]] = {g.id: [] for g in card.civilians}
         for fig in figures:
             if fig.side == "civilians":
@@ -136,6 +140,8 @@ class ScenarioReferee:
                                     if f.id[:1] == "z" and f.id[1:].isdigit()), default=0),
             "result": None,
         }
+        if modules:
+            state["modules"] = copy.deepcopy(modules)
         return cls(state, card if card is not load_cards().get(card.id) else None)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ScenarioReferee:
@@ -168,6 +174,8 @@ class ScenarioReferee:
         self._maybe_end(game)
 
     def turn_ended(self, game: Game) -> None:
+        if "modules" in self.state:
+            rule_modules.turn_ended(game, self)
         self._helicopter(game)
         if self._maybe_end(game):
             return
@@ -202,17 +210,38 @@ class ScenarioReferee:
         return bool(effects.get("lights")) and any(
             z.kind == "light" and in_zone(self.card, z.id, target) for z in self.card.zones)
 
+    def pool_dice(self, game: Game, side: str) -> int:
+        if "modules" not in self.state:
+            return 0
+        return rule_modules.extra_pool_dice(game, self, side)
+
     def special_actions(self, game: Game, fig: Fig) -> list[Action]:
-        return specials.actions(game, self, fig)
+        if "modules" not in self.state:
+            return specials.actions(game, self, fig)
+        return specials.actions(game, self, fig) + rule_modules.actions(game, self, fig)
+
+    def _module_rule(self, act: Special) -> bool:
+        return "modules" in self.state and act.rule in rule_modules.rules_of(self)
 
     def special_cost(self, game: Game, act: Special) -> int:
+        if self._module_rule(act):
+            return rule_modules.cost(game, self, act)
         return specials.cost(game, self, act)
 
     def check_special(self, game: Game, fig: Fig, act: Special) -> None:
-        specials.check(game, self, fig, act)
+        if self._module_rule(act):
+            rule_modules.check(game, self, fig, act)
+        elif fig.is_zombie:
+            raise IllegalActionError(f"zombies have no scenario action {act.rule!r}",
+                                     "action.rule")
+        else:
+            specials.check(game, self, fig, act)
 
     def do_special(self, game: Game, fig: Fig, act: Special) -> None:
-        specials.carry_out(game, self, fig, act)
+        if self._module_rule(act):
+            rule_modules.carry_out(game, self, fig, act)
+        else:
+            specials.carry_out(game, self, fig, act)
 
     # --- the end ----------------------------------------------------------------------------
 
@@ -280,6 +309,10 @@ class ScenarioReferee:
                     edge, along = arrivals.nearest_edge(game, marker["x"], marker["y"])
                     self._arrive(game, rule.zombie, rule.count, edge, along,
                                  f"the noise of {crate_id}")
+            if "modules" in self.state:
+                for kind, count, at in rule_modules.crate_opened(game, self, marker):
+                    edge, along = arrivals.nearest_edge(game, *at)
+                    self._arrive(game, kind, count, edge, along, f"the noise of {crate_id}")
 
     @staticmethod
     def _opener(game: Game, marker: dict[str, Any]) -> Fig | None:
@@ -525,10 +558,17 @@ def _figures(card: Card, setup: dict[str, Any], roster: Roster,
 def start_scenario(card_id: str | Card, band: Roster | None = None, seed: int = 0, *,
                    table: str | None = None, settings: Settings | None = None,
                    dice: Sequence[int] | None = None, catalog: Catalog | None = None,
-                   max_turns: int | None = None) -> Game:
+                   max_turns: int | None = None,
+                   modules: Sequence[str | rule_modules.Pick | dict[str, Any]] = (),
+                   balanced: bool = True) -> Game:
     """A game of the card ready to play: the seeded set-up (`dice` typed in for it first),
     the first turn's action points rolled from `seed`. `band` defaults to the example band
-    of the set-up; `max_turns` overrides the card's limit."""
+    of the set-up; `max_turns` overrides the card's limit. `modules` are the optional rule
+    modules picked (`scenarios.modules`: ids, `ID:key=value` or picks); when both sides
+    pick, their points must match unless `balanced` is false (the totals are kept in the
+    referee's state either way)."""
+    picks = rule_modules.picks_of(modules)
+    module_state = rule_modules.initial_state(picks, balanced=balanced) if picks else None
     card = _card(card_id) if isinstance(card_id, str) else card_id
     settings = settings or Settings()
     catalog = catalog or load_catalog()
@@ -536,8 +576,12 @@ def start_scenario(card_id: str | Card, band: Roster | None = None, seed: int = 
     setup = setup_scenario(card, seed, roster, table=table, settings=settings, catalog=catalog,
                            dice=list(dice or ()))
     figures = _figures(card, setup, roster, catalog)
-    referee = ScenarioReferee.for_figures(card, figures, setup["weather"], setup["crates"])
+    referee = ScenarioReferee.for_figures(card, figures, setup["weather"], setup["crates"],
+                                          module_state)
     scene = {k: v for k, v in setup["scene"].items() if k != "figures"} | {"figures": []}
+    if picks:
+        scene = copy.deepcopy(scene)
+        rule_modules.prepare_scene(scene, picks)
     return Game.new(scene, figures, seed=seed, settings=settings, catalog=catalog,
                     max_turns=max_turns or card.turns.limit,
                     markers=markers_from_setup(card, setup, catalog), referee=referee)

@@ -4,7 +4,9 @@
 "summary", "layout", "turns"}]` in draw order. `scenario show ID --json` prints the whole
 card. `scenario setup ID --seed S [--band FILE|NAME] [--table T] [--json]` prints a seeded
 set-up ready to play (see `scenarios.setup`): scene, rolls, zombies bought and placed,
-objectives. `scenario play ID --seed S [--band B] [--turns N] [--survivors BOT] [--zombies BOT]
+objectives; `--module ID[:key=value,...]` (repeatable) adds an optional rule module
+(scenarios/modules.py), `--unbalanced` allows module points that differ between the sides.
+`scenario play ID --seed S [--band B] [--turns N] [--survivors BOT] [--zombies BOT]
 [--record FILE] [--json]` plays the card to its end with bots (random, greedy or idle; the
 real AI is ai/) and prints who won and why, what became of the band, the referee's counts.
 A bad id, band or table exits with status 2 and `{"error": ...}`.
@@ -52,6 +54,10 @@ def register(sub: Any) -> None:
                        help="band JSON file, or the name of an example band "
                        f"({', '.join(sorted(example_bands()))}); default {DEFAULT_BAND}")
     setup.add_argument("--table", help="play on another table: a demo table or 'town'")
+    setup.add_argument("--module", action="append", default=[], metavar="ID[:key=value,...]",
+                       help="add an optional rule module (repeatable; docs/modules.md)")
+    setup.add_argument("--unbalanced", action="store_true",
+                       help="allow module points that differ between the sides")
     setup.add_argument("--json", action="store_true", help="print JSON")
     setup.set_defaults(func=run_setup)
     play = actions.add_parser(
@@ -64,6 +70,10 @@ def register(sub: Any) -> None:
                       help=f"band JSON file or example band name; default {DEFAULT_BAND}")
     play.add_argument("--turns", type=int, help="turn limit instead of the card's")
     play.add_argument("--table", help="play on another table: a demo table or 'town'")
+    play.add_argument("--module", action="append", default=[], metavar="ID[:key=value,...]",
+                      help="add an optional rule module (repeatable; docs/modules.md)")
+    play.add_argument("--unbalanced", action="store_true",
+                      help="allow module points that differ between the sides")
     for side in ("survivors", "zombies"):
         play.add_argument(f"--{side}", choices=sorted(POLICIES), default="greedy",
                           help=f"the {side}' bot (default greedy)")
@@ -137,6 +147,14 @@ def run_setup(args: argparse.Namespace) -> int:
                     f"--table: unknown table {args.table!r} (known: {', '.join(known)})",
                     "table")
         result = setup_scenario(card, args.seed, band, table=args.table)
+        if args.module:
+            from scenarios import modules
+
+            picks = modules.picks_of(args.module)
+            result["modules"] = {"picks": [p.to_json() for p in picks],
+                                 "points": modules.check_points(
+                                     picks, balanced=not args.unbalanced)}
+            modules.prepare_scene(result["scene"], picks)
     except SurviveUsError as error:
         return print_error(error)
     if args.json:
@@ -181,7 +199,8 @@ def run_play(args: argparse.Namespace) -> int:
         _check_table(args.table)
         if args.turns is not None and not 1 <= args.turns <= 12:
             raise ScenarioLookupError(f"--turns: 1 to 12, got {args.turns}", "turns")
-        game = start_scenario(card, band, args.seed, table=args.table, max_turns=args.turns)
+        game = start_scenario(card, band, args.seed, table=args.table, max_turns=args.turns,
+                              modules=args.module, balanced=not args.unbalanced)
         bots = {side: policy(getattr(args, side), side, random.Random(f"{args.seed}:{side}"))
                 for side in ("survivors", "zombies")}
         play(game, bots["survivors"], bots["zombies"])
@@ -200,7 +219,8 @@ def run_play(args: argparse.Namespace) -> int:
            "outcome": game.outcome, "turns": game.turn, "actions": len(game.log) - 1,
            "result": referee.state["result"], "survivors": survivors,
            "crates_opened": referee.state["crates_opened"],
-           "events": referee.state["events"], "arrivals": referee.state["arrivals"]}
+           "events": referee.state["events"], "arrivals": referee.state["arrivals"],
+           "modules": referee.state.get("modules")}
     if args.json:
         print_json(out)
         return 0
