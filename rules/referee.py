@@ -59,6 +59,16 @@ class Referee(Protocol):
         """How many more AP dice `side` rolls this turn (night falls: the zombies' extra die)."""
         ...
 
+    def move_limit(self, game: Game, fig: Fig,
+                   route: tuple[tuple[float, float], ...]) -> tuple[float, str] | None:
+        """How far along `route` (its base centre's) `fig` may move, and why; None: no limit
+        (a dark building stops a survivor entering it, a taken-over one keeps it out)."""
+        ...
+
+    def may_contaminate(self, game: Game, zombie: Fig, target: Fig) -> bool:
+        """Whether a zombie that put `target` down may try to contaminate it."""
+        ...
+
     def special_actions(self, game: Game, fig: Fig) -> list[Action]:
         """The card's own actions open to `fig` now (treat the sick, free a prisoner...)."""
         ...

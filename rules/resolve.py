@@ -108,6 +108,10 @@ def _plan(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,
         if path.length > max_len + 1e-6:
             raise _fail(f"{list(to)} is {path.length:.2f} in away along the shortest route; "
                         f"{fig.name} {fig.id} moves {max_len:g} in", "action.to")
+        limit = _limit(game, fig, path.waypoints)
+        if limit is not None and path.length > limit[0] + 1e-6:
+            raise _fail(f"{fig.name} {fig.id} must stop {limit[0]:.2f} in along the way to "
+                        f"{list(to)}: {limit[1]}", "action.to")
         blocker = _overlaps_friend(game, fig, to, ignore)
         if blocker:
             raise _fail(f"{fig.name} {fig.id} would end on the base of {blocker}", "action.to")
@@ -123,14 +127,24 @@ def _plan(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,
     for goal in goals:
         path = space.path(fig.id, goal)
         if path.reachable:
-            return _walk(game, fig, path.waypoints, max_len, ignore)
+            limit = _limit(game, fig, path.waypoints)
+            return _walk(game, fig, path.waypoints,
+                         max_len if limit is None else min(max_len, limit[0]), ignore)
     # Only figures bar the way: go along the terrain route until an enemy base is in the way.
     finder = space.pathfinder(_radius(fig))
     for goal in goals:
         path = finder.shortest(fig.centre, goal)
         if path.reachable:
-            return _walk(game, fig, path.waypoints, max_len, ignore, stop_at_enemies=True)
+            limit = _limit(game, fig, path.waypoints)
+            return _walk(game, fig, path.waypoints,
+                         max_len if limit is None else min(max_len, limit[0]), ignore,
+                         stop_at_enemies=True)
     return fig.centre, 0.0
+
+
+def _limit(game: Game, fig: Fig, route: tuple[Point, ...]) -> tuple[float, str] | None:
+    """The scenario's limit on a move along `route` (a dark or taken-over building)."""
+    return None if game.referee is None else game.referee.move_limit(game, fig, route)
 
 
 def check_toward(game: Game, fig: Fig, toward: str | Point | None, goals: list[Point]) -> None:
@@ -349,7 +363,8 @@ def wound(game: Game, attacker: Fig, target: Fig, mode: Mode, *, free: bool = Fa
         game.moved()
         game.note(f"{target.name} {target.id} is down")
         war = game.mode == "zombie_war"
-        if attacker.is_zombie and not free and (war or game.pools["zombies"] >= 1):
+        if attacker.is_zombie and not free and (war or game.pools["zombies"] >= 1) and (
+                game.referee is None or game.referee.may_contaminate(game, attacker, target)):
             game.offer({"kind": "contaminate", "figure": attacker.id, "target": target.id,
                         "side": game.controller if war and game.controller else "zombies"})
         return

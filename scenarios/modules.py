@@ -7,22 +7,29 @@ state live in the `ScenarioReferee`'s plain-JSON state under `"modules"`; the re
 the modules' actions (`Special` with the module's rule names), their costs, checks and
 effects, and the end of each turn to the hooks here.
 
-Modules:
+Modules (`MODULES` has each one's names, side, points, text and options; docs/modules.md):
 
-- `barricades` (survivors, 1 point): doorways and windows barricaded (terrain that blocks
-  movement, not sight), reinforced up to 3 times; `barricade` (1 AP, a standing survivor
-  touching a door or barricade) barricades a door or adds a reinforcement; `cross` (1 AP):
-  a zombie rolls 4+ and, on a success, removes a reinforcement if there is one, else passes;
-  a survivor removes the reinforcements, paying 1 in of its M for each, and passes.
-- `sewers` (survivors, 1 point per pair): paired entrances joined through an off-table
-  interior; `sewer` (2 AP: down and up again) takes a figure touching one entrance out by the
-  other, for survivors and zombies alike.
-- `night_falls` (zombies, 2 points): the night token lies in the crate draw; when a crate is
-  opened, a D6 of 6 (or the token found by `night` option on turn N) brings the night: the
-  zombies roll one more AP die until day returns after `nights` turns; each night raises the
-  apocalypse level by one, and the zombies roll as many more dice as the level.
-- `noise` (zombies, 1 point): a crate opened makes noise: on a D6 of 1-2 (the `noise_on`
-  option) a zombie comes from the table edge nearest the crate.
+- `barricades` (survivors, 1): doors and windows barricaded: terrain that blocks movement,
+  not sight, reinforced up to 3 times. `barricade` (1 AP, a survivor touching a door or a
+  barricade) barricades the door or adds a reinforcement; `cross` (1 AP, touching it): a
+  zombie rolls 4+ and on a success removes a reinforcement if there is one, else passes; a
+  survivor pulls down the reinforcements, paying 1 in of its M for each, and passes.
+- `sewers` (survivors, 1 per pair): `sewer` (2 AP) takes a figure standing on an entrance out
+  at its pair (through the off-table interior), survivors and zombies alike.
+- `supply` (survivors, 1 per token): `collect` (1 AP, on the token): one more survivors' AP
+  die next turn per token collected.
+- `allies` (survivors, 2 each): civilians led by a survivor in base contact (`lead`, 1 AP);
+  once a turn each strikes a zombie or reinforces a barricade it touches on 5+ (`ally`, 0 AP).
+- `helpless` (zombies, 1 each): civilians to lead who cannot be contaminated; one dying makes
+  the band within 4 in test panic.
+- `lights_out` (zombies, 1 per building): a survivor entering a dark building stops there.
+- `taken_over` (zombies, 2 per building): no survivor may enter the building.
+- `grave_weapons` (zombies, 1): two reinforcements traded for +1 attack die on a zombie more
+  than 3 in from every survivor (one each, 8 at most).
+- `noise` (zombies, 1): a crate opened draws a zombie at the nearest edge on a D6 of 1-2.
+- `night_falls` (zombies, 2): a D6 per crate opened draws the night/day token on a 6 and an
+  apocalypse token on a 1; each loss raises the apocalypse level too (3 at most); the
+  zombies roll one more AP die per level and one more at night.
 """
 
 from __future__ import annotations
@@ -35,10 +42,10 @@ from typing import TYPE_CHECKING, Any, Literal
 import shapely
 
 from geometry.errors import SurviveUsError
-from rules.actions import Action, Special
+from rules.actions import Action, Move, Special
 from rules.dice import Roll, succeeds
 from rules.errors import IllegalActionError
-from rules.resolve import _legal_spot
+from rules.resolve import _legal_spot, _place_carried, do_move, plan_move, wound
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -105,13 +112,51 @@ MODULES: dict[str, Module] = {m.id: m for m in (
            "an entrance goes down and comes up touching its pair for 2 AP (a zombie too).",
            {"pairs": "a list of pairs of entrance points [[x, y], [x, y]] (1 point per pair)"},
            rules=("sewer",), uses_option="pairs"),
+    Module("supply", "Jetons de réserves", "Supply", "survivors", 1, "000",
+           "Supply tokens lie on the table. A standing survivor on a token collects it "
+           "(1 AP; it weighs nothing): the band rolls one more AP die at the start of the next "
+           "turn for each token collected this turn.",
+           {"at": "the tokens' points [[x, y], ...] (1 point per token)"},
+           rules=("collect",), uses_option="at"),
+    Module("allies", "Alliés locaux", "Townsfolk allies", "survivors", 2, "000",
+           "Local allies (civilians) who cannot move alone: a survivor in base contact leads "
+           "one along as its move (`lead`, 1 AP, the lower M). Once in each turn, at a "
+           "survivor's word (`ally`, 0 AP), each ally strikes a zombie in base contact or "
+           "reinforces a barricade it touches: 5+ on a D6 wounds the zombie or adds the "
+           "reinforcement. Zombies attack allies as any human.",
+           {"at": "the allies' points [[x, y], ...] (2 points per ally)"},
+           rules=("lead", "ally"), uses_option="at"),
+    Module("helpless", "Survivants vulnérables", "Helpless survivors", "zombies", 1, "001",
+           "Helpless survivors (civilians) the band must look after: they cannot act or move "
+           "alone (a survivor leads them, `lead`), cannot be contaminated, and when one dies "
+           "each standing band member within 4 in tests panic as for a friend.",
+           {"at": "their points [[x, y], ...] (1 point each)"},
+           rules=("lead",), uses_option="at"),
+    Module("lights_out", "Extinction des feux", "Lights out", "zombies", 1, "000",
+           "Buildings in the dark: a survivor entering one ends its move there (its base "
+           "centre a base radius inside).",
+           {"zones": "the dark buildings' polygons [[[x, y], ...], ...] (1 point each)"},
+           uses_option="zones"),
+    Module("taken_over", "Dominé", "Taken over", "zombies", 2, "000",
+           "Buildings the zombies hold: no survivor may enter one (a move stops before its "
+           "base would touch the building).",
+           {"zones": "the taken-over buildings' polygons [[[x, y], ...], ...] (2 points each)"},
+           uses_option="zones"),
+    Module("grave_weapons", "Armes des damnés", "Grave weapons", "zombies", 1, "000",
+           "When reinforcements arrive, each two zombies that would come may instead arm one "
+           "zombie on the table more than 3 in from every survivor with a grave weapon: +1 "
+           "attack die. One weapon per zombie, 8 on the table at most.",
+           {"trade": "how many pairs of arrivals to trade at most each time (default 1)"}),
     Module("night_falls", "La nuit tombe", "Night falls", "zombies", 2, "002",
-           "The night token is in the crate draw: each crate opened rolls a D6, and a 6 "
-           "brings the night. At night the zombies roll one more AP die per apocalypse level "
-           "(which rises by one each time night falls) until day returns after `nights` "
-           "full turns.",
-           {"nights": "how many turns a night lasts (default 2)",
-            "token_on": "the D6 roll that draws the night token (default 6)"}),
+           "Tokens in the crate draw: each crate opened rolls a D6. On a 6 (`token_on`) the "
+           "night token is drawn, night falls, and the day token takes its place (the next 6 "
+           "brings the day back); on a 1 (`apocalypse_on`) an apocalypse token is drawn and "
+           "the apocalypse level rises by one; it rises too for each band member killed or "
+           "contaminated (3 at most, `max_level`). The zombies roll one more AP die per "
+           "apocalypse level, and one more at night.",
+           {"token_on": "the D6 roll that draws the night or day token (default 6)",
+            "apocalypse_on": "the D6 roll that draws an apocalypse token (default 1)",
+            "max_level": "the highest apocalypse level (default 3)"}),
     Module("noise", "Le bruit", "Noise", "zombies", 1, "001",
            "Searching makes noise: each crate opened rolls a D6; on `noise_on` or less a "
            "zombie comes in at the table edge nearest the crate.",
@@ -204,10 +249,40 @@ def prepare_scene(scene: dict[str, Any], picks: Sequence[Pick]) -> None:
         elif pick.id == "sewers":
             for n, pair in enumerate(pick.options.get("pairs", [])):
                 for k, (x, y) in enumerate(pair):
-                    terrain.append({"id": _entrance(n, k), "kind": "polygon",
-                                    "polygon": [[x - 0.5, y - 0.5], [x + 0.5, y - 0.5],
-                                                [x + 0.5, y + 0.5], [x - 0.5, y + 0.5]],
-                                    "blocks_sight": False, "blocks_movement": False})
+                    terrain.append(_token(_entrance(n, k), x, y))
+        elif pick.id == "supply":
+            for n, (x, y) in enumerate(pick.options.get("at", [])):
+                terrain.append(_token(f"supply{n + 1}", x, y))
+        elif pick.id in ("lights_out", "taken_over"):
+            name = "dark" if pick.id == "lights_out" else "taken"
+            for n, polygon in enumerate(pick.options.get("zones", [])):
+                terrain.append({"id": f"{name}{n + 1}", "kind": "polygon",
+                                "polygon": [list(p) for p in polygon],
+                                "blocks_sight": False, "blocks_movement": False})
+
+
+def _token(token_id: str, x: float, y: float) -> dict[str, Any]:
+    """A 1-in token drawn on the table as terrain that blocks nothing."""
+    return {"id": token_id, "kind": "polygon",
+            "polygon": [[x - 0.5, y - 0.5], [x + 0.5, y - 0.5], [x + 0.5, y + 0.5],
+                        [x - 0.5, y + 0.5]],
+            "blocks_sight": False, "blocks_movement": False}
+
+
+def module_figures(picks: Sequence[Pick]) -> list[Fig]:
+    """The figures the modules bring: allies (`ally1`...) and helpless survivors
+    (`helpless1`...), civilians who cannot act alone."""
+    from rules.figures import civilian
+
+    out: list[Fig] = []
+    for pick in picks:
+        if pick.id in ("allies", "helpless"):
+            name = "ally" if pick.id == "allies" else "helpless"
+            for n, (x, y) in enumerate(pick.options.get("at", [])):
+                fig = civilian(f"{name}{n + 1}", float(x), float(y))
+                fig.name = "Allié" if pick.id == "allies" else "Vulnérable"
+                out.append(fig)
+    return out
 
 
 def _entrance(pair: int, end: int) -> str:
@@ -235,10 +310,27 @@ def initial_state(picks: Sequence[Pick], *, balanced: bool = True) -> dict[str, 
         elif pick.id == "sewers":
             state["sewers"] = [[[float(x), float(y)] for x, y in pair]
                                for pair in pick.options.get("pairs", [])]
+        elif pick.id == "supply":
+            state["supply"] = {"left": {f"supply{n + 1}": [float(x), float(y)]
+                                        for n, (x, y) in enumerate(pick.options["at"])}
+                               if pick.options.get("at") else {},
+                               "collected": {}, "this_turn": 0, "next_turn": 0}
+        elif pick.id in ("allies", "helpless"):
+            name = "ally" if pick.id == "allies" else "helpless"
+            state[pick.id] = {"figures": [f"{name}{n + 1}" for n in
+                                          range(len(pick.options.get("at", [])))],
+                              "acted": {}, "dead": []}
+        elif pick.id in ("lights_out", "taken_over"):
+            name = "dark" if pick.id == "lights_out" else "taken"
+            state[pick.id] = {f"{name}{n + 1}": [[float(x), float(y)] for x, y in polygon]
+                              for n, polygon in enumerate(pick.options.get("zones", []))}
+        elif pick.id == "grave_weapons":
+            state["grave_weapons"] = {"trade": int(pick.options.get("trade", 1)), "armed": []}
         elif pick.id == "night_falls":
-            state["night_falls"] = {"nights": int(pick.options.get("nights", 2)),
-                                    "token_on": int(pick.options.get("token_on", 6)),
-                                    "level": 0, "until": None}
+            state["night_falls"] = {"token_on": int(pick.options.get("token_on", 6)),
+                                    "apocalypse_on": int(pick.options.get("apocalypse_on", 1)),
+                                    "max_level": int(pick.options.get("max_level", 3)),
+                                    "night": False, "level": 0, "losses": 0}
         elif pick.id == "noise":
             state["noise"] = {"noise_on": int(pick.options.get("noise_on", 2)),
                               "zombie": str(pick.options.get("zombie", "rodeur"))}
@@ -334,11 +426,55 @@ def actions(game: Game, ref: ScenarioReferee, fig: Fig) -> list[Action]:
         for k, p in enumerate(pair):
             if math.dist(fig.centre, p) <= _radius(fig) + 0.5 + CONTACT:
                 out.append(Special(fig.id, "sewer", marker=_entrance(n, k)))
+    if fig.side != "survivors":
+        return out
+    for token, p in state.get("supply", {}).get("left", {}).items():
+        if _on_token(fig, p):
+            out.append(Special(fig.id, "collect", marker=token))
+    for civ_id in _led(state):
+        civ = game.figures.get(civ_id)
+        if civ is not None and civ.standing and game.in_contact(fig.id, civ_id):
+            out += [Special(fig.id, "lead", target=civ_id, marker=o.id)
+                    for o in game.figures.values() if o.side == "survivors" and o.standing
+                    and o.id != fig.id]
+    for ally_id in state.get("allies", {}).get("figures", []):
+        ally = game.figures.get(ally_id)
+        if ally is None or not ally.standing:
+            continue
+        out += [Special(fig.id, "ally", target=z.id, marker=ally_id)
+                for z in game.figures.values()
+                if z.is_zombie and z.on_table and game.in_contact(ally_id, z.id)]
+        out += [Special(fig.id, "ally", target=piece_id, marker=ally_id)
+                for piece_id in state.get("barricades", {})
+                if _gap(game, ally, piece_id) <= CONTACT + 1e-9]
     return out
 
 
+def _on_token(fig: Fig, p: Sequence[float]) -> bool:
+    return math.dist(fig.centre, (p[0], p[1])) <= _radius(fig) + 0.5 + CONTACT
+
+
+def _led(state: dict[str, Any]) -> list[str]:
+    """The civilians survivors lead: allies and helpless survivors."""
+    return [*state.get("allies", {}).get("figures", []),
+            *state.get("helpless", {}).get("figures", [])]
+
+
+def _lead_to(game: Game, ref: ScenarioReferee, fig: Fig, where: str | None) -> Point | str:
+    """Where a led civilian goes: a point "x,y", or an exit, a zone or a figure."""
+    from scenarios.play_specials import _destination
+
+    if where and "," in where:
+        try:
+            x, y = (float(v) for v in where.split(","))
+        except ValueError:
+            raise _fail(f"{where!r} is no point x,y", "action.marker") from None
+        return (x, y)
+    return _destination(game, ref, fig, where)
+
+
 def cost(game: Game, ref: ScenarioReferee, act: Special) -> int:
-    return 2 if act.rule == "sewer" else 1
+    return 2 if act.rule == "sewer" else 0 if act.rule == "ally" else 1
 
 
 def _entrance_point(ref: ScenarioReferee, name: str) -> tuple[Point, Point] | None:
@@ -403,6 +539,50 @@ def check(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
         if _spot_near(game, fig, ends[1]) is None:
             raise _fail(f"the other end of {act.marker} is blocked", "action.marker")
         return
+    if fig.side != "survivors":
+        raise _fail(f"only survivors may {act.rule}", "action.figure")
+    if act.rule == "collect":
+        p = state.get("supply", {}).get("left", {}).get(act.marker or "")
+        if p is None:
+            raise _fail(f"there is no supply token {act.marker!r} left", "action.marker")
+        if not _on_token(fig, p):
+            raise _fail(f"{fig.name} {fig.id} must stand on {act.marker} to collect it",
+                        "action.marker")
+        return
+    if act.rule == "lead":
+        civ = game.figures.get(act.target or "")
+        if civ is None or civ.id not in _led(state) or not civ.standing:
+            raise _fail(f"{act.target!r} is no ally or helpless survivor standing",
+                        "action.target")
+        if not game.in_contact(fig.id, civ.id):
+            raise _fail(f"{civ.name} {civ.id} is not in base contact with {fig.id}",
+                        "action.target")
+        plan_move(game, fig, None, _lead_to(game, ref, fig, act.marker),
+                  min(fig.move, civ.move), ignore=(civ.id,))
+        return
+    if act.rule == "ally":
+        ally = game.figures.get(act.marker or "")
+        if ally is None or ally.id not in state.get("allies", {}).get("figures", []) \
+                or not ally.standing:
+            raise _fail(f"{act.marker!r} is no standing ally", "action.marker")
+        if state["allies"]["acted"].get(ally.id) == game.turn:
+            raise _fail(f"{ally.name} {ally.id} already acted this turn", "action.marker")
+        target = game.figures.get(act.target or "")
+        if target is not None:
+            if not (target.is_zombie and target.on_table
+                    and game.in_contact(ally.id, target.id)):
+                raise _fail(f"{ally.id} strikes only a zombie in base contact",
+                            "action.target")
+            return
+        barricades = state.get("barricades", {})
+        if (act.target or "") not in barricades \
+                or _gap(game, ally, act.target or "") > CONTACT + 1e-9:
+            raise _fail(f"{ally.id} strikes a zombie or reinforces a barricade it touches, "
+                        f"not {act.target!r}", "action.target")
+        if barricades[act.target or ""] >= MAX_REINFORCEMENTS:
+            raise _fail(f"{act.target} already has {MAX_REINFORCEMENTS} reinforcements",
+                        "action.target")
+        return
     raise _fail(f"no module action {act.rule!r}", "action.rule")
 
 
@@ -459,6 +639,37 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
         game.moved()
         game.note(f"{fig.name} {fig.id} goes down the sewer at {act.marker} and comes up at "
                   "its pair")
+    elif act.rule == "collect":
+        supply = state["supply"]
+        supply["left"].pop(act.marker or "")
+        supply["collected"][fig.id] = int(supply["collected"].get(fig.id, 0)) + 1
+        supply["this_turn"] += 1
+        game.scene_json["terrain"] = [t for t in game.scene_json.get("terrain", [])
+                                      if t.get("id") != act.marker]
+        game.reload_terrain()
+        game.note(f"{fig.name} {fig.id} collects {act.marker}: one more AP die next turn")
+    elif act.rule == "lead":
+        civ = game.figures[act.target or ""]
+        start = fig.centre
+        game.note(f"{fig.name} {fig.id} leads {civ.name} {civ.id} toward {act.marker}")
+        point = _lead_to(game, ref, fig, act.marker)
+        moved = do_move(game, fig, Move(fig.id, toward=point), min(fig.move, civ.move),
+                        ignore=(civ.id,))
+        if moved and fig.centre != start:
+            _place_carried(game, fig, civ, start)
+    elif act.rule == "ally":
+        ally = game.figures[act.marker or ""]
+        state["allies"]["acted"][ally.id] = game.turn
+        target_id = act.target or ""
+        die = game.roll(Roll(f"ally {ally.id} on 5+", ally.id))
+        if not succeeds(die, 5):
+            game.note(f"{ally.name} {ally.id} fails ({die})")
+        elif target_id in game.figures:
+            wound(game, ally, game.figures[target_id], "melee", free=True)
+        else:
+            state["barricades"][target_id] += 1
+            game.note(f"{ally.name} {ally.id} reinforces {target_id} "
+                      f"({state['barricades'][target_id]} of {MAX_REINFORCEMENTS})")
 
 
 def crate_opened(game: Game, ref: ScenarioReferee,
@@ -467,13 +678,16 @@ def crate_opened(game: Game, ref: ScenarioReferee,
     the zombies drawn by the noise: (kind, count, where from), to come at the nearest edge."""
     state = _state(ref)
     night = state.get("night_falls")
-    if night is not None and night["until"] is None:
-        die = game.roll(Roll(f"night token in {marker['id']} on {night['token_on']}"))
+    if night is not None:
+        die = game.roll(Roll(f"token drawn at {marker['id']}: {night['token_on']}+ "
+                             f"{'day' if night['night'] else 'night'}, "
+                             f"{night['apocalypse_on']}- apocalypse"))
         if die >= night["token_on"]:
-            night["level"] += 1
-            night["until"] = game.turn + night["nights"]
-            game.note(f"night falls (apocalypse level {night['level']}): the zombies roll "
-                      f"{night['level']} more AP dice until the end of turn {night['until']}")
+            night["night"] = not night["night"]
+            game.note("night falls: the zombies roll one more AP die" if night["night"]
+                      else "day returns")
+        elif die <= night["apocalypse_on"]:
+            _raise_level(game, night, "an apocalypse token is drawn")
     noise = state.get("noise")
     if noise is not None:
         die = game.roll(Roll(f"noise of {marker['id']}: a zombie comes on "
@@ -483,16 +697,152 @@ def crate_opened(game: Game, ref: ScenarioReferee,
     return []
 
 
+def _raise_level(game: Game, night: dict[str, Any], why: str) -> None:
+    if night["level"] < night["max_level"]:
+        night["level"] += 1
+        game.note(f"{why}: the apocalypse level rises to {night['level']}")
+
+
 def extra_pool_dice(game: Game, ref: ScenarioReferee, side: str) -> int:
-    """Night: the zombies roll one more AP die per apocalypse level."""
-    night = _state(ref).get("night_falls")
-    if side != "zombies" or night is None or night["until"] is None:
+    """The zombies: one more AP die per apocalypse level and one at night; the survivors:
+    one per supply token collected last turn."""
+    state = _state(ref)
+    if side == "survivors":
+        return int(state.get("supply", {}).get("next_turn", 0))
+    night = state.get("night_falls")
+    if side != "zombies" or night is None:
         return 0
-    return int(night["level"])
+    return int(night["level"]) + (1 if night["night"] else 0)
 
 
 def turn_ended(game: Game, ref: ScenarioReferee) -> None:
-    night = _state(ref).get("night_falls")
-    if night is not None and night["until"] is not None and game.turn >= night["until"]:
-        night["until"] = None
-        game.note("day returns")
+    supply = _state(ref).get("supply")
+    if supply is not None:
+        supply["next_turn"], supply["this_turn"] = supply["this_turn"], 0
+
+
+def after_activation(game: Game, ref: ScenarioReferee) -> None:
+    """Deaths the modules count: the apocalypse rises; a helpless one dying scares the band."""
+    from rules import panic
+
+    state = _state(ref)
+    night = state.get("night_falls")
+    if night is not None:
+        losses = sum(1 for f in game.figures.values()
+                     if f.id in ref.state["band"] and f.status in ("dead", "contaminated"))
+        for _ in range(losses - int(night["losses"])):
+            _raise_level(game, night, "a survivor is lost")
+        night["losses"] = max(losses, int(night["losses"]))
+    helpless = state.get("helpless")
+    if helpless is not None:
+        for fig_id in helpless["figures"]:
+            fig = game.figures.get(fig_id)
+            if fig is None or fig.on_table or fig_id in helpless["dead"] \
+                    or fig.status == "evacuated":
+                continue
+            helpless["dead"].append(fig_id)
+            game.note(f"{fig.name} {fig_id} dies: the band is shaken")
+            for friend in list(game.figures.values()):
+                if friend.side == "survivors" and friend.standing and math.dist(
+                        friend.centre, fig.centre) - _radius(friend) - _radius(fig) \
+                        <= 4 + 1e-9:
+                    panic.panic_test(game, friend, f"{fig.name} {fig_id} died within 4 in",
+                                     trigger="death")
+
+
+def move_limit(game: Game, ref: ScenarioReferee, fig: Fig,
+               route: tuple[Point, ...]) -> tuple[float, str] | None:
+    """A survivor stops a base radius inside a dark building it enters, and short of a
+    taken-over one."""
+    state = _state(ref)
+    if fig.side != "survivors" or len(route) < 2:
+        return None
+    from shapely.geometry import LineString, Polygon
+
+    line = LineString(route)
+    r = _radius(fig)
+    best: tuple[float, str] | None = None
+    for kind, grow, extra, why in (("lights_out", 0.0, r, "it enters dark building"),
+                                   ("taken_over", r, -0.01, "the zombies hold building")):
+        for zone_id, polygon in state.get(kind, {}).items():
+            shape = Polygon(polygon).buffer(grow) if grow else Polygon(polygon)
+            if shape.contains(shapely.Point(route[0])) or not line.intersects(shape):
+                continue
+            hit = line.intersection(shape)
+            entry = min(line.project(shapely.Point(c)) for c in shapely.get_coordinates(hit))
+            limit = max(float(entry) + extra, 0.0)
+            if best is None or limit < best[0]:
+                best = (limit, f"{why} {zone_id}")
+    return best
+
+
+def may_contaminate(game: Game, ref: ScenarioReferee, target: Fig) -> bool:
+    return target.id not in _state(ref).get("helpless", {}).get("figures", [])
+
+
+def trade_for_weapons(game: Game, ref: ScenarioReferee, count: int) -> int:
+    """Grave weapons: pairs of arriving zombies traded for weapons; how many still come."""
+    graves = _state(ref).get("grave_weapons")
+    if graves is None:
+        return count
+    for _ in range(int(graves["trade"])):
+        if count < 2 or len(graves["armed"]) >= 8:
+            break
+        humans = [f for f in game.figures.values() if f.on_table and f.is_human]
+        far = sorted((f for f in game.figures.values() if f.is_zombie and f.on_table
+                      and f.id not in graves["armed"]
+                      and all(game.distance(f.id, h.id) > 3 + 1e-9 for h in humans)),
+                     key=lambda f: (min((game.distance(f.id, h.id) for h in humans),
+                                        default=0.0), f.id))
+        if not far:
+            break
+        zombie = far[0]
+        zombie.attack += 1
+        graves["armed"].append(zombie.id)
+        count -= 2
+        game.note(f"{zombie.name} {zombie.id} takes up a grave weapon instead of two more "
+                  f"zombies: {zombie.attack} attack dice")
+    return count
+
+
+# --- the players' page ---------------------------------------------------------------------
+
+SEEDS = {"000": "Survival of the fittest (000)", "001": "Dead of Winter notes (001)",
+         "002": "Last One Alive (002)"}
+
+
+def markdown() -> str:
+    """docs/modules.md: every module as a player reads it (`python -m scenarios.modules`)."""
+    lines = [
+        "# Rule modules", "",
+        "<!-- generated by `python -m scenarios.modules`; do not edit by hand -->", "",
+        "Optional rules adapted from the related games, to add to any scenario card. Each "
+        "belongs to one side and is worth points (per use where it says so); as in "
+        "\"Survival of the fittest\", when both sides add modules their totals must match. "
+        "Pick them with `survive-us scenario setup|play ID --module ID[:key=value,...]` "
+        "(repeatable; `--unbalanced` allows unequal totals) or "
+        "`start_scenario(..., modules=[...])`. Decisions: docs/rules.md D38.", "",
+        "| module | side | points | from |", "|---|---|---|---|",
+    ]
+    for m in MODULES.values():
+        per = f" per `{m.uses_option}` entry" if m.uses_option else ""
+        lines.append(f"| `{m.id}` {m.name_fr} ({m.name_en}) | {m.side} | {m.points}{per} "
+                     f"| {SEEDS[m.seed]} |")
+    for m in MODULES.values():
+        lines += ["", f"## {m.name_fr} ({m.name_en}), `{m.id}`", "",
+                  f"*{m.side.capitalize()}, {m.points} point{'s' if m.points > 1 else ''}"
+                  f"{' per `' + m.uses_option + '` entry' if m.uses_option else ''}.*", "",
+                  m.text]
+        if m.rules:
+            lines += ["", "Actions: " + ", ".join(f"`{r}`" for r in m.rules) + "."]
+        if m.options:
+            lines += ["", "Options:", ""]
+            lines += [f"- `{k}`: {v}" for k, v in m.options.items()]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    from pathlib import Path
+
+    Path(__file__).resolve().parent.parent.joinpath("docs", "modules.md").write_text(
+        markdown(), encoding="utf-8")

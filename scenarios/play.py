@@ -167,6 +167,8 @@ class ScenarioReferee:
         if game.outcome is not None:
             return
         self._crates(game)
+        if "modules" in self.state:
+            rule_modules.after_activation(game, self)
         self._heavy_items(game)
         self._refuges(game)
         if game.activating == SURVIVORS and not game.pending:
@@ -214,6 +216,15 @@ class ScenarioReferee:
         if "modules" not in self.state:
             return 0
         return rule_modules.extra_pool_dice(game, self, side)
+
+    def move_limit(self, game: Game, fig: Fig,
+                   route: tuple[tuple[float, float], ...]) -> tuple[float, str] | None:
+        if "modules" not in self.state:
+            return None
+        return rule_modules.move_limit(game, self, fig, route)
+
+    def may_contaminate(self, game: Game, zombie: Fig, target: Fig) -> bool:
+        return "modules" not in self.state or rule_modules.may_contaminate(game, self, target)
 
     def special_actions(self, game: Game, fig: Fig) -> list[Action]:
         if "modules" not in self.state:
@@ -440,6 +451,8 @@ class ScenarioReferee:
                 continue
             count, dice = roll_dice(rule.count, lambda why: game.roll(Roll(
                 f"reinforcements ({why})")))
+            if "modules" in self.state:
+                count = rule_modules.trade_for_weapons(game, self, count)
             if count <= 0:
                 continue
             if rule.at == "far_edge":
@@ -575,7 +588,7 @@ def start_scenario(card_id: str | Card, band: Roster | None = None, seed: int = 
     roster = band if band is not None else example_bands()[DEFAULT_BAND]
     setup = setup_scenario(card, seed, roster, table=table, settings=settings, catalog=catalog,
                            dice=list(dice or ()))
-    figures = _figures(card, setup, roster, catalog)
+    figures = _figures(card, setup, roster, catalog) + rule_modules.module_figures(picks)
     referee = ScenarioReferee.for_figures(card, figures, setup["weather"], setup["crates"],
                                           module_state)
     scene = {k: v for k, v in setup["scene"].items() if k != "figures"} | {"figures": []}

@@ -155,6 +155,9 @@ def run_setup(args: argparse.Namespace) -> int:
                                  "points": modules.check_points(
                                      picks, balanced=not args.unbalanced)}
             modules.prepare_scene(result["scene"], picks)
+            result["scene"]["figures"] += [
+                {"id": f.id, "side": f.side, "x": f.x, "y": f.y, "name": f.name}
+                for f in modules.module_figures(picks)]
     except SurviveUsError as error:
         return print_error(error)
     if args.json:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
 from golden_helpers import Golden, R, at, door, survivor, wall, zombie
 
-from rules.actions import Decline, Door, Interact, Move, Pass, Special
+from rules.actions import Decline, Door, Interact, Melee, Move, Pass, Special
 from rules.figures import Fig
 from rules.game import Game
 from scenarios.cards import load_cards
@@ -17,6 +18,7 @@ from scenarios.modules import (
     ModuleError,
     check_points,
     initial_state,
+    module_figures,
     parse_pick,
     picks_of,
     prepare_scene,
@@ -28,10 +30,15 @@ LEFT = 20 - X  # ... and from the left
 
 
 def modular(terrain: Sequence[dict[str, Any]], figures: Sequence[Fig], dice: Sequence[int],
-            modules: Sequence[str], markers: Sequence[dict[str, Any]] = ()) -> Game:
-    """A game of the `nettoyage` card on a hand-made scene, with the modules picked."""
+            modules: Sequence[str], markers: Sequence[dict[str, Any]] = (),
+            pv: dict[str, int] | None = None) -> Game:
+    """A game of the `nettoyage` card on a hand-made scene, with the modules picked (and
+    the PV of some figures changed before it starts)."""
     card = load_cards()["nettoyage"]
     picks = picks_of(modules)
+    figures = [*figures, *module_figures(picks)]
+    for fig in figures:
+        fig.pv = (pv or {}).get(fig.id, fig.pv)
     scene: dict[str, Any] = {"terrain": [dict(t) for t in terrain], "figures": []}
     prepare_scene(scene, picks)
     crates = [{"id": m["id"], "loot": {"type": "nothing"}} for m in markers]
@@ -144,24 +151,128 @@ def crate(cid: str, x: float, y: float) -> dict[str, Any]:
 def test_night_falls_and_noise() -> None:
     s1 = survivor("s1", "ex_flic_h", 3, 3)
     game = modular([], [s1, zombie("z1", "rodeur", 25, 25)], [3, 2, 2],
-                   ["night_falls", "noise"], markers=[crate("c1", 3 + R + 0.5, 3)])
+                   ["night_falls", "noise"],
+                   markers=[crate("c1", 3 + R + 0.5, 3), crate("c2", 3, 3 + R + 0.5),
+                            crate("c3", 3 - R - 0.5, 3)])
     g = Golden(game)
     notes = g(Interact("s1", "c1"), [6, 1])  # the night token, then the noise
-    assert any("night falls (apocalypse level 1)" in n for n in notes)
-    assert any("1 Rôdeur arrive (the noise of c1" in n for n in notes)
-    state = game.referee.state["modules"]  # type: ignore[union-attr]
-    assert state["night_falls"]["until"] == 3
+    assert said(notes, "night falls") and said(notes, "1 Rôdeur arrive (the noise of c1")
     assert "z2" in game.figures and game.figures["z2"].y < 1  # the near edge, nearest
     g(Pass())
-    # end of turn 1, then turn 2: survivors' die, the zombies' two and the night's one more
-    g(Pass(), [4, 1, 1, 5])
-    assert game.turn == 2 and game.pools["zombies"] == 7
+    g(Interact("s1", "c2"), [1, 3])  # an apocalypse token; no noise
+    assert said(g.game.log[-1]["notes"], "the apocalypse level rises to 1")
+    assert "z3" not in game.figures
     g(Pass())
-    g(Pass(), [4, 1, 1, 2])  # turn 3: still night
-    assert game.pools["zombies"] == 4
+    # end of turn 1, then turn 2: survivors' die, the zombies' two, night's and level 1's
+    g(Pass(), [4, 1, 1, 5, 2])
+    assert game.turn == 2 and game.pools["zombies"] == 9
+    notes = g(Interact("s1", "c3"), [6, 6])  # the day token; no noise
+    assert said(notes, "day returns")
     g(Pass())
-    notes = g(Pass(), [4, 1, 1])  # turn 3 ends: day returns, two dice again
-    assert "day returns" in notes and game.pools["zombies"] == 2
+    g(Pass(), [4, 1, 1, 3])  # turn 3: level 1 only
+    assert game.pools["zombies"] == 5
+    g.finish()
+
+
+def test_supply_collected_adds_a_die_next_turn() -> None:
+    game = modular([], [survivor("s1", "ex_flic_h", 3, 3), zombie("z1", "rodeur", 10, 10)],
+                   [3, 2, 2], ["supply:at=[[3.5, 3], [20, 3]]"])
+    g = Golden(game)
+    assert [t.id for t in game.terrain] == ["supply1", "supply2"]
+    g.refused(Special("s1", "collect", marker="supply2"), "must stand on supply2")
+    assert said(g(Special("s1", "collect", marker="supply1")), "collects supply1")
+    assert [t.id for t in game.terrain] == ["supply2"]
+    g(Pass())
+    g.refused(Special("s1", "collect", marker="supply1"), "no supply token 'supply1' left")
+    g(Pass(), [4, 1, 1, 6])  # turn 2: one more survivors' die
+    assert game.pools["survivors"] == 1 + 4 + 6
+    g(Pass())
+    g(Pass(), [4, 1, 1])  # turn 3: back to one die
+    assert game.pools["survivors"] == 5
+    g.finish()
+
+
+def test_allies_are_led_and_strike() -> None:
+    game = modular(window(), [survivor("s1", "ex_flic_h", 3, 3),
+                              zombie("z1", "rodeur", 3 + 2 * R + 0.01, 4.0),
+                              zombie("z9", "rodeur", 15, 15)],
+                   [3, 2, 2], ['barricades:pieces={"d1": 2}', "allies:at=[[3, 4.0]]"])
+    g = Golden(game)
+    assert game.figures["ally1"].side == "civilians"
+    # the ally strikes the zombie beside it on the survivor's word, 0 AP
+    assert game.in_contact("ally1", "z1")
+    notes = g(Special("s1", "ally", target="z1", marker="ally1"), [5])
+    assert said(notes, "kills Rôdeur z1") and game.pools["survivors"] == 4
+    g(Pass())
+    g.refused(Special("s1", "ally", target="d1", marker="ally1"), "already acted")
+    notes = g(Special("s1", "lead", target="ally1", marker=f"{LEFT},12"))
+    assert said(notes, "Ex-flic (H) s1 leads Allié ally1")
+    assert game.in_contact("s1", "ally1") and game.figures["s1"].y > 3
+    g.finish()
+
+
+def test_helpless_cannot_be_contaminated_and_their_death_shakes_the_band() -> None:
+    game = modular([], [survivor("s1", "ex_flic_h", 10, 10 - 2 * R - 1.5),
+                        zombie("z1", "rodeur", 10 + 2 * R + 0.01, 10),
+                        zombie("z9", "rodeur", 20, 20)],
+                   [3, 2, 2], ["helpless:at=[[10, 10]]"], pv={"helpless1": 1})
+    g = Golden(game)
+    g(Pass())
+    notes = g(Melee("z1", "helpless1", 1), [6])
+    assert said(notes, "Vulnérable helpless1 is down")
+    assert game.pending == []  # no contamination offered
+    g(Pass())
+    notes = g(Melee("z1", "helpless1", 1), [6, 2])  # it dies; s1, 1.5 in away, panics on a 2
+    assert said(notes, "dies: the band is shaken"), notes
+    assert game.figures["s1"].panicked
+    g.finish()
+
+
+def test_an_ally_put_down_may_be_contaminated() -> None:
+    game = modular([], [survivor("s1", "ex_flic_h", 3, 3),
+                        zombie("z1", "rodeur", 10 + 2 * R + 0.01, 10)],
+                   [3, 2, 2], ["allies:at=[[10, 10]]"], pv={"ally1": 1})
+    g = Golden(game)
+    g(Pass())
+    g(Melee("z1", "ally1", 1), [6])
+    assert game.pending and game.pending[0]["kind"] == "contaminate"
+
+
+def test_lights_out_stops_survivors_and_taken_over_keeps_them_out() -> None:
+    dark = [[10, 0], [20, 0], [20, 8], [10, 8]]
+    held = [[0, 10], [8, 10], [8, 20], [0, 20]]
+    game = modular([], [survivor("s1", "ex_flic_h", 7, 4), survivor("s2", "ex_flic_h", 4, 6),
+                        zombie("z1", "rodeur", 16, 4), zombie("z9", "rodeur", 4, 15)],
+                   [3, 2, 2], [f"lights_out:zones=[{dark}]".replace(" ", ""),
+                               f"taken_over:zones=[{held}]".replace(" ", "")])
+    g = Golden(game)
+    assert {t.id for t in game.terrain} == {"dark1", "taken1"}
+    g.refused(Move("s1", to=(12.0, 4.0)), "must stop 3.49 in along the way.*dark building dark1")
+    g(Move("s1", toward="z1"))
+    assert at(game, "s1") == (round(10 + R, 2), 4.0)  # a base radius inside, not 5 in on
+    g(Move("z1", toward="s1"))  # the zombies are not stopped
+    g.refused(Move("s2", to=(4.0, 9.6)), "the zombies hold building taken1")
+    g(Move("s2", toward="z9"))
+    assert game.figures["s2"].y == pytest.approx(10 - R - 0.01, abs=1e-6)
+    g.finish()
+
+
+def test_grave_weapons_arm_a_zombie_instead_of_two() -> None:
+    card = load_cards()["refuge"]  # D3 rôdeurs at the side edges from turn 2
+    figures = [survivor("s1", "ex_flic_h", 16, 3), zombie("z1", "rodeur", 16, 12),
+               zombie("z2", "rodeur", 16, 3 + 2 * R + 0.01)]
+    picks = picks_of(["grave_weapons"])
+    ref = ScenarioReferee.for_figures(card, figures, {}, (), initial_state(picks))
+    game = Game.new({"terrain": [], "figures": []}, figures, start_dice=[3, 1, 1],
+                    referee=ref, max_turns=6)
+    g = Golden(game)
+    g(Pass())
+    g(Pass(), [4, 1, 1])  # turn 2
+    g(Pass())
+    notes = g(Pass(), [6, 4, 1, 1])  # D3 = 3: one weapon (z1, the nearest far enough), one comes
+    assert said(notes, "Rôdeur z1 takes up a grave weapon instead of two more zombies")
+    assert game.figures["z1"].attack == 2 and game.figures["z2"].attack == 1
+    assert said(notes, "1 Rôdeur arrive")
     g.finish()
 
 
@@ -195,3 +306,25 @@ def test_start_scenario_with_modules_replays() -> None:
         game.apply(next((a for a in actions if isinstance(a, Move | Special)), actions[-1]))
     again = Game.replay(game.export())
     assert again.to_json() == game.to_json()
+
+
+def test_cli_module_options(capsys: pytest.CaptureFixture[str]) -> None:
+    from service.cli import main
+
+    assert main(["scenario", "setup", "nettoyage", "--seed", "1", "--module", "noise",
+                 "--module", "sewers:pairs=[[[5,5],[26,26]]]", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["modules"]["points"] == {"survivors": 1, "zombies": 1}
+    assert {"sewer_A1", "sewer_A2"} <= {t["id"] for t in out["scene"]["terrain"]}
+    assert main(["scenario", "setup", "nettoyage", "--seed", "1", "--module", "barricades",
+                 "--module", "night_falls", "--json"]) == 2
+    assert "unbalanced" in capsys.readouterr().out
+
+
+def test_docs_page_is_generated() -> None:
+    from pathlib import Path
+
+    from scenarios.modules import markdown
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "modules.md"
+    assert page.read_text(encoding="utf-8") == markdown(), "run python -m scenarios.modules"
