@@ -15,10 +15,11 @@ from service import (
     cmd_replay,
     cmd_rules,
     cmd_scenarios,
+    cmd_simulate,
 )
 
 COMMANDS = (cmd_arbitrate, cmd_rules, cmd_odds, cmd_band, cmd_replay, cmd_demo, cmd_scenarios,
-            cmd_campaign)
+            cmd_campaign, cmd_simulate)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,144 @@
+"""Batches of seeded games between two policies, and their summary with 95% intervals.
+
+Game `i` of a batch with seed `S` is set up from seed `S + i` and its policies are seeded
+from it too, so a batch gives the same summary however many processes play it.
+`--scenario skirmish` plays the street demo table with the default band and no objective
+beyond surviving the turns.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ai.policy import make_policy
+from rules.game import SURVIVORS, ZOMBIES
+
+if TYPE_CHECKING:
+    from rules.game import Game
+
+__all__ = ["GameResult", "start", "play_game", "run_batch", "summarize", "MAX_ACTIONS"]
+
+MAX_ACTIONS = 5000  # a game still running after this many actions counts as a draw
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class GameResult:
+    seed: int
+    winner: str  # "zombies", "survivors" or "draw"
+    casualties: int  # band members down, dead or contaminated at the end
+    contaminations: int
+    turns: int
+    actions: int
+
+
+def start(scenario: str, seed: int, band: str | None = None) -> Game:
+    """A seeded game of the card (or of the `skirmish` demo table)."""
+    from rules.warband import example_bands
+    from scenarios.setup import DEFAULT_BAND
+
+    name = band or DEFAULT_BAND
+    roster = example_bands()[name] if name in example_bands() else _roster_file(name)
+    if scenario == "skirmish":
+        from rules.setup import skirmish
+        from scenarios.tables import table_data
+
+        return skirmish(table_data("street"), roster, seed=seed)
+    from scenarios.play import start_scenario
+
+    return start_scenario(scenario, roster, seed)
+
+
+def _roster_file(path: str) -> Any:
+    import json
+    from pathlib import Path
+
+    from rules.warband import Roster
+
+    return Roster.from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def play_game(scenario: str, seed: int, zombies: str, survivors: str,
+              band: str | None = None) -> GameResult:
+    """Play one seeded game to its end with the named policies."""
+    game = start(scenario, seed, band)
+    band_ids = [f.id for f in game.figures.values() if f.side == SURVIVORS]
+    players = {ZOMBIES: make_policy(zombies, ZOMBIES, seed),
+               SURVIVORS: make_policy(survivors, SURVIVORS, seed)}
+    n = 0
+    while not game.is_terminal and n < MAX_ACTIONS:
+        side = game.current_side()
+        game.apply(players[ZOMBIES if side == ZOMBIES else SURVIVORS].choose(game).action)
+        n += 1
+    winner = "draw" if game.outcome is None else str(game.outcome["winner"])
+    if winner not in (ZOMBIES, SURVIVORS):
+        winner = "draw"
+    figs = [game.figures[i] for i in band_ids]
+    return GameResult(
+        seed=seed, winner=winner,
+        casualties=sum(1 for f in figs if f.status in ("down", "dead") or f.origin),
+        contaminations=sum(1 for f in game.figures.values() if f.origin),
+        turns=game.turn, actions=n)
+
+
+def _one(job: tuple[str, int, str, str, str | None]) -> GameResult:
+    return play_game(*job)
+
+
+def run_batch(scenario: str, games: int, seed: int, zombies: str, survivors: str, *,
+              jobs: int = 1, band: str | None = None,
+              progress: Callable[[Iterable[GameResult], int], Iterable[GameResult]]
+              | None = None) -> list[GameResult]:
+    """Play `games` games (seeds `seed`, `seed + 1`...), in `jobs` processes, in order."""
+    make_policy(zombies, ZOMBIES, seed)  # a bad name fails here, not in a worker
+    make_policy(survivors, SURVIVORS, seed)
+    todo = [(scenario, seed + i, zombies, survivors, band) for i in range(games)]
+    wrap = progress or (lambda it, total: it)
+    if jobs <= 1:
+        return list(wrap((_one(j) for j in todo), games))
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(wrap(pool.map(_one, todo, chunksize=max(1, games // (jobs * 8))), games))
+
+
+def wilson(k: int, n: int) -> tuple[float, float]:
+    """The Wilson 95% interval of the proportion k / n."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    centre = (p + Z95 ** 2 / (2 * n)) / (1 + Z95 ** 2 / n)
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 ** 2 / (4 * n * n)) / (1 + Z95 ** 2 / n)
+    low = 0.0 if k == 0 else max(centre - half, 0.0)
+    return (low, 1.0 if k == n else min(centre + half, 1.0))
+
+
+def mean_interval(values: list[int]) -> tuple[float, float, float]:
+    """The mean and its normal-approximation 95% interval."""
+    if not values:
+        return (0.0, 0.0, 0.0)
+    m = statistics.fmean(values)
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
+    return (m, m - half, m + half)
+
+
+def summarize(results: list[GameResult], **about: Any) -> dict[str, Any]:
+    """The batch's JSON summary: counts and means, each with a 95% interval (`*_ci95`:
+    Wilson for the rates, normal approximation for the means)."""
+    n = len(results)
+    out: dict[str, Any] = {**about, "games": n}
+    for key, side in (("zombie_wins", ZOMBIES), ("survivor_wins", SURVIVORS), ("draws", "draw")):
+        k = sum(1 for r in results if r.winner == side)
+        rate = key.removesuffix("s") + "_rate"
+        out[key] = k
+        out[rate] = k / n if n else 0.0
+        out[rate + "_ci95"] = list(wilson(k, n))
+    for key, values in (("survivor_casualties_mean", [r.casualties for r in results]),
+                        ("contaminations_mean", [r.contaminations for r in results]),
+                        ("turns_mean", [r.turns for r in results])):
+        m, low, high = mean_interval(values)
+        out[key], out[key + "_ci95"] = m, [low, high]
+    return out

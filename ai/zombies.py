@@ -1,0 +1,322 @@
+"""The zombie players: `random`, `greedy` and the `tactician` (easy, normal, hard).
+
+- random: any legal action, uniformly.
+- greedy: the activatable zombie nearest a human goes for its nearest human: it attacks with
+  every die when in contact, contaminates when offered, otherwise walks toward; it reacts
+  when offered.
+- tactician: scores every legal action with the exact odds of the attack dice
+  (`rules.combat.odds` on `rules.resolve.attack_spec`): the chance to put the target down
+  with the AP spent, keeping one AP to contaminate; which survivor is worth it (wounded, low
+  D, alone, about to leave by an exit, a hero); moves that bring a zombie into contact now or
+  next time, gangs on a target already engaged, and never walks a zombie out of a melee.
+  `hard` then plays its best few candidates on clones of the game over sampled dice and
+  scores the results; `easy` plays a random legal action one time in three.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+import random
+from typing import TYPE_CHECKING
+
+from ai.policy import Choice, describe, register, who
+from rules.actions import Action, Contaminate, Decline, EndActivations, Melee, Move, Pass
+from rules.combat import AttackDie, odds
+from rules.resolve import attack_spec, defence_of
+
+if TYPE_CHECKING:
+    from rules.figures import Fig
+    from rules.game import Game
+
+__all__ = ["RandomZombies", "GreedyZombies", "Tactician", "unsaved_chance", "down_chance"]
+
+CONTACT = 0.05
+ALONE = 5.0
+
+
+@functools.lru_cache(maxsize=4096)
+def _unsaved(die: AttackDie) -> float:
+    return float(odds(die)["unsaved"])
+
+
+def unsaved_chance(game: Game, attacker: Fig, target: Fig, mode: str = "melee",
+                   weapon: str | None = None) -> float:
+    """Exact chance that one attack die wounds the target (hit and not saved)."""
+    spec = attack_spec(game, attacker, target, "shoot" if mode == "shoot" else "melee", weapon)
+    return _unsaved(dataclasses.replace(spec, attacker="", target=""))
+
+
+def down_chance(p: float, dice: int, need: int) -> float:
+    """P(at least `need` successes in `dice` tries of chance `p`)."""
+    if need <= 0:
+        return 1.0
+    if need > dice:
+        return 0.0
+    return sum(math.comb(dice, k) * p ** k * (1 - p) ** (dice - k) for k in range(need, dice + 1))
+
+
+def _humans(game: Game) -> list[Fig]:
+    return [f for f in game.figures.values() if f.is_human and f.on_table]
+
+
+def _nearest_human(game: Game, z: Fig) -> tuple[float, Fig] | None:
+    best: tuple[float, Fig] | None = None
+    for h in _humans(game):
+        d = game.distance(z.id, h.id)
+        if best is None or d < best[0]:
+            best = (d, h)
+    return best
+
+
+def _window_default(game: Game, offered: list[Action]) -> Choice:
+    for act in offered:
+        if isinstance(act, Contaminate):
+            return Choice(act, f"{describe(game, act)}: one more zombie if it works")
+    decline = next((a for a in offered if isinstance(a, Decline)), offered[0])
+    return Choice(decline, describe(game, decline))
+
+
+class RandomZombies:
+    """Any legal action, uniformly."""
+
+    def __init__(self, level: str = "", rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random(0)
+
+    def choose(self, game: Game) -> Choice:
+        act = self.rng.choice(game.legal_actions())
+        return Choice(act, f"{describe(game, act)} (picked at random)")
+
+
+class GreedyZombies:
+    """The zombie nearest a human goes for that human; see the module docstring."""
+
+    def __init__(self, level: str = "", rng: random.Random | None = None) -> None:
+        self.rng = rng or random.Random(0)
+
+    def choose(self, game: Game) -> Choice:
+        offered = game.legal_actions()
+        if game.pending and game.pending[0]["kind"] != "reaction":
+            return _window_default(game, offered)
+        by_fig: dict[str, list[Action]] = {}
+        for act in offered:
+            fid = getattr(act, "figure", "")
+            by_fig.setdefault(fid, []).append(act)
+        ranked = []
+        for fid in by_fig:
+            z = game.figures.get(fid)
+            if z is None or not z.is_zombie:
+                continue
+            near = _nearest_human(game, z)
+            if near is not None:
+                ranked.append((near[0], fid, near[1]))
+        for _d, fid, h in sorted(ranked, key=lambda r: (r[0], r[1])):
+            acts = by_fig[fid]
+            melees = [a for a in acts if isinstance(a, Melee)]
+            if melees:
+                standing = [a for a in melees if game.figures[a.target].standing] or melees
+                best = max(standing, key=lambda a: (a.ap, a.target == h.id))
+                return Choice(best, f"{describe(game, best)}: every die on the nearest human")
+            moves = [a for a in acts if isinstance(a, Move) and a.toward == h.id]
+            if moves:
+                return Choice(moves[0], f"{describe(game, moves[0])}, the nearest human")
+        rest = [a for a in offered if isinstance(a, Decline | Pass | EndActivations)]
+        act = rest[0] if rest else offered[0]
+        return Choice(act, f"{describe(game, act)}: no zombie can reach a human")
+
+
+class Tactician:
+    """Exact odds, target choice, AP economy and (hard) a look-ahead over dice."""
+
+    SAMPLES = 3
+    TOP = 3
+
+    def __init__(self, level: str = "", rng: random.Random | None = None) -> None:
+        level = level or "normal"
+        if level not in ("easy", "normal", "hard"):
+            raise ValueError(f"unknown tactician level {level!r} (known: easy, normal, hard)")
+        self.level = level
+        self.rng = rng or random.Random(0)
+
+    # --- deciding -----------------------------------------------------------------------
+
+    def choose(self, game: Game) -> Choice:
+        offered = game.legal_actions()
+        if game.pending and game.pending[0]["kind"] != "reaction":
+            return _window_default(game, offered)
+        if self.level == "easy" and self.rng.random() < 1 / 3:
+            act = self.rng.choice(offered)
+            return Choice(act, f"{describe(game, act)} (an easy zombie's whim)")
+        scored = [(s, i, a, why) for i, a in enumerate(offered)
+                  for s, why in [self.score(game, a)]]
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        if self.level == "hard" and len(scored) > 1:
+            scored = self._look_ahead(game, scored)
+        best, _, act, why = scored[0]
+        if game.pending and best < 10:  # a reaction costs an AP the activations need
+            decline = next(a for a in offered if isinstance(a, Decline))
+            return Choice(decline, "lets the reaction pass: no zombie gains enough for 1 AP")
+        return Choice(act, why)
+
+    def _look_ahead(self, game: Game,
+                    scored: list[tuple[float, int, Action, str]]
+                    ) -> list[tuple[float, int, Action, str]]:
+        """Play the best few on clones over sampled dice; add the change in the position."""
+        base = _position(game)
+        out: list[tuple[float, int, Action, str]] = []
+        for s, i, act, why in scored[:self.TOP]:
+            if isinstance(act, Decline | Pass | EndActivations):
+                out.append((s, i, act, why))
+                continue
+            gain = 0.0
+            for _ in range(self.SAMPLES):
+                trial = game.clone()
+                trial.rng = random.Random(self.rng.getrandbits(32))
+                trial.apply(act)
+                if trial.pending and trial.pending[0]["kind"] == "contaminate":
+                    for a in trial.legal_actions():
+                        if isinstance(a, Contaminate):
+                            trial.apply(a)
+                            break
+                gain += _position(trial) - base
+            out.append((s + gain / self.SAMPLES, i, act, why))
+        out.sort(key=lambda t: (-t[0], t[1]))
+        return out + scored[self.TOP:]
+
+    # --- scoring ------------------------------------------------------------------------
+
+    def value(self, game: Game, h: Fig) -> tuple[float, str]:
+        """How much the zombies want this human, and why in words."""
+        v, why = 10.0, []
+        if h.side == "civilians":
+            v -= 3
+        if h.status == "down":
+            why.append("down")
+        elif h.pv < h.wounds:
+            v += 6
+            why.append(f"wounded ({h.pv}/{h.wounds} PV)")
+        d = defence_of(h, game.settings)
+        if d <= 3:
+            v += 3
+            why.append(f"D{d}+")
+        if h.standing and not any(
+                f.id != h.id and f.side == h.side and f.standing
+                and game.distance(h.id, f.id) < ALONE for f in _humans(game)):
+            v += 4
+            why.append("alone")
+        if h.cls == "hero":
+            v += 2
+        if game.referee is not None and h.standing and h.side == "survivors":
+            try:
+                leaving = game.referee.exits(game, h)
+            except Exception:  # noqa: BLE001 - a referee that cannot say: no bonus
+                leaving = []
+            if leaving:
+                v += 12
+                why.append(f"at exit {leaving[0]}")
+        return v, ", ".join(why)
+
+    def score(self, game: Game, act: Action) -> tuple[float, str]:
+        if isinstance(act, Contaminate):
+            return 1000.0, f"{describe(game, act)}: one more zombie if it works"
+        if isinstance(act, Melee):
+            return self._melee(game, act)
+        if isinstance(act, Move) and isinstance(act.toward, str):
+            return self._move(game, act)
+        if isinstance(act, Decline):
+            return 0.0, "lets the reaction pass"
+        if isinstance(act, Pass | EndActivations):
+            return -1.0, f"{describe(game, act)}: no zombie has anything worth doing"
+        return -5.0, describe(game, act)
+
+    def _melee(self, game: Game, act: Melee) -> tuple[float, str]:
+        z, h = game.figures[act.figure], game.figures[act.target]
+        p = unsaved_chance(game, z, h)
+        value, why = self.value(game, h)
+        pool_after = game.pools.get("zombies", 0) - (0 if game.pending else act.ap)
+        if game.pending:  # a reaction is paid from the pool too
+            pool_after = game.pools.get("zombies", 0) - 1
+        if h.status == "down":
+            kill = 1 - (1 - p) ** act.ap
+            if game.settings.down_survivor_death != "unsaved_wound":
+                kill = 0.0
+            s = 40 + 35 * kill + value - 4 * act.ap
+            return s, (f"{describe(game, act)}: {h.name} is down, {kill:.0%} to finish "
+                       f"{'them' if kill else ''}".rstrip())
+        need = h.pv + (1 if h.has("robuste") and h.wounds_ignored == 0 else 0)
+        pd = down_chance(p, act.ap, need)
+        contaminate = pool_after >= 1
+        # a zombie in contact strikes (40): wounds count more on a target close to going
+        # down, putting it down most, with an AP kept to contaminate
+        s = 40 + value + p * act.ap * (20 + 40 / need)
+        s += pd * (60 + 3 * value) * (1.5 if contaminate else 1.0) - 4 * act.ap
+        ganged = sum(1 for f in game.figures.values()
+                     if f.is_zombie and f.on_table and f.id != z.id
+                     and game.in_contact(f.id, h.id))
+        detail = f"{p:.0%} a die, {pd:.0%} to put {h.name} down with {act.ap} AP"
+        if contaminate and pd > 0:
+            detail += ", an AP kept to contaminate"
+        if ganged:
+            detail += f", {ganged} other zombie(s) on them"
+        if why:
+            detail += f"; {h.name} is {why}"
+        return s + 2 * ganged, f"{describe(game, act)}: {detail}"
+
+    def _move(self, game: Game, act: Move) -> tuple[float, str]:
+        z = game.figures[act.figure]
+        assert isinstance(act.toward, str)
+        h = game.figures[act.toward]
+        if not h.is_human:
+            return -5.0, describe(game, act)
+        d = game.distance(z.id, h.id)
+        engaged = [f for f in _humans(game) if game.in_contact(z.id, f.id)]
+        value, why = self.value(game, h)
+        reach = d <= z.move + CONTACT
+        others = sum(1 for f in game.figures.values()
+                     if f.is_zombie and f.on_table and f.id != z.id
+                     and game.distance(f.id, h.id) <= f.move + CONTACT)
+        if reach:
+            s = 25 + 1.2 * value + 2 * min(others, 3)
+            plan = "in contact, attack next"
+        else:
+            s = 10 + 0.6 * value - 0.8 * (d - z.move)
+            plan = f"{max(d - z.move, 0):.1f} in short after this move"
+        near = _nearest_human(game, z)
+        if near is not None and near[1].id != h.id:
+            s -= 2  # another human is nearer: this one must be worth the detour
+        s -= 3 * min(z.moves, 3)  # a zombie already moved gets less out of moving again
+        if engaged:
+            s -= 40
+        if game.pending:
+            s -= 5
+        words = f"Zombie {z.id}".replace("Zombie", z.name)
+        text = (f"{words} moves {min(d, z.move):.1f} in toward {who(game, h.id)} "
+                f"({d:.1f} in away): {plan}")
+        if others:
+            text += f", {others} more zombie(s) can join"
+        if why:
+            text += f"; {h.name} is {why}"
+        return s, text
+
+
+def _position(game: Game) -> float:
+    """The zombies' view of a position: humans hurt, down, contaminated; zombies left."""
+    v = 0.0
+    for f in game.figures.values():
+        if f.is_zombie:
+            if f.on_table:
+                v += 4
+            if f.origin:
+                v += 30
+        elif f.side == "survivors":
+            v += {"standing": -6.0 * f.pv, "down": 25.0, "dead": 35.0,
+                  "evacuated": -25.0}.get(f.status, 0.0)
+    if game.outcome is not None:
+        v += 500 if game.outcome["winner"] == "zombies" else -500
+    return v
+
+
+register("zombies", "random", lambda level, rng: RandomZombies(level, rng))
+register("zombies", "greedy", lambda level, rng: GreedyZombies(level, rng))
+register("zombies", "tactician", lambda level, rng: Tactician(level, rng))
