@@ -336,4 +336,20 @@ def markdown(cards: Sequence[Card] | None = None) -> str:
     tail = (VOCABULARY.replace("{conditions}", _names(Condition.registry.values()))
             .replace("{rules}", _names(SpecialRule.registry.values()))
             .replace("{consequences}", _names(Consequence.registry.values())))
-    return head + "\n" + "\n".join(body) + "\n" + tail
+    return head + "\n" + "\n".join(body) + "\n" + _modules() + "\n" + tail
+
+
+def _modules() -> str:
+    """A short list of the optional rule modules; docs/modules.md tells them in full."""
+    from scenarios.modules import MODULES
+
+    lines = ["## Rule modules", "",
+             "Any card may be played with optional rules adapted from the related games, "
+             "each side adding modules of equal points (`survive-us scenario setup|play ID "
+             "--module ID[:key=value,...]`). They are told in full in docs/modules.md and "
+             "decided in docs/rules.md D38.", "",
+             "| module | side | points |", "|---|---|---|"]
+    for m in MODULES.values():
+        per = f" per `{m.uses_option}` entry" if m.uses_option else ""
+        lines.append(f"| `{m.id}` {m.name_fr} ({m.name_en}) | {m.side} | {m.points}{per} |")
+    return "\n".join(lines) + "\n"

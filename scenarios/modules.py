@@ -204,8 +204,44 @@ def picks_of(raw: Sequence[str | Pick | Mapping[str, Any]]) -> list[Pick]:
             raise ModuleError(f"module {pick.id!r} has no option {sorted(unknown)[0]!r} "
                               f"(options: {', '.join(MODULES[pick.id].options) or 'none'})",
                               f"module.{pick.id}")
+        _validate(pick)
         out.append(pick)
     return out
+
+
+def _is_point(value: Any) -> bool:
+    return (isinstance(value, list | tuple) and len(value) == 2
+            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in value))
+
+
+def _validate(pick: Pick) -> None:
+    """Each option's shape, so a bad pick is refused naming the module and the option."""
+    for key, value in pick.options.items():
+        where = f"module.{pick.id}.{key}"
+        if key == "pieces":
+            ok = isinstance(value, dict) and all(
+                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+                and 0 <= v <= MAX_REINFORCEMENTS for k, v in value.items())
+            shape = "{terrain id: 0-3 reinforcements}"
+        elif key == "pairs":
+            ok = isinstance(value, list) and all(
+                isinstance(p, list) and len(p) == 2 and all(map(_is_point, p)) for p in value)
+            shape = "a list of pairs of points [[[x, y], [x, y]], ...]"
+        elif key == "at":
+            ok = isinstance(value, list) and all(map(_is_point, value))
+            shape = "a list of points [[x, y], ...]"
+        elif key == "zones":
+            ok = isinstance(value, list) and all(
+                isinstance(z, list) and len(z) >= 3 and all(map(_is_point, z)) for z in value)
+            shape = "a list of polygons [[[x, y], [x, y], [x, y], ...], ...]"
+        elif key == "zombie":
+            ok, shape = isinstance(value, str), "a zombie profile id"
+        else:
+            ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 6
+            shape = "a whole number 0-6"
+        if not ok:
+            raise ModuleError(f"module {pick.id!r}: option {key} = {value!r} must be {shape}",
+                              where)
 
 
 def points_of(pick: Pick) -> int:
@@ -512,6 +548,9 @@ def check(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
                                 "action.target")
             elif not fig.is_zombie:
                 raise _fail("only survivors and zombies cross barricades", "action.figure")
+            elif barricades[piece_id] == 0 and _other_side(game, fig, piece_id) is None:
+                raise _fail(f"there is no room for {fig.id} beyond {piece_id}",
+                            "action.target")
             return
         if fig.side != "survivors":
             raise _fail("only survivors build barricades", "action.figure")

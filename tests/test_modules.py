@@ -328,3 +328,15 @@ def test_docs_page_is_generated() -> None:
 
     page = Path(__file__).resolve().parent.parent / "docs" / "modules.md"
     assert page.read_text(encoding="utf-8") == markdown(), "run python -m scenarios.modules"
+
+
+@pytest.mark.parametrize(("pick", "match"), [
+    ('barricades:pieces={"d1": 4}', "pieces"),
+    ("sewers:pairs=[[1, 2]]", "pairs"),
+    ("allies:at=[[1]]", "at"),
+    ("taken_over:zones=[[[0, 0], [1, 1]]]", "zones"),
+    ("noise:noise_on=x", "noise_on"),
+])
+def test_bad_options_are_refused(pick: str, match: str) -> None:
+    with pytest.raises(ModuleError, match=match):
+        picks_of([pick])
