@@ -305,6 +305,36 @@ def _token(token_id: str, x: float, y: float) -> dict[str, Any]:
             "blocks_sight": False, "blocks_movement": False}
 
 
+def place_figures(scene: dict[str, Any], newcomers: Sequence[Fig]) -> None:
+    """Move each of `newcomers` (the modules' figures) to the free spot nearest where its
+    option put it: on the table, off movement-blocking terrain and the bases of the scene's
+    figures (`scene["figures"]`, plain JSON) and of the newcomers placed before it."""
+    from geometry.scene import load_scene
+
+    loaded = load_scene({**scene, "figures": []})
+    blockers = [t.footprint for t in loaded.terrain if t.movement_blocking]
+    placed = [(float(f["x"]), float(f["y"]), float(f.get("base_mm", 25)) / 25.4 / 2)
+              for f in scene.get("figures", [])]
+    w, d = loaded.table.width, loaded.table.depth
+    for fig in newcomers:
+        r = _radius(fig)
+
+        def free(p: Point, r: float = r) -> bool:
+            return (r <= p[0] <= w - r and r <= p[1] <= d - r
+                    and all(shapely.distance(b, shapely.Point(p)) >= r for b in blockers)
+                    and all(math.dist(p, (x, y)) >= r + rad + 0.01 for x, y, rad in placed))
+
+        spots = [(fig.x, fig.y)] + [
+            (round(fig.x + ring * math.cos(2 * math.pi * k / 16), 4),
+             round(fig.y + ring * math.sin(2 * math.pi * k / 16), 4))
+            for ring in (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0) for k in range(16)]
+        spot = next((p for p in spots if free(p)), None)
+        if spot is None:
+            raise ModuleError(f"no room for {fig.id} near {[fig.x, fig.y]}", "modules")
+        fig.x, fig.y = spot
+        placed.append((fig.x, fig.y, r))
+
+
 def module_figures(picks: Sequence[Pick]) -> list[Fig]:
     """The figures the modules bring: allies (`ally1`...) and helpless survivors
     (`helpless1`...), civilians who cannot act alone."""

@@ -588,13 +588,15 @@ def start_scenario(card_id: str | Card, band: Roster | None = None, seed: int = 
     roster = band if band is not None else example_bands()[DEFAULT_BAND]
     setup = setup_scenario(card, seed, roster, table=table, settings=settings, catalog=catalog,
                            dice=list(dice or ()))
-    figures = _figures(card, setup, roster, catalog) + rule_modules.module_figures(picks)
+    newcomers = rule_modules.module_figures(picks)
+    figures = _figures(card, setup, roster, catalog) + newcomers
     referee = ScenarioReferee.for_figures(card, figures, setup["weather"], setup["crates"],
                                           module_state)
     scene = {k: v for k, v in setup["scene"].items() if k != "figures"} | {"figures": []}
     if picks:
         scene = copy.deepcopy(scene)
         rule_modules.prepare_scene(scene, picks)
+        rule_modules.place_figures({**scene, "figures": setup["scene"]["figures"]}, newcomers)
     return Game.new(scene, figures, seed=seed, settings=settings, catalog=catalog,
                     max_turns=max_turns or card.turns.limit,
                     markers=markers_from_setup(card, setup, catalog), referee=referee)

@@ -155,9 +155,11 @@ def run_setup(args: argparse.Namespace) -> int:
                                  "points": modules.check_points(
                                      picks, balanced=not args.unbalanced)}
             modules.prepare_scene(result["scene"], picks)
+            newcomers = modules.module_figures(picks)
+            modules.place_figures(result["scene"], newcomers)
             result["scene"]["figures"] += [
                 {"id": f.id, "side": f.side, "x": f.x, "y": f.y, "name": f.name}
-                for f in modules.module_figures(picks)]
+                for f in newcomers]
     except SurviveUsError as error:
         return print_error(error)
     if args.json:

@@ -340,3 +340,12 @@ def test_docs_page_is_generated() -> None:
 def test_bad_options_are_refused(pick: str, match: str) -> None:
     with pytest.raises(ModuleError, match=match):
         picks_of([pick])
+
+
+def test_module_figures_find_room_near_their_spot() -> None:
+    plain = start_scenario("nettoyage", seed=1)
+    taken = plain.figures["m3"]
+    game = start_scenario("nettoyage", seed=1, modules=[f"allies:at=[[{taken.x}, {taken.y}]]"])
+    ally = game.figures["ally1"]
+    assert ally.side == "civilians" and 0.9 < game.distance("ally1", "m3") + 2 * R < 3.5
+    assert Game.replay(game.export()).to_json() == game.to_json()
