@@ -69,8 +69,8 @@ class SurvivorBot:
         self._inner = _Objective()
 
     def choose(self, game: Game) -> Choice:
-        offered = game.legal_actions()
         if game.pending:
+            offered = game.legal_actions()
             fights = [a for a in offered if isinstance(a, Shoot | Melee)]
             if fights:
                 best = max(fights, key=lambda a: self._kill(game, a))
@@ -84,6 +84,7 @@ class SurvivorBot:
         try:  # moves to points are not listed by legal_actions: check the action itself
             legal.check(game, act)
         except IllegalActionError:
+            offered = game.legal_actions()
             act = next((a for a in offered if isinstance(a, EndActivations)), offered[0])
         return Choice(act, self._why(game, act))
 
