@@ -103,6 +103,7 @@ __all__ = [
     "points_for_next",
     "heal_between",
     "apply_campaign_state",
+    "start_next",
 ]
 
 RECOVER_ON = 4  # D8: a down survivor left alone recovers on 4+
@@ -902,4 +903,19 @@ def campaign_outcome(campaign: Campaign) -> CampaignOutcome:
     best = max(losses.values())
     winners = tuple(p for p in campaign.zombie_players if losses[p] == best)
     return CampaignOutcome(True, "zombies", winners, counted, needed, starting, losses)
+
+
+def start_next(campaign: Campaign, seed: int, **options: Any) -> Game:
+    """The campaign's next scenario ready to play: the living band, carrying its wounds,
+    uses left and spent once-per-game skills (D30), against zombie points that follow the
+    band's cost now. `options` go to `scenarios.play.start_scenario`."""
+    from scenarios.play import start_scenario
+
+    scenario = campaign.next_scenario
+    if scenario is None:
+        raise CampaignError("the campaign is over: there is no next scenario", "next")
+    return start_scenario(scenario, campaign.current_roster(), seed,
+                          settings=campaign.settings,
+                          prepare=lambda figures: apply_campaign_state(campaign, figures),
+                          **options)
 

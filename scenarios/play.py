@@ -33,7 +33,7 @@ child; zombies in base contact keep it from being freed.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from geometry.errors import SurviveUsError
@@ -573,13 +573,15 @@ def start_scenario(card_id: str | Card, band: Roster | None = None, seed: int = 
                    dice: Sequence[int] | None = None, catalog: Catalog | None = None,
                    max_turns: int | None = None,
                    modules: Sequence[str | rule_modules.Pick | dict[str, Any]] = (),
-                   balanced: bool = True) -> Game:
+                   balanced: bool = True,
+                   prepare: Callable[[list[Fig]], None] | None = None) -> Game:
     """A game of the card ready to play: the seeded set-up (`dice` typed in for it first),
     the first turn's action points rolled from `seed`. `band` defaults to the example band
     of the set-up; `max_turns` overrides the card's limit. `modules` are the optional rule
     modules picked (`scenarios.modules`: ids, `ID:key=value` or picks); when both sides
     pick, their points must match unless `balanced` is false (the totals are kept in the
-    referee's state either way)."""
+    referee's state either way). `prepare` may change the figures before the game starts
+    (a campaign gives them the PV and uses they carry)."""
     picks = rule_modules.picks_of(modules)
     module_state = rule_modules.initial_state(picks, balanced=balanced) if picks else None
     card = _card(card_id) if isinstance(card_id, str) else card_id
@@ -590,6 +592,8 @@ def start_scenario(card_id: str | Card, band: Roster | None = None, seed: int = 
                            dice=list(dice or ()))
     newcomers = rule_modules.module_figures(picks)
     figures = _figures(card, setup, roster, catalog) + newcomers
+    if prepare is not None:
+        prepare(figures)
     referee = ScenarioReferee.for_figures(card, figures, setup["weather"], setup["crates"],
                                           module_state)
     scene = {k: v for k, v in setup["scene"].items() if k != "figures"} | {"figures": []}

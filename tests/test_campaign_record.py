@@ -744,3 +744,20 @@ def test_cli_refuses_an_illegal_band(capsys: pytest.CaptureFixture[str],
     code, data, _ = run(capsys, "campaign", "new", "--band", str(band), "--length", "3",
                         "--seed", "1")
     assert code == 2 and data["error"]["where"] == f"{band}:members[0].id"
+
+
+def test_the_next_game_starts_with_what_the_campaign_carries() -> None:
+    """start_next: the living band of the next card, each member at the PV it kept (D30)."""
+    import dataclasses as dc
+
+    from scenarios.campaign_record import start_next
+
+    band = example_bands()["cops_and_kids"]
+    campaign = new_campaign(band, 3, random.Random(5), seed=5)
+    hurt = campaign.band[0]
+    campaign = dc.replace(campaign, band=(dc.replace(hurt, pv=2), *campaign.band[1:]))
+    game = start_next(campaign, seed=3)
+    assert game.referee is not None
+    assert game.figures[hurt.id].pv == 2
+    others = [game.figures[m.id] for m in campaign.band[1:]]
+    assert all(f.pv == f.wounds for f in others)
