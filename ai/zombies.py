@@ -138,6 +138,7 @@ class Tactician:
             raise ValueError(f"unknown tactician level {level!r} (known: easy, normal, hard)")
         self.level = level
         self.rng = rng or random.Random(0)
+        self._goals: dict[tuple[int, str], float | None] = {}
 
     # --- deciding -----------------------------------------------------------------------
 
@@ -208,14 +209,22 @@ class Tactician:
         if h.cls == "hero":
             v += 2
         if game.referee is not None and h.standing and h.side == "survivors":
-            try:
-                leaving = game.referee.exits(game, h)
-            except Exception:  # noqa: BLE001 - a referee that cannot say: no bonus
-                leaving = []
-            if leaving:
-                v += 12
-                why.append(f"at exit {leaving[0]}")
+            near = self._to_goal(game, h)
+            if near is not None and near < 12:
+                v += 12 - near
+                why.append(f"{near:.1f} in from the objective")
         return v, ", ".join(why)
+
+    def _to_goal(self, game: Game, h: Fig) -> float | None:
+        """How far the survivor is from where the card's objective takes it (None: no
+        objective it can walk to), as the scenario bots read the card; kept until
+        something moves."""
+        key = (game.version(), h.id)
+        if key not in self._goals:
+            if len(self._goals) > 256:
+                self._goals.clear()
+            self._goals[key] = _goal_distance(game, h)
+        return self._goals[key]
 
     def score(self, game: Game, act: Action) -> tuple[float, str]:
         if isinstance(act, Contaminate):
@@ -298,6 +307,36 @@ class Tactician:
         if why:
             text += f"; {h.name} is {why}"
         return s, text
+
+
+def _goal_distance(game: Game, h: Fig) -> float | None:
+    """Straight-line distance from a survivor to its objective on the card, if any."""
+    from scenarios.play import ScenarioReferee
+    from scenarios.play_policy import FETCH, ZONE, _goal
+
+    ref = game.referee
+    if not isinstance(ref, ScenarioReferee):
+        return None
+    try:
+        goal = _goal(game, ref, h)
+    except (KeyError, ValueError):
+        return None
+    if isinstance(goal, tuple) and goal and goal[0] == FETCH:
+        goal = goal[1]
+    if isinstance(goal, tuple) and goal and goal[0] == ZONE:
+        try:
+            centre = ref.card.zone(goal[1]).polygon
+        except KeyError:
+            return None
+        xs, ys = [p[0] for p in centre], [p[1] for p in centre]
+        goal = (sum(xs) / len(xs), sum(ys) / len(ys))
+    if isinstance(goal, str):
+        other = game.figures.get(goal)
+        return None if other is None or not other.on_table else game.distance(h.id, goal)
+    if isinstance(goal, tuple) and len(goal) == 2 and all(
+            isinstance(c, int | float) for c in goal):
+        return math.dist(h.centre, (float(goal[0]), float(goal[1])))
+    return None
 
 
 def _position(game: Game) -> float:
