@@ -32,7 +32,8 @@ from rules.actions import (
 if TYPE_CHECKING:
     from rules.game import Game
 
-__all__ = ["Choice", "Policy", "POLICIES", "make_policy", "describe", "who", "policy_names"]
+__all__ = ["Choice", "Policy", "POLICIES", "make_policy", "describe", "who", "policy_names",
+           "legal_now"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,26 @@ class Choice:
 
 class Policy(Protocol):
     def choose(self, game: Game) -> Choice: ...
+
+
+def legal_now(game: Game) -> list[Action]:
+    """The legal actions now. In a window each is checked again: a window may list an action
+    its moment no longer allows (a contamination offered before the attack's AP were paid,
+    with none left), and a policy must never return one."""
+    acts = game.legal_actions()
+    if not game.pending:
+        return acts
+    from rules import legal
+    from rules.errors import IllegalActionError
+
+    out = []
+    for act in acts:
+        try:
+            legal.check(game, act)
+        except IllegalActionError:
+            continue
+        out.append(act)
+    return out or [Decline()]
 
 
 def who(game: Game, fig_id: str) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ai.policy import Choice, describe, register
+from ai.policy import Choice, describe, legal_now, register
 from ai.zombies import unsaved_chance
 from rules import legal
 from rules.actions import Action, Decline, EndActivations, Heal, Melee, Revive, Shoot
@@ -34,7 +34,7 @@ class RandomSurvivors:
         self.rng = rng or random.Random(0)
 
     def choose(self, game: Game) -> Choice:
-        act = self.rng.choice(game.legal_actions())
+        act = self.rng.choice(legal_now(game))
         return Choice(act, f"{describe(game, act)} (picked at random)")
 
 
@@ -70,7 +70,7 @@ class SurvivorBot:
 
     def choose(self, game: Game) -> Choice:
         if game.pending:
-            offered = game.legal_actions()
+            offered = legal_now(game)
             fights = [a for a in offered if isinstance(a, Shoot | Melee)]
             if fights:
                 best = max(fights, key=lambda a: self._kill(game, a))
@@ -84,7 +84,7 @@ class SurvivorBot:
         try:  # moves to points are not listed by legal_actions: check the action itself
             legal.check(game, act)
         except IllegalActionError:
-            offered = game.legal_actions()
+            offered = legal_now(game)
             act = next((a for a in offered if isinstance(a, EndActivations)), offered[0])
         return Choice(act, self._why(game, act))
 

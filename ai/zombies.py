@@ -21,7 +21,7 @@ import math
 import random
 from typing import TYPE_CHECKING
 
-from ai.policy import Choice, describe, register, who
+from ai.policy import Choice, describe, legal_now, register, who
 from rules.actions import Action, Contaminate, Decline, EndActivations, Melee, Move, Pass
 from rules.combat import AttackDie, odds
 from rules.resolve import attack_spec, defence_of
@@ -85,7 +85,7 @@ class RandomZombies:
         self.rng = rng or random.Random(0)
 
     def choose(self, game: Game) -> Choice:
-        act = self.rng.choice(game.legal_actions())
+        act = self.rng.choice(legal_now(game))
         return Choice(act, f"{describe(game, act)} (picked at random)")
 
 
@@ -96,7 +96,7 @@ class GreedyZombies:
         self.rng = rng or random.Random(0)
 
     def choose(self, game: Game) -> Choice:
-        offered = game.legal_actions()
+        offered = legal_now(game)
         if game.pending and game.pending[0]["kind"] != "reaction":
             return _window_default(game, offered)
         by_fig: dict[str, list[Action]] = {}
@@ -143,7 +143,7 @@ class Tactician:
     # --- deciding -----------------------------------------------------------------------
 
     def choose(self, game: Game) -> Choice:
-        offered = game.legal_actions()
+        offered = legal_now(game)
         if game.pending and game.pending[0]["kind"] != "reaction":
             return _window_default(game, offered)
         if self.level == "easy" and self.rng.random() < 1 / 3:
@@ -176,7 +176,7 @@ class Tactician:
                 trial.rng = random.Random(self.rng.getrandbits(32))
                 trial.apply(act)
                 if trial.pending and trial.pending[0]["kind"] == "contaminate":
-                    for a in trial.legal_actions():
+                    for a in legal_now(trial):
                         if isinstance(a, Contaminate):
                             trial.apply(a)
                             break

@@ -104,3 +104,12 @@ def test_down_chance() -> None:
     assert down_chance(0.5, 2, 1) == pytest.approx(0.75)
     assert down_chance(0.5, 1, 2) == 0.0
     assert down_chance(0.3, 3, 0) == 1.0
+
+
+def test_a_contamination_listed_without_the_ap_for_it_is_declined() -> None:
+    """Escorte, seed 2008: a zombie puts a survivor down with the zombies' last AP; the
+    window still lists the contamination, which the rules then refuse."""
+    from ai.simulate import play_game
+
+    result = play_game("escorte", 2008, "greedy", "bot")
+    assert result.winner in ("zombies", "survivors", "draw")
