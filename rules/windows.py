@@ -55,8 +55,12 @@ def actions(game: Game, window: Window) -> list[Action]:
             out += legal.figure_actions(game, z, kinds=("move", "melee"), max_ap=1)
     elif kind == "contaminate":
         z = game.figures[window["figure"]]
-        if z.standing and game.figures[window["target"]].status == "down":
-            out.append(Contaminate(z.id, window["target"]))
+        act = Contaminate(z.id, window["target"])
+        try:  # the attack may have spent the last AP: then only decline is left
+            check(game, window, act)
+            out.append(act)
+        except IllegalActionError:
+            pass
     elif kind == "reactivate":
         fig = game.figures[window["figure"]]
         out += legal.figure_actions(game, fig, kinds=(window["action"],))
