@@ -139,6 +139,9 @@ class Tactician:
         self.level = level
         self.rng = rng or random.Random(0)
         self._goals: dict[tuple[int, str], float | None] = {}
+        # worth of a survivor near its objective, per inch closer than 12 in: off, because
+        # at 1.0 it lowered the casualties and the win rate on escorte (docs/ai.md)
+        self.objective = 0.0
 
     # --- deciding -----------------------------------------------------------------------
 
@@ -209,9 +212,9 @@ class Tactician:
         if h.cls == "hero":
             v += 2
         if game.referee is not None and h.standing and h.side == "survivors":
-            near = self._to_goal(game, h)
+            near = self._to_goal(game, h) if self.objective > 0 else None
             if near is not None and near < 12:
-                v += 12 - near
+                v += self.objective * (12 - near)
                 why.append(f"{near:.1f} in from the objective")
         return v, ", ".join(why)
 
@@ -293,7 +296,7 @@ class Tactician:
             plan = f"{max(d - z.move, 0):.1f} in short after this move"
         near = _nearest_human(game, z)
         if near is not None and near[1].id != h.id:
-            s -= 2  # another human is nearer: this one must be worth the detour
+            s -= 2 + (d - near[0])  # another human is nearer: is this one worth the detour?
         s -= 3 * min(z.moves, 3)  # a zombie already moved gets less out of moving again
         if engaged:
             s -= 40
