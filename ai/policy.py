@@ -49,23 +49,9 @@ class Policy(Protocol):
 
 
 def legal_now(game: Game) -> list[Action]:
-    """The legal actions now. In a window each is checked again: a window may list an action
-    its moment no longer allows (a contamination offered before the attack's AP were paid,
-    with none left), and a policy must never return one."""
-    acts = game.legal_actions()
-    if not game.pending:
-        return acts
-    from rules import legal
-    from rules.errors import IllegalActionError
-
-    out = []
-    for act in acts:
-        try:
-            legal.check(game, act)
-        except IllegalActionError:
-            continue
-        out.append(act)
-    return out or [Decline()]
+    """The legal actions now (the engine lists only legal ones, windows included: a
+    contamination with no AP left is no longer offered)."""
+    return game.legal_actions() or [Decline()]
 
 
 def who(game: Game, fig_id: str) -> str:
