@@ -151,12 +151,28 @@ class GreedySurvivors:
         if game.pending:
             return _window(game, lambda a: isinstance(a, Shoot | Melee))
         ref = game.referee
-        best: tuple[float, int, Action] | None = None
+        ranked: list[tuple[float, int, Action]] = []
         for n, fig in enumerate(legal.activatable(game, SURVIVORS)):
-            for score, act in self._options(game, ref, fig):
-                if score > 0 and (best is None or score > best[0]):
-                    best = (score, n, act)
-        return best[2] if best is not None else EndActivations()
+            ranked += [(score, n, act) for score, act in self._options(game, ref, fig)
+                       if score > 0]
+        # Best first (the earlier figure on ties); a move's route is planned only when it is
+        # the best option left, since planning every figure's route each time is slow.
+        ranked.sort(key=lambda r: (-r[0], r[1]))
+        for _, _, act in ranked:
+            if not isinstance(act, Move) or self._worth_moving(game, act):
+                return act
+        return EndActivations()
+
+    @staticmethod
+    def _worth_moving(game: Game, move: Move) -> bool:
+        fig = game.figures[move.figure]
+        goal = move.toward
+        try:
+            legal.check_action(game, fig, move)
+            _, length = plan_move(game, fig, None, goal, fig.move)
+        except IllegalActionError:
+            return False
+        return length > 0.05 and not (isinstance(goal, str) and game.in_contact(fig.id, goal))
 
     def _options(self, game: Game, ref: object, fig: Fig) -> list[tuple[float, Action]]:
         if not fig.standing:
@@ -192,15 +208,8 @@ class GreedySurvivors:
                 rescue = any(game.distance(act.target, f) <= 2.0 for f in protected)
                 out.append((65 if rescue else 55 if near or fights else 30, act))
         out += [(85, t) for t in _takes_with_drop(game, fig, wanted)]
-        if goal is not None:
-            move = Move(fig.id, toward=goal)
-            try:
-                legal.check_action(game, fig, move)
-                _, length = plan_move(game, fig, None, goal, fig.move)
-            except IllegalActionError:
-                length = 0.0
-            if length > 0.05 and not (isinstance(goal, str) and game.in_contact(fig.id, goal)):
-                out.append((urgency - 5 * max(fig.moves - 1, 0), move))
+        if goal is not None:  # checked only if chosen (see `choose`)
+            out.append((urgency - 5 * max(fig.moves - 1, 0), Move(fig.id, toward=goal)))
         return out
 
     def _zone_point(self, game: Game, ref: object, fig: Fig, zone: str) -> Point | None:
