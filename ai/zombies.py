@@ -22,6 +22,7 @@ import random
 from typing import TYPE_CHECKING
 
 from ai.policy import Choice, describe, legal_now, register, who
+from geometry.units import CONTACT_INCHES
 from rules.actions import Action, Contaminate, Decline, EndActivations, Melee, Move, Pass
 from rules.combat import AttackDie, odds
 from rules.resolve import attack_spec, defence_of
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = ["RandomZombies", "GreedyZombies", "Tactician", "unsaved_chance", "down_chance"]
 
-CONTACT = 0.05
+CONTACT = CONTACT_INCHES
 ALONE = 5.0
 
 

@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
 from geometry.scene import Side
+from geometry.units import base_radius
 from rules.catalog import Catalog, Equipment
 from rules.warband import Member
 
@@ -73,6 +74,11 @@ class Fig:
     @property
     def standing(self) -> bool:
         return self.status == "standing"
+
+    @property
+    def radius(self) -> float:
+        """Base radius in inches."""
+        return base_radius(self.base_mm)
 
     @property
     def centre(self) -> tuple[float, float]:

@@ -17,6 +17,7 @@ from geometry.errors import SurviveUsError
 from geometry.scene import Figure, Scene, Table, load_scene
 from geometry.space import Space
 from geometry.terrain import TerrainPiece
+from geometry.units import CONTACT_INCHES
 from rules.actions import Action, Decline, EndActivations, Pass, parse_action
 from rules.catalog import Catalog, load_catalog
 from rules.dice import Dice, Roll
@@ -31,8 +32,6 @@ SURVIVORS = "survivors"
 ZOMBIES = "zombies"
 BANDS = ("A", "B")  # the two rival bands of "Guerre en territoire zombie"
 MODES = ("solo", "zombie_war")
-ACTIVATION_INCHES = 20.0
-CONTACT = 0.05
 
 
 class Game:
@@ -234,7 +233,7 @@ class Game:
         return float(space.distances[index[a], index[b]])
 
     def in_contact(self, a: str, b: str) -> bool:
-        return self.distance(a, b) <= CONTACT + 1e-9
+        return self.distance(a, b) <= CONTACT_INCHES + 1e-9
 
     def _check_placement(self) -> None:
         try:

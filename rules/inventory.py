@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from geometry.units import CONTACT_INCHES as CONTACT
 from rules.dice import Roll, succeeds
 from rules.errors import IllegalActionError
 
@@ -23,7 +24,6 @@ __all__ = ["MARKER_RADIUS", "load", "room_for", "marker_gap", "drop_all", "open_
            "move_item", "check_marker"]
 
 MARKER_RADIUS = 0.5  # a 25 mm token, in inches
-CONTACT = 0.05
 PEDAGOGUE_INCHES = 6.0
 
 
@@ -65,7 +65,7 @@ def room_for(game: Game, fig: Fig, item: str, drop: str | None = None) -> bool:
 
 
 def marker_gap(fig: Fig, marker: dict[str, Any]) -> float:
-    r = fig.base_mm / 25.4 / 2
+    r = fig.radius
     return math.dist(fig.centre, (marker["x"], marker["y"])) - r - MARKER_RADIUS
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from geometry.units import CONTACT_INCHES as CONTACT
 from rules.actions import (
     Action,
     Carry,
@@ -31,6 +32,7 @@ from rules.actions import (
     UseSkill,
     actor,
 )
+from rules.arbitration import ACTIVATION_INCHES
 from rules.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -39,8 +41,6 @@ if TYPE_CHECKING:
 
 __all__ = ["activatable", "can_activate", "check", "legal_actions", "cost", "why_not_active"]
 
-ACTIVATION_INCHES = 20.0
-CONTACT = 0.05
 REACH_INCHES = 1.0
 MOVE_TARGETS = 3  # "toward" moves listed per figure: the nearest enemies (and fallen friends)
 
@@ -351,7 +351,7 @@ def _exchanges(game: Game, fig: Fig) -> list[Action]:
 
 def _near_bounds(bounds: tuple[float, float, float, float], fig: Fig) -> bool:
     """A quick test before the exact one: the base is near the piece's bounding box."""
-    reach = fig.base_mm / 25.4 / 2 + CONTACT + 0.01
+    reach = fig.radius + CONTACT + 0.01
     x0, y0, x1, y1 = bounds
     return x0 - reach <= fig.x <= x1 + reach and y0 - reach <= fig.y <= y1 + reach
 

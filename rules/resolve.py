@@ -13,6 +13,7 @@ import shapely
 
 from geometry.polyline import point_along
 from geometry.space import Sight
+from geometry.units import CONTACT_INCHES as CONTACT
 from rules import inventory, panic
 from rules.actions import (
     Action,
@@ -40,7 +41,7 @@ from rules.catalog import Catalog
 from rules.combat import AttackDie, Mode, attack_die, current_defence
 from rules.dice import Roll, drive, succeeds
 from rules.errors import IllegalActionError
-from rules.legal import CONTACT, REACH_INCHES, cost, melee_dice, weapon_of
+from rules.legal import REACH_INCHES, cost, melee_dice, weapon_of
 from rules.settings import Settings
 
 if TYPE_CHECKING:
@@ -67,14 +68,10 @@ def _overlaps_friend(game: Game, fig: Fig, p: Point, ignore: tuple[str, ...] = (
     for other in game.figures.values():
         if other.id == fig.id or other.id in ignore or not other.on_table:
             continue
-        gap = math.dist(p, other.centre) - (_radius(fig) + _radius(other))
+        gap = math.dist(p, other.centre) - (fig.radius + other.radius)
         if gap < -1e-9:
             return other.id
     return ""
-
-
-def _radius(fig: Fig) -> float:
-    return fig.base_mm / 25.4 / 2
 
 
 def _discrete_blocks(game: Game, fig: Fig, target: Fig) -> bool:
@@ -116,7 +113,7 @@ def _plan(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,
         if blocker:
             raise _fail(f"{fig.name} {fig.id} would end on the base of {blocker}", "action.to")
         for other in game.figures.values():
-            near = math.dist(to, other.centre) - _radius(fig) - _radius(other) <= CONTACT
+            near = math.dist(to, other.centre) - fig.radius - other.radius <= CONTACT
             if near and other.on_table and fig.enemy_of(other) and _discrete_blocks(
                     game, fig, other):
                     raise _fail(f"{other.name} {other.id} is discrète: {fig.id} must start "
@@ -131,7 +128,7 @@ def _plan(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,
             return _walk(game, fig, path.waypoints,
                          max_len if limit is None else min(max_len, limit[0]), ignore)
     # Only figures bar the way: go along the terrain route until an enemy base is in the way.
-    finder = space.pathfinder(_radius(fig))
+    finder = space.pathfinder(fig.radius)
     for goal in goals:
         path = finder.shortest(fig.centre, goal)
         if path.reachable:
@@ -149,7 +146,7 @@ def _limit(game: Game, fig: Fig, route: tuple[Point, ...]) -> tuple[float, str] 
 
 def check_toward(game: Game, fig: Fig, toward: str | Point | None, goals: list[Point]) -> None:
     """A move toward something must at least be possible round the terrain."""
-    if not game.space().same_region(_radius(fig), fig.centre, goals):
+    if not game.space().same_region(fig.radius, fig.centre, goals):
         name = toward if isinstance(toward, str) else list(toward or ())
         raise _fail(f"{fig.name} {fig.id} has no way round the terrain to {name}",
                     "action.toward")
@@ -186,7 +183,7 @@ def goals_toward(game: Game, fig: Fig, toward: str | Point | None) -> list[Point
     gap = CONTACT_GAP
     if fig.enemy_of(target) and _discrete_blocks(game, fig, target):
         gap = 0.3  # stops short of her base
-    reach = _radius(fig) + _radius(target) + gap
+    reach = fig.radius + target.radius + gap
     base = math.atan2(fig.y - target.y, fig.x - target.x)
     out = []
     for k in (0, 1, -1, 2, -2, 3, -3, 4):
@@ -202,7 +199,7 @@ def _leave_melee(game: Game, fig: Fig, end: Point) -> None:
     for enemy in list(game.figures.values()):
         if not (enemy.standing and fig.enemy_of(enemy) and game.in_contact(fig.id, enemy.id)):
             continue
-        after = math.dist(end, enemy.centre) - _radius(fig) - _radius(enemy)
+        after = math.dist(end, enemy.centre) - fig.radius - enemy.radius
         if after <= CONTACT + 1e-9:
             continue
         game.note(f"{fig.name} {fig.id} leaves the melee: {enemy.name} {enemy.id} strikes first")
@@ -724,14 +721,14 @@ def check_door(game: Game, fig: Fig, act: Door) -> None:
     piece = next((t for t in game.terrain if t.id == act.door), None)
     if piece is None or piece.kind != "door":
         raise _fail(f"there is no door {act.door!r}", "action.door")
-    gap = shapely.distance(piece.footprint, shapely.Point(fig.centre)) - _radius(fig)
+    gap = shapely.distance(piece.footprint, shapely.Point(fig.centre)) - fig.radius
     if gap > CONTACT + 1e-9:
         raise _fail(f"{fig.name} {fig.id} is {gap:.2f} in from door {act.door}; touch it first",
                     "action.door")
     if piece.open:
         for other in game.figures.values():
             if other.on_table and shapely.distance(
-                    piece.footprint, shapely.Point(other.centre)) < _radius(other) - 1e-9:
+                    piece.footprint, shapely.Point(other.centre)) < other.radius - 1e-9:
                 raise _fail(f"{other.id} stands in the doorway of {act.door}", "action.door")
 
 
@@ -888,7 +885,7 @@ def _place_carried(game: Game, carrier: Fig, carried: Fig, start: Point) -> None
     """The carried figure ends in base contact, on the side the carrier came from."""
     dx, dy = start[0] - carrier.x, start[1] - carrier.y
     n = math.hypot(dx, dy) or 1.0
-    reach = _radius(carrier) + _radius(carried) + CONTACT_GAP
+    reach = carrier.radius + carried.radius + CONTACT_GAP
     candidates = [(carrier.x + reach * dx / n, carrier.y + reach * dy / n)]
     for k in range(1, 8):
         a = math.atan2(dy, dx) + k * math.pi / 4
@@ -903,7 +900,7 @@ def _place_carried(game: Game, carrier: Fig, carried: Fig, start: Point) -> None
 
 
 def _legal_spot(game: Game, fig: Fig, p: Point) -> bool:
-    r = _radius(fig)
+    r = fig.radius
     if not (r <= p[0] <= game.table.width - r and r <= p[1] <= game.table.depth - r):
         return False
     for piece in game.terrain:

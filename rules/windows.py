@@ -31,6 +31,7 @@ from rules.actions import (
     actor,
     parse_action,
 )
+from rules.arbitration import ACTIVATION_INCHES
 from rules.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -188,7 +189,7 @@ def controllable(game: Game, enemy: str) -> list[Fig]:
     targets = [f for f in game.figures.values()
                if f.side == "survivors" and f.band == enemy and f.on_table]
     return [z for z in game.figures.values() if z.is_zombie and z.standing and any(
-        game.distance(z.id, t.id) <= legal.ACTIVATION_INCHES + 1e-9 for t in targets)]
+        game.distance(z.id, t.id) <= ACTIVATION_INCHES + 1e-9 for t in targets)]
 
 
 def offer_zombie_control(game: Game, band: str) -> bool:

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import shapely
 
 from geometry.errors import SurviveUsError
+from geometry.units import CONTACT_INCHES, base_radius
 from rules.actions import Action, Move, Special
 from rules.dice import Roll, succeeds
 from rules.errors import IllegalActionError
@@ -56,7 +57,7 @@ __all__ = ["MODULES", "Module", "ModuleError", "Pick", "check_points", "parse_pi
            "prepare_scene", "picks_of", "initial_state", "points_of"]
 
 Side = Literal["survivors", "zombies"]
-CONTACT = 0.05
+CONTACT = CONTACT_INCHES
 MAX_REINFORCEMENTS = 3
 CLEARANCE = 0.01  # a figure passing a barricade ends this far clear of it
 Point = tuple[float, float]
@@ -313,7 +314,7 @@ def place_figures(scene: dict[str, Any], newcomers: Sequence[Fig]) -> None:
 
     loaded = load_scene({**scene, "figures": []})
     blockers = [t.footprint for t in loaded.terrain if t.movement_blocking]
-    placed = [(float(f["x"]), float(f["y"]), float(f.get("base_mm", 25)) / 25.4 / 2)
+    placed = [(float(f["x"]), float(f["y"]), base_radius(float(f.get("base_mm", 25))))
               for f in scene.get("figures", [])]
     w, d = loaded.table.width, loaded.table.depth
     for fig in newcomers:
@@ -407,7 +408,7 @@ def initial_state(picks: Sequence[Pick], *, balanced: bool = True) -> dict[str, 
 
 
 def _radius(fig: Fig) -> float:
-    return fig.base_mm / 25.4 / 2
+    return fig.radius
 
 
 def _gap(game: Game, fig: Fig, piece_id: str) -> float:

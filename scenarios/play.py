@@ -37,13 +37,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from geometry.errors import SurviveUsError
+from geometry.units import CONTACT_INCHES as CONTACT
 from rules.actions import Action, Special
 from rules.catalog import Catalog, Equipment, load_catalog
 from rules.dice import Roll
 from rules.errors import IllegalActionError
 from rules.figures import Fig, civilian, survivor_from_member, zombie_of
 from rules.game import SURVIVORS, ZOMBIES, Game
-from rules.inventory import CONTACT, marker_gap
+from rules.inventory import marker_gap
 from rules.referee import register
 from rules.settings import Settings
 from rules.warband import Roster, example_bands

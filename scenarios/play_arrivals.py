@@ -53,11 +53,11 @@ def default_anchor(game: Game, edge: str) -> float:
 
 
 def _occupied(game: Game) -> list[tuple[float, float, float]]:
-    return [(f.x, f.y, f.base_mm / 25.4 / 2) for f in game.figures.values() if f.on_table]
+    return [(f.x, f.y, f.radius) for f in game.figures.values() if f.on_table]
 
 
 def _survivors(game: Game) -> list[tuple[float, float, float]]:
-    return [(f.x, f.y, f.base_mm / 25.4 / 2) for f in game.figures.values()
+    return [(f.x, f.y, f.radius) for f in game.figures.values()
             if f.on_table and f.side == "survivors"]
 
 
@@ -128,7 +128,7 @@ def contact_spot(game: Game, fig: Fig, newcomer: Fig,
                  toward: tuple[float, float] | None = None) -> tuple[float, float] | None:
     """A legal spot for `newcomer` in base contact with `fig`, first on the side of
     `toward` (where it comes from)."""
-    reach = fig.base_mm / 25.4 / 2 + newcomer.base_mm / 25.4 / 2 + 0.01
+    reach = fig.radius + newcomer.radius + 0.01
     start = math.atan2(toward[1] - fig.y, toward[0] - fig.x) if toward else 0.0
     for k in (0, 1, -1, 2, -2, 3, -3, 4, 5, -5, 6, -6, 7, -7, 8):
         a = start + k * math.pi / 8

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from shapely.geometry import Polygon
 
+from geometry.units import CONTACT_INCHES
 from rules import legal
 from rules.actions import (
     Action,
@@ -63,7 +64,7 @@ __all__ = ["Policy", "RandomPolicy", "IdlePolicy", "GreedyZombies", "GreedySurvi
            "POLICIES", "policy", "play"]
 
 Point = tuple[float, float]
-CONTACT = 0.05
+CONTACT = CONTACT_INCHES
 CLOSE = 6.0  # survivors shoot zombies this near (or threatening a friend) before moving on
 
 
@@ -219,9 +220,9 @@ class GreedySurvivors:
         if key not in self._zone_spots:
             placer = Placer(game.scene())
             self._zone_spots[key] = placer.candidates(Polygon(ref.card.zone(zone).polygon),
-                                                      fig.base_mm / 25.4 / 2)
+                                                      fig.radius)
         taken = [f.centre for f in game.figures.values() if f.on_table and f.id != fig.id]
-        r2 = fig.base_mm / 25.4 + 0.1
+        r2 = 2 * fig.radius + 0.1
         free = [p for p in self._zone_spots[key] if all(math.dist(p, q) > r2 for q in taken)]
         return _nearest(game, fig, free)
 
@@ -264,7 +265,7 @@ def _wanted_items(ref: ScenarioReferee) -> set[str]:
 
 def _nearest(game: Game, fig: Fig, points: list[Point]) -> Point | None:
     """The nearest of the points the figure could walk to round the terrain."""
-    space, r = game.space(), fig.base_mm / 25.4 / 2
+    space, r = game.space(), fig.radius
     for p in sorted(points, key=lambda p: math.dist(fig.centre, p)):
         if space.same_region(r, fig.centre, [p]):
             return p

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from geometry.units import CONTACT_INCHES
 from rules.actions import Action, Move, Special
 from rules.errors import IllegalActionError
 from rules.resolve import _place_carried, do_move, plan_move, spend
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = ["RULES", "actions", "cost", "check", "carry_out", "exit_point", "touches_exit"]
 
 RULES = ("escort", "exit_with", "treat", "deliver")
-CONTACT = 0.05
+CONTACT = CONTACT_INCHES
 INSIDE = 0.01  # a base aimed at an edge stops this far inside it: in contact with the edge
 EXIT_SPOTS = 64  # spots tried along an exit stretch
 
@@ -44,7 +45,7 @@ def _fail(message: str, where: str = "action") -> IllegalActionError:
 
 
 def _radius(fig: Fig) -> float:
-    return fig.base_mm / 25.4 / 2
+    return fig.radius
 
 
 def _segment(game: Game, ref: ScenarioReferee, exit_id: str) -> tuple[Point, Point]:
