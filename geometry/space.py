@@ -16,13 +16,13 @@ import numpy.typing as npt
 import shapely
 from shapely.geometry import Polygon, box
 
-from geometry.distance import edge_distances, in_contact, within
+from geometry.distance import edge_distances, in_contact
 from geometry.paths import Path, PathFinder, pathfinder
 from geometry.scene import Figure, Scene
 from geometry.sight import SightField, View
 from geometry.terrain import TerrainPiece
 
-__all__ = ["Sight", "Space"]
+__all__ = ["Sight", "Space", "enemies"]
 
 FloatArray = npt.NDArray[np.float64]
 EDGE_NOISE = 1e-6  # inches: a base touching terrain exactly may lie this far outside its region
@@ -60,13 +60,6 @@ class Space:
         i, j = self._index(a), self._index(b)
         return float(self.distances[i, j])
 
-    def within(self, figure: str, inches: float, among: Sequence[str]) -> list[str]:
-        """Ids of `among` whose bases are within `inches` of `figure`'s, edge to edge."""
-        i = self._index(figure)
-        cols = [self._index(x) for x in among]
-        near = within(self.distances[i, cols], inches)
-        return [x for x, ok in zip(among, near, strict=True) if ok and x != figure]
-
     def in_contact(self, figure: str, among: Sequence[str]) -> list[str]:
         i = self._index(figure)
         cols = [self._index(x) for x in among]
@@ -98,24 +91,9 @@ class Space:
         return got[0]
 
     def sights(self, observer: str, targets: Sequence[str]) -> list[Sight]:
-        """Line of sight from one figure to many, answered together."""
-        if not targets:
-            return []
-        figures = [self.scene.figure(t) for t in targets]
-        centres = np.array([f.centre for f in figures], dtype=np.float64)
-        radii = np.array([f.radius for f in figures], dtype=np.float64)
-        answers = self.sight_field.answers(
-            [self.view(observer)], np.zeros(len(figures), dtype=np.intp), centres, radii
-        )
-        out = []
-        for target, visible, fraction in zip(
-            targets, answers.visible, answers.fraction, strict=True
-        ):
-            if target == observer:
-                out.append(Sight(True, 1.0))
-            else:
-                out.append(Sight(bool(visible), float(fraction)))
-        return out
+        """Line of sight from one figure to many, answered together, in `targets` order."""
+        row = self.sight_table([observer], targets)[observer]
+        return [row[t] for t in targets]
 
     def sight_table(self, observers: Sequence[str], targets: Sequence[str]) -> dict[
             str, dict[str, Sight]]:
@@ -178,16 +156,7 @@ class Space:
         return self.pathfinder(f.radius).reach(f.centre, inches, self._enemy_bases(f))
 
     def _enemy_bases(self, mover: Figure) -> list[tuple[float, float, float]]:
-        return [(g.x, g.y, g.radius) for g in self.scene.figures if _enemies(mover, g)]
-
-    # --- changes ------------------------------------------------------------------------
-
-    def moved(self, figure: str, x: float, y: float) -> Space:
-        """This space with one figure moved (unchecked); other figures' views are kept."""
-        moved = self.scene.with_figure(self.scene.figure(figure).moved_to(x, y))
-        space = Space(moved, self._field)
-        space._views = {k: v for k, v in self._views.items() if k != figure}
-        return space
+        return [(g.x, g.y, g.radius) for g in self.scene.figures if enemies(mover, g)]
 
     def _index(self, figure: str) -> int:
         self.scene.figure(figure)  # raises the scene's unknown-id error
@@ -235,6 +204,6 @@ def _free_regions(key: object, scene: Scene, radius: float) -> list[shapely.Geom
     return _REGIONS[cache_key]
 
 
-def _enemies(a: Figure, b: Figure) -> bool:
+def enemies(a: Figure, b: Figure) -> bool:
     """Zombies are the enemies of humans; survivors and civilians are on the same side."""
     return a.id != b.id and (a.side == "zombies") != (b.side == "zombies")

@@ -14,8 +14,8 @@ import shapely
 from shapely.geometry import mapping
 
 from geometry.errors import QuestionError, SceneError
-from geometry.scene import Figure, load_scene
-from geometry.space import Sight, Space
+from geometry.scene import load_scene
+from geometry.space import Sight, Space, enemies
 
 __all__ = [
     "ACTIVATION_INCHES",
@@ -32,11 +32,6 @@ THREAT_INCHES = 2.0  # a zombie this close to a survivor threatens it: it may be
 TIE_INCHES = 1e-6  # distances closer than this are the same distance on a real table
 
 Answer = dict[str, Any]
-
-
-def enemies(a: Figure, b: Figure) -> bool:
-    """Zombies fight humans (survivors and civilians); humans do not fight each other."""
-    return a.id != b.id and a.is_human != b.is_human
 
 
 def _fmt(inches: float) -> str:
