@@ -32,7 +32,7 @@ from rules.actions import (
     UseSkill,
     actor,
 )
-from rules.arbitration import ACTIVATION_INCHES
+from rules.arbitration import ACTIVATION_INCHES, activatable_zombies
 from rules.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -50,13 +50,14 @@ def _fail(message: str, where: str = "action") -> IllegalActionError:
 
 
 def nearest_human(game: Game, zombie: Fig) -> tuple[str, float] | None:
-    best: tuple[str, float] | None = None
-    for f in game.figures.values():
-        if f.is_human and f.on_table:
-            d = game.distance(zombie.id, f.id)
-            if best is None or d < best[1]:
-                best = (f.id, d)
-    return best
+    """The human nearest a zombie on the table and its distance: the arbitration's own
+    answer (`activatable_zombies`), measured once for every zombie until something moves."""
+    key = ("nearest human", game.version())
+    nearest: dict[str, tuple[str, float] | None] | None = game.plans.get(key)
+    if nearest is None:
+        nearest = activatable_zombies(game.space())[1]
+        game.plans[key] = nearest
+    return nearest.get(zombie.id)
 
 
 def why_not_active(game: Game, fig: Fig) -> str:
