@@ -23,7 +23,7 @@ from geometry.errors import SceneError
 from geometry.terrain import TerrainKind, TerrainPiece, wall_footprint
 from geometry.units import DEFAULT_BASE_MM, TABLE_INCHES, base_radius
 
-__all__ = ["Side", "SIDES", "Table", "Figure", "Scene", "load_scene"]
+__all__ = ["Side", "SIDES", "Table", "Figure", "Scene", "load_scene", "xy_pair"]
 
 Side = Literal["survivors", "zombies", "civilians"]
 SIDES: tuple[Side, ...] = ("survivors", "zombies", "civilians")
@@ -122,6 +122,14 @@ def _number(value: Any, where: str, *, positive: bool = False) -> float:
     if positive and number <= 0:
         raise SceneError(f"{where}: expected a positive number, got {value!r}", where)
     return number
+
+
+def xy_pair(value: Any) -> tuple[float, float] | None:
+    """`value` as an (x, y) pair of finite numbers, or None when it is not one."""
+    ok = isinstance(value, list | tuple) and len(value) == 2 and all(
+        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+        for v in value)
+    return (float(value[0]), float(value[1])) if ok else None
 
 
 def _boolean(value: Any, where: str) -> bool:

@@ -8,11 +8,11 @@ along the shortest path, stopping in base contact. Every action parses from JSON
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
+from geometry.scene import xy_pair
 from rules.errors import InvalidActionError
 
 __all__ = [
@@ -205,12 +205,10 @@ def actor(act: Action) -> str:
 
 
 def _point(value: Any, where: str) -> Point:
-    ok = isinstance(value, list | tuple) and len(value) == 2 and all(
-        isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-        for v in value)
-    if not ok:
+    point = xy_pair(value)
+    if point is None:
         raise InvalidActionError(f"{where}: expected an [x, y] pair, got {value!r}", where)
-    return (float(value[0]), float(value[1]))
+    return point
 
 
 def parse_action(data: Any, where: str = "action") -> Action:

@@ -14,7 +14,7 @@ import shapely
 from shapely.geometry import mapping
 
 from geometry.errors import QuestionError, SceneError
-from geometry.scene import load_scene
+from geometry.scene import load_scene, xy_pair
 from geometry.space import Sight, Space, enemies
 
 __all__ = [
@@ -131,15 +131,12 @@ def _number(q: Mapping[str, Any], key: str, where: str) -> float:
 
 def _point(q: Mapping[str, Any], key: str, where: str) -> tuple[float, float]:
     value = _field(q, key, where)
-    ok = isinstance(value, list) and len(value) == 2
-    ok = ok and all(
-        not isinstance(v, bool) and isinstance(v, int | float) and math.isfinite(v) for v in value
-    )
-    if not ok:
+    point = xy_pair(value)
+    if point is None:
         raise QuestionError(
             f"{where}.{key}: expected an [x, y] pair of numbers, got {value!r}", f"{where}.{key}"
         )
-    return (float(value[0]), float(value[1]))
+    return point
 
 
 def _ask_distance(space: Space, q: Mapping[str, Any], where: str) -> Answer:
