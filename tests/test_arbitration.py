@@ -142,3 +142,9 @@ def test_cli_bad_request_exits_2_with_error_json(
 def test_cli_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arbitrate", "/nonexistent/req.json"]) == 2
     assert "cannot read" in json.loads(capsys.readouterr().out)["error"]["message"]
+
+
+def test_the_readme_example_request_answers(capsys: pytest.CaptureFixture[str]) -> None:
+    example = Path(__file__).parent.parent / "docs" / "examples" / "arbitrate.json"
+    assert main(["arbitrate", str(example)]) == 0
+    assert len(json.loads(capsys.readouterr().out)["answers"]) == 6
