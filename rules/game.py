@@ -166,7 +166,7 @@ class Game:
                 game.log.append({"action": {"type": "start"}, "dice": game._take_dice(),
                                  "notes": game._take_notes()})
                 continue
-            game.apply(entry["action"], dice=entry["dice"], where=f"log[{i}]")
+            game.apply(entry["action"], dice=entry["dice"], where=f"log[{i}]", atomic=False)
         return game
 
     def undo(self) -> None:
@@ -438,11 +438,12 @@ class Game:
         return legal.legal_actions(self)
 
     def apply(self, action: Action | dict[str, Any], dice: Iterable[int] | None = None,
-              where: str = "action") -> list[str]:
+              where: str = "action", *, atomic: bool = True) -> list[str]:
         """Check and carry out one action; return what happened, in words.
 
         `dice` are values rolled on the real table, used before the RNG. Nothing changes
-        when the action is refused or when dice are missing.
+        when the action is refused or when dice are missing (`atomic=False`, for replays that
+        discard the whole game on an error, skips the safety copy).
         """
         from rules import legal, resolve
 
@@ -450,7 +451,10 @@ class Game:
         if self.outcome is not None:
             raise IllegalActionError(f"the game is over ({self.outcome['reason']})", where)
         legal.check(self, act)
-        snapshot = None if self.rng is not None and dice is None else self.clone()
+        # Typed-in dice may run short: keep a copy to leave the game untouched. A replay
+        # (atomic=False) is thrown away whole on any error, so it needs none.
+        needs_copy = atomic and (self.rng is None or dice is not None)
+        snapshot = self.clone() if needs_copy else None
         self._dice = Dice(rng=self.rng, typed=list(dice or []))
         try:
             if not self.pending:
