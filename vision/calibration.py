@@ -1,0 +1,304 @@
+"""Calibration: the homography between image pixels and table inches, from the corner markers.
+
+API (stable; other modules and tests rely on it):
+
+- ``calibrate(image, layout=DEFAULT_LAYOUT, intrinsics=None, previous=None) -> Calibration``
+  finds the corner markers (ArUco ids 0-3 by default) and fits the homography to all four
+  corners of every marker found. At least `MIN_MARKERS` (3) are needed; with fewer, a
+  `previous` calibration of the same fixed camera is reused when the markers still visible
+  agree with it, otherwise `CalibrationError` says which markers were seen.
+- ``Calibration.image_to_table(points, height=0.0)`` / ``table_to_image(points, height=0.0)``
+  map N x 2 arrays; `height` (inches above the table) applies the parallax correction along
+  the ray from the camera centre.
+- ``Calibration.rectify(image, px_per_in, margin=0.0)`` warps the frame to a top-down image of
+  the table; ``rectified_to_table(uv, px_per_in, margin)`` maps its pixels back to inches
+  (row 0 is the far edge y = depth + margin, column 0 is x = -margin).
+- ``Calibration.homography`` (3 x 3, undistorted image px -> table in), ``inverse``,
+  ``reprojection_px`` / ``reprojection_in`` (RMS over the marker corners), ``markers``,
+  ``pose`` (`CameraPose` with the camera centre in table inches), ``to_json``/``from_json``.
+
+Why two markers are refused: a homography has 8 degrees of freedom and two 2 in markers give
+8 points, so it can be fitted, but both markers sit along one edge or one diagonal of the
+table; the perspective terms are then fixed by points 2 in apart and the error far from the
+markers (inches, on the opposite side of the table) is invisible in the residual of the
+points used. We would report a small error and a wrong table. Three markers span the table.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.cv import cv2
+from vision.errors import CalibrationError
+from vision.layout import DEFAULT_LAYOUT, Layout
+from vision.markers import Detection, corner_detector, detect
+from vision.pose import CameraPose, Intrinsics, solve_pose
+
+__all__ = ["Calibration", "calibrate", "calibrate_from_detections", "find_corner_markers",
+           "rectified_to_table", "rectify_matrix", "MIN_MARKERS"]
+
+FloatArray = npt.NDArray[np.float64]
+Image = npt.NDArray[np.uint8]
+
+#: Corner markers needed for a fresh calibration (see the module docstring).
+MIN_MARKERS = 3
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """Image pixels <-> table inches for one camera placement."""
+
+    homography: FloatArray  # undistorted image px -> table inches on z = 0
+    image_size: tuple[int, int]  # (width, height) of the frames it applies to
+    markers: tuple[int, ...]  # corner marker ids it was fitted to
+    reprojection_px: float  # RMS, detected corners vs table corners mapped into the image
+    reprojection_in: float  # RMS, detected corners mapped onto the table vs true corners
+    layout: Layout = DEFAULT_LAYOUT
+    pose: CameraPose | None = None
+    intrinsics: Intrinsics | None = None  # calibrated lens, when one was given
+    source: str = "markers"  # "markers": fitted on this frame; "saved": reused
+    checked_markers: tuple[int, ...] = field(default=())  # visible markers that agreed (saved)
+
+    @property
+    def inverse(self) -> FloatArray:
+        inv: FloatArray = np.linalg.inv(self.homography)
+        return inv / inv[2, 2]
+
+    # -- point mapping --------------------------------------------------------------------
+    def undistort_points(self, points: FloatArray) -> FloatArray:
+        """Pixels as a distortion-free camera would see them (identity without a lens
+        calibration)."""
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        if self.intrinsics is None or not self.intrinsics.has_distortion or len(pts) == 0:
+            return pts
+        k = self.intrinsics.scaled_to(self.image_size)
+        out = cv2.undistortPoints(pts.reshape(-1, 1, 2), k.camera_matrix, k.dist_coeffs,
+                                  P=k.camera_matrix)
+        return np.asarray(out, dtype=np.float64).reshape(-1, 2)
+
+    def image_to_table(self, points: FloatArray, height: float = 0.0) -> FloatArray:
+        """Table inches of image points; a point `height` inches above the table (a tag on
+        its base) is moved back along the camera ray onto its true x, y."""
+        pts = self.undistort_points(points)
+        table = _apply(self.homography, pts)
+        return self.lift(table, height)
+
+    def table_to_image(self, points: FloatArray, height: float = 0.0) -> FloatArray:
+        """Undistorted pixels where table points `height` inches up appear."""
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        if height:
+            c = self._camera_centre(height)
+            pts = c[:2] + (pts - c[:2]) * (c[2] / (c[2] - height))
+        return _apply(self.inverse, pts)
+
+    def lift(self, table_points: FloatArray, height: float) -> FloatArray:
+        """Where a point seen at `table_points` (its ray's foot on z = 0) really is when it
+        stands `height` inches up: P = P0 + (C_xy - P0) * height / C_z."""
+        pts = np.asarray(table_points, dtype=np.float64).reshape(-1, 2)
+        if not height:
+            return pts
+        c = self._camera_centre(height)
+        return pts + (c[:2] - pts) * (height / c[2])
+
+    def _camera_centre(self, height: float) -> FloatArray:
+        if self.pose is None:
+            raise CalibrationError("no camera pose: heights above the table cannot be "
+                                   "corrected", "pose")
+        if self.pose.centre[2] <= height:
+            raise CalibrationError(f"the camera ({self.pose.centre[2]:.1f} in up) is not above "
+                                   f"height {height} in", "pose")
+        return self.pose.centre
+
+    def px_per_in(self, at: Sequence[float] | None = None) -> float:
+        """Image pixels per table inch near `at` (default: the table centre): the square root
+        of the homography's local area scale."""
+        x, y = (self.layout.table_width / 2, self.layout.table_depth / 2) if at is None else at
+        pts = np.array([[x, y], [x + 0.5, y], [x, y + 0.5]])
+        img = self.table_to_image(pts)
+        ex, ey = (img[1] - img[0]) / 0.5, (img[2] - img[0]) / 0.5
+        return math.sqrt(abs(ex[0] * ey[1] - ex[1] * ey[0]))
+
+    # -- rectified top-down image ---------------------------------------------------------
+    def undistort_image(self, image: Image) -> Image:
+        if self.intrinsics is None or not self.intrinsics.has_distortion:
+            return image
+        k = self.intrinsics.scaled_to(self.image_size)
+        out: Image = cv2.undistort(image, k.camera_matrix, k.dist_coeffs)
+        return out
+
+    def rectify(self, image: Image, px_per_in: float, margin: float = 0.0,
+                interpolation: int = cv2.INTER_LINEAR) -> Image:
+        """The table seen from straight above at `px_per_in`, `margin` inches around it."""
+        self.check_image(image)
+        m = rectify_matrix(self.layout, px_per_in, margin) @ self.homography
+        size = (int(math.ceil((self.layout.table_width + 2 * margin) * px_per_in)) + 1,
+                int(math.ceil((self.layout.table_depth + 2 * margin) * px_per_in)) + 1)
+        out: Image = cv2.warpPerspective(self.undistort_image(image), m, size,
+                                         flags=interpolation, borderMode=cv2.BORDER_CONSTANT,
+                                         borderValue=(255, 255, 255))
+        return out
+
+    def check_image(self, image: Image) -> None:
+        h, w = image.shape[:2]
+        if (w, h) != self.image_size:
+            raise CalibrationError(f"the calibration is for {self.image_size[0]}x"
+                                   f"{self.image_size[1]} frames, this image is {w}x{h}",
+                                   "image_size")
+
+    # -- JSON -----------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "homography": self.homography.tolist(), "image_size": list(self.image_size),
+            "markers": list(self.markers), "reprojection_px": self.reprojection_px,
+            "reprojection_in": self.reprojection_in,
+            "pose": None if self.pose is None else self.pose.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any, layout: Layout = DEFAULT_LAYOUT,
+                  intrinsics: Intrinsics | None = None, where: str = "table") -> Calibration:
+        """A saved calibration (the ``"table"`` object of a calibration file)."""
+        if not isinstance(data, dict):
+            raise CalibrationError(f"{where} must be a JSON object", where)
+        try:
+            hom = np.asarray(data["homography"], dtype=np.float64)
+            w, h = (int(v) for v in data["image_size"])
+            markers = tuple(int(m) for m in data.get("markers", []))
+            rep_px = float(data.get("reprojection_px", 0.0))
+            rep_in = float(data.get("reprojection_in", 0.0))
+            pose_data = data.get("pose")
+        except KeyError as error:
+            raise CalibrationError(f"{where} lacks {error.args[0]!r}",
+                                   f"{where}.{error.args[0]}") from None
+        except (TypeError, ValueError):
+            raise CalibrationError(f"{where} has a malformed homography, image_size or "
+                                   "markers", where) from None
+        if hom.shape != (3, 3) or not np.all(np.isfinite(hom)) or abs(np.linalg.det(hom)) < 1e-18:
+            raise CalibrationError(f"{where}.homography must be an invertible 3x3 matrix",
+                                   f"{where}.homography")
+        pose = None
+        if pose_data is not None:
+            try:
+                rvec = np.asarray(pose_data["rvec"], dtype=np.float64).reshape(3)
+                tvec = np.asarray(pose_data["tvec"], dtype=np.float64).reshape(3)
+                centre = np.asarray(pose_data["centre"], dtype=np.float64).reshape(3)
+                focal = float(pose_data["focal_px"])
+                source = str(pose_data.get("focal_source", "estimated"))
+            except (KeyError, TypeError, ValueError):
+                raise CalibrationError(f"{where}.pose needs rvec, tvec, centre (3 numbers each) "
+                                       "and focal_px", f"{where}.pose") from None
+            intr = intrinsics.scaled_to((w, h)) if intrinsics is not None else Intrinsics(
+                np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1]], dtype=np.float64),
+                np.zeros(5), (w, h))
+            pose = CameraPose(intr, rvec, tvec, centre, source)
+        return cls(hom / hom[2, 2], (w, h), markers, rep_px, rep_in, layout, pose, intrinsics,
+                   source="saved")
+
+
+def rectify_matrix(layout: Layout, px_per_in: float, margin: float = 0.0) -> FloatArray:
+    """Table inches -> rectified pixels (x right, rows downward from the far edge)."""
+    return np.array([[px_per_in, 0.0, margin * px_per_in],
+                     [0.0, -px_per_in, (layout.table_depth + margin) * px_per_in],
+                     [0.0, 0.0, 1.0]])
+
+
+def rectified_to_table(uv: FloatArray, layout: Layout, px_per_in: float,
+                       margin: float = 0.0) -> FloatArray:
+    """Table inches of rectified-image pixels (inverse of `rectify_matrix`)."""
+    pts = np.asarray(uv, dtype=np.float64).reshape(-1, 2)
+    return np.column_stack([pts[:, 0] / px_per_in - margin,
+                            layout.table_depth + margin - pts[:, 1] / px_per_in])
+
+
+def find_corner_markers(image: Image, layout: Layout = DEFAULT_LAYOUT) -> list[Detection]:
+    """The corner markers in a frame (other ids are ignored; an id seen twice is dropped as
+    ambiguous)."""
+    found = [d for d in detect(corner_detector(layout), image) if d.id in layout.corner_ids]
+    ids = [d.id for d in found]
+    return sorted((d for d in found if ids.count(d.id) == 1), key=lambda d: d.id)
+
+
+def calibrate(image: Image, layout: Layout = DEFAULT_LAYOUT,
+              intrinsics: Intrinsics | None = None,
+              previous: Calibration | None = None) -> Calibration:
+    """Locate the table in `image` from its corner markers (see the module docstring)."""
+    h, w = image.shape[:2]
+    return calibrate_from_detections(find_corner_markers(image, layout), (w, h), layout,
+                                     intrinsics, previous)
+
+
+def calibrate_from_detections(detections: Sequence[Detection], image_size: tuple[int, int],
+                              layout: Layout = DEFAULT_LAYOUT,
+                              intrinsics: Intrinsics | None = None,
+                              previous: Calibration | None = None) -> Calibration:
+    """Fit the homography to the corner-marker detections (pixels, as detected)."""
+    ids = tuple(sorted(d.id for d in detections if d.id in layout.corner_ids))
+    if len(ids) < MIN_MARKERS:
+        if previous is not None:
+            return _reuse(previous, detections, image_size, layout)
+        seen = f"markers {list(ids)}" if ids else "no corner marker"
+        raise CalibrationError(
+            f"found {seen}; at least {MIN_MARKERS} of the corner markers "
+            f"{list(layout.corner_ids)} must be visible to locate the table (two markers "
+            "leave the far side unmeasured); uncover them, or pass a calibration saved from an "
+            "earlier frame of this fixed camera", "table.markers")
+    by_id = {d.id: d for d in detections}
+    image_pts = np.concatenate([by_id[i].corners for i in ids])
+    table_pts = np.concatenate([layout.corner_points(i) for i in ids])
+    probe = Calibration(np.eye(3), image_size, ids, 0.0, 0.0, layout, None, intrinsics)
+    undist = probe.undistort_points(image_pts)
+    hom, _mask = cv2.findHomography(undist, table_pts, 0)
+    if hom is None or not np.all(np.isfinite(hom)):
+        raise CalibrationError(f"the corner markers {list(ids)} do not fit a plane "
+                               "(degenerate detection)", "table.markers")
+    hom = hom / hom[2, 2]
+    inv = np.linalg.inv(hom)
+    rep_px = _rms(_apply(inv, table_pts) - undist)
+    rep_in = _rms(_apply(hom, undist) - table_pts)
+    pose = solve_pose(table_pts, image_pts, image_size, inv / inv[2, 2], intrinsics)
+    return Calibration(hom, image_size, ids, rep_px, rep_in, layout, pose, intrinsics)
+
+
+def _reuse(previous: Calibration, detections: Sequence[Detection],
+           image_size: tuple[int, int], layout: Layout) -> Calibration:
+    """The saved calibration of a fixed camera, if the corner markers still visible agree."""
+    if previous.image_size != image_size:
+        raise CalibrationError(
+            f"too few corner markers visible, and the saved calibration is for "
+            f"{previous.image_size[0]}x{previous.image_size[1]} frames, not "
+            f"{image_size[0]}x{image_size[1]}", "table.image_size")
+    visible = [d for d in detections if d.id in layout.corner_ids]
+    if visible:
+        seen = np.concatenate([previous.undistort_points(d.corners) for d in visible])
+        expected = previous.table_to_image(np.concatenate([layout.corner_points(d.id)
+                                                           for d in visible]))
+        err = _rms(seen - expected)
+        tolerance = max(3.0, 5.0 * previous.reprojection_px)
+        if err > tolerance:
+            raise CalibrationError(
+                f"the camera or table moved: corner markers {[d.id for d in visible]} are "
+                f"{err:.1f} px from where the saved calibration puts them (tolerance "
+                f"{tolerance:.1f} px); uncover at least {MIN_MARKERS} markers to recalibrate",
+                "table.markers")
+    return Calibration(previous.homography, previous.image_size, previous.markers,
+                       previous.reprojection_px, previous.reprojection_in, previous.layout,
+                       previous.pose, previous.intrinsics, "saved",
+                       tuple(sorted(d.id for d in visible)))
+
+
+def _apply(hom: FloatArray, pts: FloatArray) -> FloatArray:
+    pts = np.asarray(pts, dtype=np.float64).reshape(-1, 2)
+    if len(pts) == 0:
+        return pts
+    out = cv2.perspectiveTransform(pts.reshape(-1, 1, 2), hom)
+    return np.asarray(out, dtype=np.float64).reshape(-1, 2)
+
+
+def _rms(diff: FloatArray) -> float:
+    return float(np.sqrt(np.mean(np.sum(np.asarray(diff) ** 2, axis=1)))) if len(diff) else 0.0
