@@ -1,0 +1,269 @@
+"""Keep figure identities across frames: match what the camera sees to the game's positions.
+
+Colour mode sees *that* a red base stands somewhere, not *which* zombie it is. The game knows
+where every figure stood before; each side's detections are matched to that side's figures by
+an optimal assignment (least total distance moved, `scipy.optimize.linear_sum_assignment`)
+under a gate: a figure cannot have moved farther than its move allowance plus a margin plus the
+detection's own uncertainty. The matcher is honest about what it cannot tell:
+
+- a detection is *unknown* when a different assignment explains the frame almost as well
+  (the best alternative costs less than `ambiguity` inches more), e.g. two zombies that moved
+  past each other; every detection whose figure differs between the two answers is unknown,
+  with the figures it could be;
+- a detection that no figure of its side could have reached has *appeared* (a new figure, or
+  one put back by hand), and a figure with no detection has *vanished* (removed, or hidden).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+from scipy.optimize import linear_sum_assignment
+
+from vision.errors import VisionError
+
+__all__ = [
+    "KnownFigure",
+    "Located",
+    "Assignment",
+    "Unknown",
+    "MatchResult",
+    "match_figures",
+    "GATE_MARGIN_INCHES",
+    "AMBIGUITY_INCHES",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+GATE_MARGIN_INCHES = 1.0  # slack on top of a figure's move: nudged bases, measuring slop
+AMBIGUITY_INCHES = 0.5  # an alternative this close to the best total is as believable
+_FORBIDDEN = 1e9  # cost of a pairing the gate rules out (far above any real total)
+
+
+class Located(Protocol):
+    """Anything the camera found: a side and a table position with its uncertainty."""
+
+    @property
+    def side(self) -> str: ...
+
+    @property
+    def x(self) -> float: ...
+
+    @property
+    def y(self) -> float: ...
+
+    @property
+    def uncertainty(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class KnownFigure:
+    """A figure where the game last knew it, and how far it may have gone since (inches)."""
+
+    id: str
+    side: str
+    x: float
+    y: float
+    max_move: float
+
+    def __post_init__(self) -> None:
+        for name in ("x", "y", "max_move"):
+            value = getattr(self, name)
+            if not math.isfinite(value) or (name == "max_move" and value < 0):
+                raise VisionError(f"known figure {self.id!r}: bad {name} {value!r}",
+                                  f"{self.id}.{name}")
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """Detection `detection` (an index into the detections given) is figure `figure`.
+
+    `moved` is the distance from the figure's known position; `margin` how much worse (inches of
+    total movement) the best assignment without this pairing is: the larger, the surer.
+    """
+
+    figure: str
+    detection: int
+    moved: float
+    margin: float
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A detection whose identity cannot be told apart: any of `candidates` could be there.
+
+    A candidate ``None`` means "a figure that just appeared" is one of the explanations.
+    """
+
+    detection: int
+    candidates: tuple[str | None, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Identities for a frame: sure matches, unknown detections, newcomers and missing ones."""
+
+    matched: tuple[Assignment, ...]
+    unknown: tuple[Unknown, ...]
+    appeared: tuple[int, ...]
+    vanished: tuple[str, ...]
+    notes: tuple[str, ...] = field(default=())
+
+    def identity(self, detection: int) -> str | None:
+        """The figure id of a detection, or None when it is unknown or new."""
+        for a in self.matched:
+            if a.detection == detection:
+                return a.figure
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "matched": [{"figure": a.figure, "detection": a.detection, "moved": a.moved,
+                         "margin": None if math.isinf(a.margin) else a.margin}
+                        for a in self.matched],
+            "unknown": [{"detection": u.detection, "candidates": list(u.candidates),
+                         "reason": u.reason} for u in self.unknown],
+            "appeared": list(self.appeared),
+            "vanished": list(self.vanished),
+            "notes": list(self.notes),
+        }
+
+
+def match_figures(
+    known: Sequence[KnownFigure],
+    detections: Sequence[Located],
+    *,
+    gate_margin: float = GATE_MARGIN_INCHES,
+    ambiguity: float = AMBIGUITY_INCHES,
+) -> MatchResult:
+    """Match detections to known figures, side by side; see the module docstring."""
+    if gate_margin < 0 or ambiguity < 0:
+        raise VisionError(f"gate_margin and ambiguity must not be negative, got "
+                          f"{gate_margin!r} and {ambiguity!r}", "match")
+    ids = [k.id for k in known]
+    if len(set(ids)) != len(ids):
+        twice = sorted({i for i in ids if ids.count(i) > 1})
+        raise VisionError(f"known figures: id {twice[0]!r} is given twice", "known")
+    matched: list[Assignment] = []
+    unknown: list[Unknown] = []
+    appeared: list[int] = []
+    vanished: list[str] = []
+    notes: list[str] = []
+    sides = sorted({k.side for k in known} | {d.side for d in detections})
+    for side in sides:
+        figs = [k for k in known if k.side == side]
+        dets = [i for i, d in enumerate(detections) if d.side == side]
+        part = _match_side(figs, [detections[i] for i in dets], gate_margin, ambiguity)
+        matched += [Assignment(a.figure, dets[a.detection], a.moved, a.margin)
+                    for a in part.matched]
+        unknown += [Unknown(dets[u.detection], u.candidates, u.reason) for u in part.unknown]
+        appeared += [dets[j] for j in part.appeared]
+        vanished += part.vanished
+        notes += part.notes
+    matched.sort(key=lambda a: a.detection)
+    unknown.sort(key=lambda u: u.detection)
+    return MatchResult(tuple(matched), tuple(unknown), tuple(sorted(appeared)),
+                       tuple(vanished), tuple(notes))
+
+
+def _match_side(figs: Sequence[KnownFigure], dets: Sequence[Located], gate_margin: float,
+                ambiguity: float) -> MatchResult:
+    n, m = len(figs), len(dets)
+    if n == 0 or m == 0:
+        return MatchResult((), (), tuple(range(m)), tuple(f.id for f in figs))
+    fxy = np.array([(f.x, f.y) for f in figs], dtype=np.float64)
+    dxy = np.array([(d.x, d.y) for d in dets], dtype=np.float64)
+    dist = np.hypot(fxy[:, None, 0] - dxy[None, :, 0], fxy[:, None, 1] - dxy[None, :, 1])
+    miss = np.array([f.max_move + gate_margin for f in figs], dtype=np.float64)
+    new = np.array([max(d.uncertainty, 0.0) for d in dets], dtype=np.float64)
+    gate = miss[:, None] + new[None, :]
+    cost = _augmented(np.where(dist <= gate, dist, _FORBIDDEN), miss, new)
+    best, total = _solve(cost)
+
+    pairs = [(i, j) for i, j in best.items() if i < n and j < m]
+    alternatives: dict[tuple[int, int], tuple[dict[int, int], float]] = {}
+    for i, j in pairs:
+        trial = cost.copy()
+        trial[i, j] = _FORBIDDEN
+        alt, alt_total = _solve(trial)
+        alternatives[(i, j)] = (alt, alt_total - total)
+
+    doubtful: dict[int, set[str | None]] = {}
+    reasons: dict[int, str] = {}
+    for alt, extra in alternatives.values():
+        if extra > ambiguity:
+            continue
+        # Every detection assigned differently in the near-best alternative is in doubt.
+        alt_of_det = {c: r for r, c in alt.items() if c < m}
+        for col in range(m):
+            was = _figure_at(best, col, n)
+            now = alt_of_det.get(col)
+            now_fig = now if now is not None and now < n else None
+            if was != now_fig:
+                bucket = doubtful.setdefault(col, set())
+                bucket.update({None if was is None else figs[was].id,
+                               None if now_fig is None else figs[now_fig].id})
+                reasons.setdefault(col, f"another assignment is only {extra:.2f} in of total "
+                                        f"movement worse than the best (within {ambiguity:g} in)")
+
+    matched = []
+    for i, j in pairs:
+        if j in doubtful:
+            continue
+        margin = alternatives[(i, j)][1]
+        matched.append(Assignment(figs[i].id, j, float(dist[i, j]), float(margin)))
+    unknown = [Unknown(j, tuple(sorted(doubtful[j], key=lambda c: (c is None, c or ""))),
+                       reasons[j]) for j in sorted(doubtful)]
+    taken = {j for _, j in pairs}
+    appeared = tuple(j for j in range(m) if j not in taken and j not in doubtful)
+    placed = {figs[i].id for i, _ in pairs} | {c for u in unknown for c in u.candidates
+                                               if c is not None}
+    vanished = tuple(f.id for f in figs if f.id not in placed)
+    notes = tuple(f"detection {j} at ({dets[j].x:.2f}, {dets[j].y:.2f}) is farther than any "
+                  f"{dets[j].side} figure could have moved" for j in appeared
+                  if bool(np.all(dist[:, j] > gate[:, j])))
+    return MatchResult(tuple(matched), tuple(unknown), appeared, vanished, notes)
+
+
+def _figure_at(solution: Mapping[int, int], col: int, n: int) -> int | None:
+    for r, c in solution.items():
+        if c == col:
+            return r if r < n else None
+    return None
+
+
+def _augmented(dist: FloatArray, miss: FloatArray, new: FloatArray) -> FloatArray:
+    """Square cost matrix letting any figure go unmatched (vanished, cost `miss`) and any
+    detection go unmatched (appeared, cost `new`); the dummy-dummy corner is free."""
+    n, m = dist.shape
+    cost = np.full((n + m, m + n), _FORBIDDEN)
+    cost[:n, :m] = dist
+    cost[:n, m:][np.arange(n), np.arange(n)] = miss
+    cost[n:, :m][np.arange(m), np.arange(m)] = new
+    cost[n:, m:] = 0.0
+    return cost
+
+
+def _solve(cost: FloatArray) -> tuple[dict[int, int], float]:
+    rows, cols = linear_sum_assignment(cost)
+    return dict(zip(rows.tolist(), cols.tolist(), strict=True)), float(cost[rows, cols].sum())
+
+
+def known_from_scene(figures: Iterable[Mapping[str, Any]], moves: Mapping[str, float],
+                     default_move: float) -> list[KnownFigure]:
+    """KnownFigure list from scene-JSON figures, with per-id move allowances (inches)."""
+    out = []
+    for n, f in enumerate(figures):
+        try:
+            out.append(KnownFigure(str(f["id"]), str(f["side"]), float(f["x"]), float(f["y"]),
+                                   float(moves.get(str(f["id"]), default_move))))
+        except (KeyError, TypeError, ValueError) as error:
+            raise VisionError(f"figures[{n}]: needs id, side, x and y ({error})",
+                              f"figures[{n}]") from None
+    return out
