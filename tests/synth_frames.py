@@ -35,15 +35,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-import numpy.typing as npt
 
 from geometry.units import MM_PER_INCH
 from vision.cv import cv2
 from vision.layout import DEFAULT_LAYOUT, Layout
 from vision.markers import aruco_dictionary
-
-FloatArray = npt.NDArray[np.float64]
-Image = npt.NDArray[np.uint8]
+from vision.types import FloatArray, Image
 
 MAT_BGR = (96, 122, 108)  # a grey-green game mat
 FLOOR_BGR = (50, 45, 40)  # what is around the table

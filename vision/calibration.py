@@ -32,19 +32,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from vision.cv import cv2
 from vision.errors import CalibrationError
 from vision.layout import DEFAULT_LAYOUT, Layout
 from vision.markers import Detection, corner_detector, detect
 from vision.pose import CameraPose, Intrinsics, solve_pose
+from vision.types import FloatArray, Image
 
 __all__ = ["Calibration", "calibrate", "calibrate_from_detections", "find_corner_markers",
            "rectified_to_table", "rectify_matrix", "MIN_MARKERS"]
 
-FloatArray = npt.NDArray[np.float64]
-Image = npt.NDArray[np.uint8]
 
 #: Corner markers needed for a fresh calibration (see the module docstring).
 MIN_MARKERS = 3
@@ -67,8 +65,9 @@ class Calibration:
 
     @property
     def inverse(self) -> FloatArray:
-        inv: FloatArray = np.linalg.inv(self.homography)
-        return inv / inv[2, 2]
+        inv = np.asarray(np.linalg.inv(self.homography), dtype=np.float64)
+        out: FloatArray = inv / inv[2, 2]
+        return out
 
     # -- point mapping --------------------------------------------------------------------
     def undistort_points(self, points: FloatArray) -> FloatArray:
@@ -104,7 +103,8 @@ class Calibration:
         if not height:
             return pts
         c = self._camera_centre(height)
-        return pts + (c[:2] - pts) * (height / c[2])
+        lifted: FloatArray = pts + (c[:2] - pts) * (height / c[2])
+        return lifted
 
     def _camera_centre(self, height: float) -> FloatArray:
         if self.pose is None:

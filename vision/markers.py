@@ -6,16 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import numpy.typing as npt
 
 from vision.cv import cv2
 from vision.layout import Layout
+from vision.types import FloatArray, Image
 
 __all__ = ["Detection", "aruco_dictionary", "corner_detector", "tag_detector", "detect",
            "to_gray", "marker_centre"]
 
-FloatArray = npt.NDArray[np.float64]
-Image = npt.NDArray[np.uint8]
 
 
 @dataclass(frozen=True)
@@ -44,8 +42,10 @@ def corner_detector(layout: Layout) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(aruco_dictionary(layout), params)
 
 
-def tag_detector(layout: Layout, px_per_in: float) -> cv2.aruco.ArucoDetector:
-    """Detector for the small figure tags on an image at `px_per_in` (the rectified table).
+def tag_detector(layout: Layout, px_per_in: float,
+                 image_side: int | None = None) -> cv2.aruco.ArucoDetector:
+    """Detector for the small figure tags on an image at `px_per_in` (the rectified table)
+    whose larger side is `image_side` pixels (default: the table's width at that scale).
 
     The perimeter floor is set from the tag's expected size (with room for a tag seen smaller
     than nominal), and the adaptive-threshold windows range from about one marker cell to a
@@ -57,7 +57,8 @@ def tag_detector(layout: Layout, px_per_in: float) -> cv2.aruco.ArucoDetector:
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
     params.cornerRefinementWinSize = max(2, int(round(cell_px / 2)))
     # minMarkerPerimeterRate is relative to the image's larger side.
-    params.minMarkerPerimeterRate = 0.5 * 4 * tag_px / max(1.0, layout.table_width * px_per_in)
+    side = image_side or layout.table_width * px_per_in
+    params.minMarkerPerimeterRate = 0.5 * 4 * tag_px / max(1.0, side)
     params.maxMarkerPerimeterRate = 4.0
     params.adaptiveThreshWinSizeMin = max(3, int(cell_px) | 1)
     params.adaptiveThreshWinSizeMax = max(params.adaptiveThreshWinSizeMin + 2,
@@ -92,6 +93,8 @@ def marker_centre(corners: FloatArray) -> FloatArray:
     d1, d2 = p2 - p0, p3 - p1
     denom = d1[0] * d2[1] - d1[1] * d2[0]
     if abs(denom) < 1e-12:
-        return np.asarray(corners, dtype=np.float64).mean(axis=0)
+        mean: FloatArray = np.asarray(corners, dtype=np.float64).mean(axis=0)
+        return mean
     t = ((p1[0] - p0[0]) * d2[1] - (p1[1] - p0[1]) * d2[0]) / denom
-    return p0 + t * d1
+    centre: FloatArray = p0 + t * d1
+    return centre

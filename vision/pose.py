@@ -14,14 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from vision.cv import cv2
 from vision.errors import CalibrationError
+from vision.types import FloatArray
 
 __all__ = ["Intrinsics", "CameraPose", "estimate_focal", "solve_pose", "guess_focal"]
 
-FloatArray = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
@@ -161,9 +160,11 @@ def solve_pose(table_points: FloatArray, image_points: FloatArray, image_size: t
                                   intr.dist_coeffs, flags=cv2.SOLVEPNP_IPPE)
     if not ok:
         raise CalibrationError("cannot solve the camera pose from the corner markers", "pose")
-    rot, _ = cv2.Rodrigues(rvec)
-    centre = (-rot.T @ tvec).ravel()
+    rot = np.asarray(cv2.Rodrigues(rvec)[0], dtype=np.float64)
+    rvec = np.asarray(rvec, dtype=np.float64).ravel()
+    tvec = np.asarray(tvec, dtype=np.float64).ravel()
+    centre: FloatArray = -rot.T @ tvec
     if centre[2] <= 0:
         raise CalibrationError("the corner markers put the camera below the table: is the "
                                "image mirrored?", "pose")
-    return CameraPose(intr, rvec.ravel(), tvec.ravel(), centre, source)
+    return CameraPose(intr, rvec, tvec, centre, source)

@@ -1,0 +1,204 @@
+"""Tags mode: figure tags (ArUco ids 4-49, 0.6 in, on the bases) located in table inches.
+
+Tags are found on a rectified top-down image of the table (NOTES.md: on the raw 4K frame 40%
+of these small markers were missed), at about the frame's own pixel scale, with a detector
+tuned to the tag's size. Each tag's centre (where its diagonals cross) is mapped to the table
+plane, then moved along the camera ray to the height of the base top (parallax).
+
+Every detection is checked against the printed tag: its four corners must form a square of
+the printed size (after the fit, RMS corner residual at most `MAX_SHAPE_RESIDUAL_IN`, size
+within `SIZE_TOLERANCE`). A tag partly hidden by terrain or a hand either does not decode or
+fails that check; it is reported under ``rejected`` with the reason, never as a position.
+
+Uncertainty (one standard deviation, inches) adds in quadrature:
+- the calibration: the RMS corner residual on the table (`reprojection_in`), doubled when
+  only three markers were used (the fourth corner is extrapolated);
+- the detection: marker centres jitter by about 0.15 px (NOTES.md), converted to inches at
+  the tag's place in the frame, plus the tag's own corner residual / 2 (four corners);
+- the parallax: 0.5 mm of base-height tolerance times the ray's slope there, and the
+  correction's share of doubt from the focal length (3% calibrated, 10% estimated from the
+  homography, 30% guessed).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from geometry.units import MM_PER_INCH
+from vision.calibration import Calibration, rectified_to_table
+from vision.cv import cv2
+from vision.markers import Detection, detect, marker_centre, tag_detector, to_gray
+from vision.types import FloatArray, Image
+
+__all__ = ["TagFix", "TagRejection", "TagResult", "locate_tags", "default_px_per_in",
+           "MAX_SHAPE_RESIDUAL_IN", "SIZE_TOLERANCE"]
+
+MAX_SHAPE_RESIDUAL_IN = 0.02  # 1/3 of a marker cell
+SIZE_TOLERANCE = 0.12  # relative, on the tag's side length
+CENTRE_JITTER_PX = 0.15
+BASE_HEIGHT_TOLERANCE_IN = 0.5 / MM_PER_INCH
+FOCAL_DOUBT = {"calibrated": 0.03, "estimated": 0.10, "guessed": 0.30}
+
+
+@dataclass(frozen=True)
+class TagFix:
+    """A figure located by its tag: centre of the base in table inches."""
+
+    tag: int
+    x: float
+    y: float
+    uncertainty: float  # 1 sigma, inches
+    angle_deg: float  # the tag's rotation on the table, counter-clockwise from +x
+    pixel: tuple[float, float]  # where the tag centre is in the frame
+    parallax_in: float  # how far the height correction moved it
+    shape_residual_in: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tag": self.tag, "x": round(self.x, 4), "y": round(self.y, 4),
+                "uncertainty": round(self.uncertainty, 4),
+                "angle_deg": round(self.angle_deg, 1),
+                "pixel": [round(self.pixel[0], 2), round(self.pixel[1], 2)],
+                "parallax_in": round(self.parallax_in, 4),
+                "shape_residual_in": round(self.shape_residual_in, 4)}
+
+
+@dataclass(frozen=True)
+class TagRejection:
+    """A tag that was seen but not trusted, and why."""
+
+    tag: int
+    reason: str
+    x: float | None = None
+    y: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"tag": self.tag, "reason": self.reason}
+        if self.x is not None and self.y is not None:
+            out["near"] = [round(self.x, 2), round(self.y, 2)]
+        return out
+
+
+@dataclass
+class TagResult:
+    figures: list[TagFix]
+    rejected: list[TagRejection] = field(default_factory=list)
+    px_per_in: float = 0.0
+    rectified: bool = True
+
+
+def default_px_per_in(calibration: Calibration) -> float:
+    """Rectify at about the frame's own scale at the table centre (no detail is invented
+    above it, none lost below it), within 40-100 px/in."""
+    return float(min(100.0, max(40.0, round(calibration.px_per_in()))))
+
+
+def locate_tags(image: Image, calibration: Calibration, px_per_in: float | None = None,
+                rectify: bool = True) -> TagResult:
+    """Every figure tag in `image`. `rectify=False` detects on the raw frame instead (the
+    comparison the benchmark makes)."""
+    layout = calibration.layout
+    calibration.check_image(image)
+    gray = to_gray(image)
+    if rectify:
+        ppi = px_per_in or default_px_per_in(calibration)
+        top = calibration.rectify(gray, ppi)
+        found = detect(tag_detector(layout, ppi, max(top.shape[:2])), top)
+    else:
+        ppi = calibration.px_per_in()
+        found = detect(tag_detector(layout, ppi, max(gray.shape[:2])), gray)  # image_to_table undistorts
+    result = TagResult([], [], ppi, rectify)
+    tags = [d for d in found if d.id in layout.tag_ids]
+    counts: dict[int, int] = {}
+    for d in tags:
+        counts[d.id] = counts.get(d.id, 0) + 1
+    for d in tags:
+        table_corners = (rectified_to_table(d.corners, layout, ppi) if rectify
+                         else calibration.image_to_table(d.corners))
+        foot = (rectified_to_table(d.centre.reshape(1, 2), layout, ppi) if rectify
+                else calibration.image_to_table(d.centre.reshape(1, 2)))[0]
+        if counts[d.id] > 1:
+            result.rejected.append(TagRejection(d.id, f"tag {d.id} seen {counts[d.id]} times",
+                                                float(foot[0]), float(foot[1])))
+            continue
+        fix = _fix(d, table_corners, foot, calibration, result)
+        if fix is not None:
+            result.figures.append(fix)
+    result.figures.sort(key=lambda f: f.tag)
+    return result
+
+
+def _fix(d: Detection, table_corners: FloatArray, foot: FloatArray, cal: Calibration,
+         result: TagResult) -> TagFix | None:
+    layout = cal.layout
+    height = layout.base_height
+    # The tag is `height` up: seen from the camera it looks slightly larger on the z = 0
+    # plane; compare its shape at its own height.
+    corners = cal.lift(table_corners, height) if cal.pose is not None else table_corners
+    side, angle, residual = _square_fit(corners)
+    x0, y0 = float(foot[0]), float(foot[1])
+    if residual > MAX_SHAPE_RESIDUAL_IN:
+        result.rejected.append(TagRejection(
+            d.id, f"not square (corner residual {residual:.3f} in): partly hidden?", x0, y0))
+        return None
+    if abs(side / layout.tag_size - 1.0) > SIZE_TOLERANCE:
+        result.rejected.append(TagRejection(
+            d.id, f"{side:.2f} in wide, printed {layout.tag_size} in: not a figure tag?", x0, y0))
+        return None
+    if cal.pose is not None:
+        xy = cal.lift(foot.reshape(1, 2), height)[0]
+    else:
+        xy = foot
+    x, y = float(xy[0]), float(xy[1])
+    if not (0.0 <= x <= layout.table_width and 0.0 <= y <= layout.table_depth):
+        result.rejected.append(TagRejection(d.id, "off the table", x, y))
+        return None
+    pixel = cal.table_to_image(np.array([[x, y]]), height)[0] if cal.pose is not None \
+        else cal.table_to_image(foot.reshape(1, 2))[0]
+    parallax = math.hypot(x - x0, y - y0)
+    sigma = _uncertainty(cal, (x, y), parallax, residual)
+    return TagFix(d.id, x, y, sigma, angle, (float(pixel[0]), float(pixel[1])), parallax,
+                  residual)
+
+
+def _square_fit(corners: FloatArray) -> tuple[float, float, float]:
+    """Side, rotation (degrees) and RMS corner residual of the best square through four
+    corners in ArUco order, in table inches (y up)."""
+    c = marker_centre(corners)
+    rel = np.asarray(corners, dtype=np.float64) - c
+    # canonical corners of a unit square, ArUco order, y up: TL, TR, BR, BL
+    unit = np.array([[-0.5, 0.5], [0.5, 0.5], [0.5, -0.5], [-0.5, -0.5]])
+    # least-squares similarity rel ~ s R unit: complex numbers make it one division
+    z = rel[:, 0] + 1j * rel[:, 1]
+    u = unit[:, 0] + 1j * unit[:, 1]
+    a = complex(np.vdot(u, z) / np.vdot(u, u))
+    fitted = a * u
+    residual = float(np.sqrt(np.mean(np.abs(z - fitted) ** 2)))
+    return abs(a), math.degrees(math.atan2(a.imag, a.real)) % 360.0, residual
+
+
+def _uncertainty(cal: Calibration, xy: tuple[float, float], parallax: float,
+                 residual: float) -> float:
+    cal_term = cal.reprojection_in * (1.0 if len(cal.markers) >= 4 else 2.0)
+    det_term = math.hypot(CENTRE_JITTER_PX / cal.px_per_in(xy), residual / 2.0)
+    par_term = 0.0
+    if cal.pose is not None:
+        cz = float(cal.pose.centre[2])
+        slope = math.hypot(xy[0] - cal.pose.centre[0], xy[1] - cal.pose.centre[1]) / cz
+        par_term = math.hypot(BASE_HEIGHT_TOLERANCE_IN * slope,
+                              FOCAL_DOUBT.get(cal.pose.focal_source, 0.3) * parallax)
+    return math.sqrt(cal_term ** 2 + det_term ** 2 + par_term ** 2)
+
+
+def draw(image: Image, result: TagResult) -> Image:
+    """A copy of `image` with each located tag circled and labelled (for eyes, not tests)."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    for f in result.figures:
+        p = (int(round(f.pixel[0])), int(round(f.pixel[1])))
+        cv2.circle(out, p, 24, (0, 200, 255), 3)
+        cv2.putText(out, str(f.tag), (p[0] + 26, p[1]), cv2.FONT_HERSHEY_SIMPLEX, 1.0,
+                    (0, 200, 255), 2)
+    return out
