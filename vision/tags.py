@@ -109,7 +109,8 @@ def locate_tags(image: Image, calibration: Calibration, px_per_in: float | None 
         found = detect(tag_detector(layout, ppi, max(top.shape[:2])), top)
     else:
         ppi = calibration.px_per_in()
-        found = detect(tag_detector(layout, ppi, max(gray.shape[:2])), gray)  # image_to_table undistorts
+        # raw pixels: image_to_table undoes any lens distortion point by point
+        found = detect(tag_detector(layout, ppi, max(gray.shape[:2])), gray)
     result = TagResult([], [], ppi, rectify)
     tags = [d for d in found if d.id in layout.tag_ids]
     counts: dict[int, int] = {}
@@ -148,10 +149,7 @@ def _fix(d: Detection, table_corners: FloatArray, foot: FloatArray, cal: Calibra
         result.rejected.append(TagRejection(
             d.id, f"{side:.2f} in wide, printed {layout.tag_size} in: not a figure tag?", x0, y0))
         return None
-    if cal.pose is not None:
-        xy = cal.lift(foot.reshape(1, 2), height)[0]
-    else:
-        xy = foot
+    xy = cal.lift(foot.reshape(1, 2), height)[0] if cal.pose is not None else foot
     x, y = float(xy[0]), float(xy[1])
     if not (0.0 <= x <= layout.table_width and 0.0 <= y <= layout.table_depth):
         result.rejected.append(TagRejection(d.id, "off the table", x, y))

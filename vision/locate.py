@@ -1,0 +1,104 @@
+"""One frame in, figure positions out: the pipeline behind `survive-us vision locate`.
+
+The answer is the JSON of DESIGN.md (``{"table": {"found", "markers", ...}, "figures": [...]}``)
+plus what helps: the calibration's error, the camera position, rejected tags and timings.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from vision.calibfile import CalibrationFile
+from vision.calibration import Calibration, calibrate, find_corner_markers
+from vision.errors import CalibrationError, VisionError
+from vision.tags import locate_tags
+from vision.types import Image
+
+__all__ = ["Located", "locate", "table_json", "MODES", "colour_available"]
+
+MODES = ("tags", "colour")
+
+
+@dataclass
+class Located:
+    """What one frame showed: the table (or why not), figures, and the JSON answer."""
+
+    calibration: Calibration | None
+    figures: list[dict[str, Any]] = field(default_factory=list)
+    answer: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def found(self) -> bool:
+        return self.calibration is not None
+
+
+def colour_available() -> bool:
+    """Whether the colour-mode module (vision.colour) is installed in this build."""
+    try:
+        module = importlib.import_module("vision.colour")
+    except ImportError:
+        return False
+    return hasattr(module, "detect_bases")
+
+
+def table_json(cal: Calibration) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "found": True, "markers": list(cal.checked_markers if cal.source == "saved"
+                                       else cal.markers),
+        "source": cal.source, "fitted_markers": list(cal.markers),
+        "reprojection_px": round(cal.reprojection_px, 3),
+        "reprojection_in": round(cal.reprojection_in, 4),
+        "px_per_in": round(cal.px_per_in(), 2),
+    }
+    if cal.pose is not None:
+        out["camera"] = {"centre": [round(float(v), 2) for v in cal.pose.centre],
+                         "focal_px": round(float(cal.pose.intrinsics.camera_matrix[0, 0]), 1),
+                         "focal_source": cal.pose.focal_source}
+    return out
+
+
+def locate(image: Image, mode: str = "tags", settings: CalibrationFile | None = None,
+           px_per_in: float | None = None, previous: Calibration | None = None) -> Located:
+    """Calibrate on `image` (falling back on `previous` or the file's saved table when corner
+    markers are hidden) and locate the figures in `mode`. A table that cannot be located is
+    an answer (``found: false`` with the reason), not an exception."""
+    if mode not in MODES:
+        raise VisionError(f"unknown mode {mode!r} (known: {', '.join(MODES)})", "mode")
+    settings = settings or CalibrationFile()
+    start = time.perf_counter()
+    h, w = image.shape[:2]
+    answer: dict[str, Any] = {"mode": mode, "image": {"width": w, "height": h}}
+    fallback = previous or settings.table
+    try:
+        cal = calibrate(image, settings.layout, settings.intrinsics, fallback)
+    except CalibrationError as error:
+        seen = [d.id for d in find_corner_markers(image, settings.layout)]
+        answer["table"] = {"found": False, "markers": seen, "reason": error.message}
+        answer["figures"] = []
+        return Located(None, [], answer)
+    t_cal = time.perf_counter()
+    answer["table"] = table_json(cal)
+    if mode == "tags":
+        result = locate_tags(image, cal, px_per_in)
+        figures = [f.to_json() for f in result.figures]
+        answer["figures"] = figures
+        answer["rejected"] = [r.to_json() for r in result.rejected]
+        answer["rectified_px_per_in"] = result.px_per_in
+    else:
+        figures = _colour(image, cal, settings)
+        answer["figures"] = figures
+    answer["timing_ms"] = {"calibration": round((t_cal - start) * 1e3, 1),
+                           "figures": round((time.perf_counter() - t_cal) * 1e3, 1)}
+    return Located(cal, figures, answer)
+
+
+def _colour(image: Image, cal: Calibration, settings: CalibrationFile) -> list[dict[str, Any]]:
+    if not colour_available():
+        raise VisionError("colour mode is unavailable in this build (vision.colour is missing);"
+                          " use --mode tags", "mode")
+    module = importlib.import_module("vision.colour")
+    found: list[dict[str, Any]] = module.detect_bases(image, cal, settings)
+    return found

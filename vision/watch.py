@@ -1,0 +1,213 @@
+"""Following a live camera or a recording, and posting figure positions when they change.
+
+Three parts, each replaceable in tests: a frame source (camera index, video file or folder of
+images), a `Tracker` that says which figures moved, appeared or vanished, and a sink that
+receives each change (`HttpPoster` POSTs JSON to the service's
+``{server}/api/v1/games/{id}/frames/positions``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from vision.calibfile import CalibrationFile
+from vision.calibration import Calibration
+from vision.cv import cv2
+from vision.errors import ImageError, VisionError
+from vision.imageio import read_image
+from vision.locate import locate
+from vision.types import Image
+
+__all__ = ["frames", "Tracker", "Change", "HttpPoster", "watch", "IMAGE_SUFFIXES",
+           "positions_url"]
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp")
+Sink = Callable[[dict[str, Any]], None]
+
+
+# -- frame sources --------------------------------------------------------------------------
+def frames(source: str,
+           max_frames: int | None = None) -> Iterator[tuple[int, Image | ImageError]]:
+    """(index, BGR frame) from a camera index ("0"), a video file, or a folder of images (in
+    name order). An image in a folder that cannot be read comes as its `ImageError` (the
+    caller says so and goes on); a camera or video that cannot be opened raises
+    `VisionError`."""
+    path = Path(source)
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+        if not files:
+            raise VisionError(f"{source}: no {', '.join(IMAGE_SUFFIXES)} images in this folder",
+                              source)
+        for n, p in enumerate(files[:max_frames]):
+            try:
+                yield n, read_image(p)
+            except ImageError as error:
+                yield n, error
+        return
+    if source.isdigit():
+        capture = cv2.VideoCapture(int(source))
+        what = f"camera {source}"
+    elif path.is_file():
+        capture = cv2.VideoCapture(str(path))
+        what = f"video {source}"
+    else:
+        raise VisionError(f"{source}: not a camera index, a video file or a folder", source)
+    if not capture.isOpened():
+        raise VisionError(f"cannot open {what}", source)
+    try:
+        n = 0
+        while max_frames is None or n < max_frames:
+            ok, image = capture.read()
+            if not ok or image is None:
+                return
+            yield n, image
+            n += 1
+    finally:
+        capture.release()
+
+
+# -- change detection -----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Change:
+    moved: list[int]
+    appeared: list[int]
+    vanished: list[int]
+
+    def __bool__(self) -> bool:
+        return bool(self.moved or self.appeared or self.vanished)
+
+
+@dataclass
+class Tracker:
+    """Known positions per tag, and which changed in a new frame.
+
+    A figure moved when its new position is farther than `min_move` inches, or three of its
+    combined standard deviations, from the last one posted (so detection jitter is not a
+    move). A figure vanishes only after `vanish_after` frames without it (a hand passing over
+    the table must not remove everyone it covers).
+    """
+
+    min_move: float = 0.1
+    vanish_after: int = 3
+    positions: dict[int, dict[str, Any]] = field(default_factory=dict)
+    missing: dict[int, int] = field(default_factory=dict)
+
+    def update(self, figures: list[dict[str, Any]]) -> Change:
+        seen = {int(f["tag"]): f for f in figures if "tag" in f}
+        moved, appeared, vanished = [], [], []
+        for tag, fig in seen.items():
+            self.missing.pop(tag, None)
+            old = self.positions.get(tag)
+            if old is None:
+                appeared.append(tag)
+                self.positions[tag] = fig
+                continue
+            dist = math.hypot(fig["x"] - old["x"], fig["y"] - old["y"])
+            sigma = math.hypot(fig.get("uncertainty", 0.0), old.get("uncertainty", 0.0))
+            if dist > max(self.min_move, 3.0 * sigma):
+                moved.append(tag)
+                self.positions[tag] = fig
+        for tag in list(self.positions):
+            if tag in seen:
+                continue
+            self.missing[tag] = self.missing.get(tag, 0) + 1
+            if self.missing[tag] >= self.vanish_after:
+                vanished.append(tag)
+                del self.positions[tag]
+                del self.missing[tag]
+        return Change(sorted(moved), sorted(appeared), sorted(vanished))
+
+
+# -- sinks ----------------------------------------------------------------------------------
+def positions_url(server: str, game: str) -> str:
+    return f"{server.rstrip('/')}/api/v1/games/{urllib.parse.quote(game, safe='')}" \
+           "/frames/positions"
+
+
+@dataclass
+class HttpPoster:
+    """POSTs each change as JSON; a refused or failed post raises `VisionError` with the
+    server's status and message."""
+
+    server: str
+    game: str
+    timeout: float = 5.0
+
+    @property
+    def url(self) -> str:
+        return positions_url(self.server, self.game)
+
+    def __call__(self, payload: dict[str, Any]) -> None:
+        body = json.dumps(payload).encode("utf-8")
+        request = urllib.request.Request(self.url, data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                response.read()
+        except urllib.error.HTTPError as error:
+            detail = error.read(500).decode("utf-8", "replace")
+            raise VisionError(f"{self.url} answered {error.code}: {detail}", self.url) from None
+        except (urllib.error.URLError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            raise VisionError(f"cannot post to {self.url}: {reason}", self.url) from None
+
+
+# -- the loop -------------------------------------------------------------------------------
+@dataclass
+class WatchStats:
+    frames: int = 0
+    located: int = 0
+    posted: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+def watch(source: str, sink: Sink, settings: CalibrationFile | None = None,
+          mode: str = "tags", max_frames: int | None = None, every: float = 0.0,
+          tracker: Tracker | None = None, log: Callable[[str], None] | None = None) -> WatchStats:
+    """Follow `source`, post a payload to `sink` for every frame where something changed.
+
+    The last good calibration is kept and reused while corner markers are hidden (a fixed
+    camera). `every` seconds are left between frames of a live camera.
+    """
+    settings = settings or CalibrationFile()
+    tracker = tracker or Tracker()
+    stats = WatchStats()
+    last_cal: Calibration | None = settings.table
+    for n, image in frames(source, max_frames):
+        if isinstance(image, ImageError):
+            # a bad file in a folder: say so and go on with the next one
+            stats.skipped.append(image.message)
+            if log:
+                log(image.message)
+            continue
+        stats.frames += 1
+        result = locate(image, mode, settings, previous=last_cal)
+        if result.calibration is None:
+            if log:
+                log(f"frame {n}: table not found: {result.answer['table']['reason']}")
+            continue
+        stats.located += 1
+        if result.calibration.source == "markers":
+            last_cal = result.calibration
+        change = tracker.update(result.figures)
+        if change:
+            sink({
+                "frame": n, "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
+                "mode": mode, "table": result.answer["table"],
+                "figures": result.figures, "moved": change.moved,
+                "appeared": change.appeared, "vanished": change.vanished,
+            })
+            stats.posted += 1
+        if every:
+            time.sleep(every)
+    return stats
