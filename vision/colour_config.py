@@ -1,0 +1,225 @@
+"""Colour mode settings: which HSV colours mark each side's base rims, and how to fit them.
+
+Hues follow OpenCV's 8-bit HSV: hue 0-179 (degrees / 2), saturation and value 0-255. A range
+whose `hue_lo` is above its `hue_hi` wraps around 0 (red: 170..8 is 170-179 and 0-8). The
+settings are saved as JSON, on their own or as the ``"colours"`` object of a calibration file.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from geometry.units import DEFAULT_BASE_MM
+from vision.errors import VisionError
+
+__all__ = ["HsvRange", "SideColour", "ColourConfig", "DEFAULT_COLOURS", "ColourConfigError"]
+
+
+class ColourConfigError(VisionError):
+    """Colour settings that fail validation (the field is named in `where`)."""
+
+    code = "invalid_colours"
+
+
+@dataclass(frozen=True)
+class HsvRange:
+    """One box in OpenCV HSV space; hue wraps when `hue_lo > hue_hi`.
+
+    `chroma_min` bounds the chroma (max - min of B, G, R, i.e. S * V / 255) from below. Where
+    a rim meets something dark (the base's own side, a black undercoat), a blurred mix of the
+    two keeps the rim's saturation although it holds little rim colour, so a saturation floor
+    alone lets the rim spread toward dark neighbours and shifts the fitted centre; chroma falls
+    in proportion to the share of rim colour in the pixel whatever the neighbour.
+    """
+
+    hue_lo: int
+    hue_hi: int
+    sat_min: int = 110
+    sat_max: int = 255
+    val_min: int = 50
+    val_max: int = 255
+    chroma_min: int = 40
+
+    def __post_init__(self) -> None:
+        for name, top in (("hue_lo", 179), ("hue_hi", 179), ("sat_min", 255), ("sat_max", 255),
+                          ("val_min", 255), ("val_max", 255), ("chroma_min", 255)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+                raise ColourConfigError(f"{name} must be an integer 0-{top}, got {value!r}",
+                                        name)
+        if self.sat_min > self.sat_max or self.val_min > self.val_max:
+            raise ColourConfigError(f"empty range: saturation {self.sat_min}-{self.sat_max}, "
+                                    f"value {self.val_min}-{self.val_max}", "sat_min")
+
+    @property
+    def wraps(self) -> bool:
+        return self.hue_lo > self.hue_hi
+
+    def boxes(self) -> list[tuple[tuple[int, int, int], tuple[int, int, int]]]:
+        """(low, high) HSV corners for cv2.inRange: two boxes when the hue wraps."""
+        lo_sv, hi_sv = (self.sat_min, self.val_min), (self.sat_max, self.val_max)
+        if not self.wraps:
+            return [((self.hue_lo, *lo_sv), (self.hue_hi, *hi_sv))]
+        return [((self.hue_lo, *lo_sv), (179, *hi_sv)), ((0, *lo_sv), (self.hue_hi, *hi_sv))]
+
+    def hues(self) -> set[int]:
+        if self.wraps:
+            return set(range(self.hue_lo, 180)) | set(range(0, self.hue_hi + 1))
+        return set(range(self.hue_lo, self.hue_hi + 1))
+
+    def to_json(self) -> dict[str, int]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class SideColour:
+    """How one side's bases look: rim colour ranges and the base size (mm across)."""
+
+    side: str
+    ranges: tuple[HsvRange, ...]
+    base_mm: float = DEFAULT_BASE_MM
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ranges": [r.to_json() for r in self.ranges], "base_mm": self.base_mm}
+
+
+@dataclass(frozen=True)
+class ColourConfig:
+    """Colour mode settings.
+
+    `px_per_in` is the scale of the rectified table image the bases are found on;
+    `radius_tolerance` the relative difference between fitted and expected radius beyond which
+    a blob is refused; `min_coverage` the share of the rim circumference that must be seen.
+    """
+
+    sides: tuple[SideColour, ...]
+    px_per_in: float = 24.0
+    radius_tolerance: float = 0.15
+    min_coverage: float = 0.3
+
+    def __post_init__(self) -> None:
+        names = [s.side for s in self.sides]
+        if len(set(names)) != len(names):
+            raise ColourConfigError(f"side {names[0]!r} is configured twice", "sides")
+        checks = (("px_per_in", 4.0, 200.0), ("radius_tolerance", 0.01, 1.0),
+                  ("min_coverage", 0.05, 1.0))
+        for name, lo, hi in checks:
+            value = getattr(self, name)
+            if not (isinstance(value, int | float) and lo <= value <= hi):
+                raise ColourConfigError(f"{name} must be between {lo:g} and {hi:g}, "
+                                        f"got {value!r}", name)
+        for s in self.sides:
+            if not s.ranges:
+                raise ColourConfigError(f"side {s.side!r} has no colour range",
+                                        f"sides.{s.side}.ranges")
+            if not (math.isfinite(s.base_mm) and 5.0 <= s.base_mm <= 200.0):
+                raise ColourConfigError(f"side {s.side!r}: base_mm must be 5-200 mm, "
+                                        f"got {s.base_mm!r}", f"sides.{s.side}.base_mm")
+        for n, a in enumerate(self.sides):
+            for b in self.sides[n + 1:]:
+                clash = _overlap(a, b)
+                if clash:
+                    raise ColourConfigError(
+                        f"the colours of {a.side!r} and {b.side!r} overlap ({clash}): a base "
+                        "could be read as either side", f"sides.{b.side}.ranges")
+
+    def side(self, name: str) -> SideColour:
+        for s in self.sides:
+            if s.side == name:
+                return s
+        raise ColourConfigError(f"no colour configured for side {name!r}", f"sides.{name}")
+
+    def with_side(self, colour: SideColour) -> ColourConfig:
+        """These settings with one side's colour replaced (or added)."""
+        kept = tuple(s for s in self.sides if s.side != colour.side)
+        return replace(self, sides=(*kept, colour))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"sides": {s.side: s.to_json() for s in self.sides}, "px_per_in": self.px_per_in,
+                "radius_tolerance": self.radius_tolerance, "min_coverage": self.min_coverage}
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "colours") -> ColourConfig:
+        """Settings from JSON; fields left out keep their defaults (the default sides too)."""
+        if not isinstance(data, Mapping):
+            raise ColourConfigError(f"{where} must be a JSON object", where)
+        known = {"sides", "px_per_in", "radius_tolerance", "min_coverage"}
+        extra = sorted(set(data) - known)
+        if extra:
+            raise ColourConfigError(f"{where}: unknown field {extra[0]!r} "
+                                    f"(known: {', '.join(sorted(known))})", f"{where}.{extra[0]}")
+        changes: dict[str, Any] = {}
+        for key in ("px_per_in", "radius_tolerance", "min_coverage"):
+            if key in data:
+                value = data[key]
+                if isinstance(value, bool) or not isinstance(value, int | float):
+                    raise ColourConfigError(f"{where}.{key} must be a number, got {value!r}",
+                                            f"{where}.{key}")
+                changes[key] = float(value)
+        if "sides" in data:
+            raw = data["sides"]
+            if not isinstance(raw, Mapping) or not raw:
+                raise ColourConfigError(f"{where}.sides must be an object of side -> colour",
+                                        f"{where}.sides")
+            changes["sides"] = tuple(_side(name, value, f"{where}.sides.{name}")
+                                     for name, value in raw.items())
+        try:
+            return replace(DEFAULT_COLOURS, **changes)
+        except ColourConfigError as error:
+            at = error.where if error.where.startswith(where) else f"{where}.{error.where}"
+            raise ColourConfigError(error.message, at) from None
+
+
+def _side(name: Any, value: Any, where: str) -> SideColour:
+    if not isinstance(name, str) or not name:
+        raise ColourConfigError(f"{where}: a side name must be a non-empty string", where)
+    if not isinstance(value, Mapping):
+        raise ColourConfigError(f"{where} must be an object with 'ranges'", where)
+    extra = sorted(set(value) - {"ranges", "base_mm"})
+    if extra:
+        raise ColourConfigError(f"{where}: unknown field {extra[0]!r}", f"{where}.{extra[0]}")
+    ranges = value.get("ranges")
+    if not isinstance(ranges, list) or not ranges:
+        raise ColourConfigError(f"{where}.ranges must be a non-empty list", f"{where}.ranges")
+    parsed = []
+    for n, r in enumerate(ranges):
+        at = f"{where}.ranges[{n}]"
+        if not isinstance(r, Mapping):
+            raise ColourConfigError(f"{at} must be an object", at)
+        unknown = sorted(set(r) - {f.name for f in fields(HsvRange)})
+        if unknown:
+            raise ColourConfigError(f"{at}: unknown field {unknown[0]!r}", f"{at}.{unknown[0]}")
+        try:
+            parsed.append(HsvRange(**r))
+        except TypeError as error:
+            raise ColourConfigError(f"{at}: {error}", at) from None
+        except ColourConfigError as error:
+            raise ColourConfigError(f"{at}.{error.message}", f"{at}.{error.where}") from None
+    base_mm = value.get("base_mm", DEFAULT_BASE_MM)
+    if isinstance(base_mm, bool) or not isinstance(base_mm, int | float):
+        raise ColourConfigError(f"{where}.base_mm must be a number, got {base_mm!r}",
+                                f"{where}.base_mm")
+    return SideColour(name, tuple(parsed), float(base_mm))
+
+
+def _overlap(a: SideColour, b: SideColour) -> str:
+    """A description of where two sides' HSV boxes intersect, or '' when they do not."""
+    for ra in a.ranges:
+        for rb in b.ranges:
+            hues = ra.hues() & rb.hues()
+            sat = max(ra.sat_min, rb.sat_min) <= min(ra.sat_max, rb.sat_max)
+            val = max(ra.val_min, rb.val_min) <= min(ra.val_max, rb.val_max)
+            if hues and sat and val:
+                return f"hues {min(hues)}-{max(hues)}"
+    return ""
+
+
+#: Survivors blue, zombies red, civilians yellow (OpenCV hue: blue ~120, red ~0, yellow ~30).
+DEFAULT_COLOURS = ColourConfig(sides=(
+    SideColour("survivors", (HsvRange(98, 130),)),
+    SideColour("zombies", (HsvRange(168, 10),)),
+    SideColour("civilians", (HsvRange(20, 36),)),
+))

@@ -1,0 +1,141 @@
+"""Circle fits for base rims seen in part: RANSAC with a known radius, then least squares.
+
+The miniature hides the middle of a base and terrain may hide part of its rim, so a rim shows
+as an arc, with stray edge points (the rim's inner edge, the cut where terrain hides it, paint
+on the miniature). Two points and the known radius give a centre (two, one each side of their
+chord); the hypothesis with the most boundary points at that radius wins, and a Gauss-Newton
+geometric fit (free radius when enough of the circle is seen, else the known radius) refines
+it. The covariance of the centre comes from the fit's Jacobian, so an arc seen from one side
+only is honestly less sure across its chord.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["CircleFit", "ransac_centre", "refine", "coverage", "radius_sensitivity"]
+
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+COVERAGE_BINS = 36  # 10 degree sectors
+
+
+@dataclass(frozen=True)
+class CircleFit:
+    """A fitted circle in pixels: centre, radius, inlier mask, rms residual and the 2 x 2
+    covariance of the centre (pixels squared)."""
+
+    cx: float
+    cy: float
+    radius: float
+    inliers: BoolArray
+    rms: float
+    cov: FloatArray
+    free_radius: bool
+
+
+def ransac_centre(points: FloatArray, radius: float, tol: float, rng: np.random.Generator,
+                  trials: int = 96) -> tuple[float, float, BoolArray] | None:
+    """Best centre for a circle of known `radius` through the most `points` (within `tol`)."""
+    n = len(points)
+    if n < 3:
+        return None
+    i = rng.integers(0, n, trials)
+    j = rng.integers(0, n, trials)
+    p, q = points[i], points[j]
+    chord = q - p
+    d = np.hypot(chord[:, 0], chord[:, 1])
+    ok = (d > 0.5 * radius) & (d < 2.0 * radius)
+    if not np.any(ok):
+        ok = (d > 1.0) & (d < 2.0 * radius)
+        if not np.any(ok):
+            return None
+    p, chord, d = p[ok], chord[ok], d[ok]
+    mid = p + chord / 2.0
+    h = np.sqrt(np.maximum(radius * radius - (d / 2.0) ** 2, 0.0))
+    normal = np.column_stack((-chord[:, 1], chord[:, 0])) / d[:, None]
+    centres = np.concatenate((mid + normal * h[:, None], mid - normal * h[:, None]))
+    gaps = np.abs(np.hypot(points[None, :, 0] - centres[:, None, 0],
+                           points[None, :, 1] - centres[:, None, 1]) - radius)
+    votes = (gaps <= tol).sum(axis=1)
+    best = int(np.argmax(votes))
+    if votes[best] < 3:
+        return None
+    return float(centres[best, 0]), float(centres[best, 1]), gaps[best] <= tol
+
+
+def refine(points: FloatArray, cx: float, cy: float, radius: float, tol: float,
+           free_radius: bool, noise_floor: float = 0.35, rounds: int = 3) -> CircleFit:
+    """Geometric least-squares circle through the points near the start circle.
+
+    Inliers are re-selected each round (within `tol` of the current circle); `noise_floor`
+    (pixels) bounds the residual used for the covariance from below, since boundary pixels of a
+    thresholded mask are quantised to half a pixel whatever the fit says.
+    """
+    c = np.array([cx, cy], dtype=np.float64)
+    r = float(radius)
+    inl = np.zeros(len(points), dtype=bool)
+    for _ in range(rounds):
+        dist = np.hypot(points[:, 0] - c[0], points[:, 1] - c[1])
+        new = np.abs(dist - r) <= tol
+        if new.sum() < 3:
+            break
+        inl = new
+        pts = points[inl]
+        for _ in range(8):
+            d = pts - c
+            rho = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)
+            u = d / rho[:, None]
+            res = rho - r
+            jac = np.column_stack((-u, -np.ones(len(pts)))) if free_radius else -u
+            step, *_ = np.linalg.lstsq(jac, -res, rcond=None)
+            c = c + step[:2]
+            if free_radius:
+                r += float(step[2])
+            if float(np.abs(step).max()) < 1e-4:
+                break
+    pts = points[inl] if inl.any() else points
+    d = pts - c
+    rho = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)
+    u = d / rho[:, None]
+    res = rho - r
+    k = 3 if free_radius else 2
+    dof = max(len(pts) - k, 1)
+    rms = float(math.sqrt(float(np.sum(res**2)) / dof))
+    sigma = max(rms, noise_floor)
+    jac = np.column_stack((-u, -np.ones(len(pts)))) if free_radius else -u
+    normal = jac.T @ jac
+    try:
+        inv = np.linalg.inv(normal)
+    except np.linalg.LinAlgError:
+        inv = np.full((k, k), 1e6)
+    cov: FloatArray = np.asarray(sigma**2 * inv[:2, :2], dtype=np.float64)
+    return CircleFit(float(c[0]), float(c[1]), float(r), inl, rms, cov, free_radius)
+
+
+def coverage(points: FloatArray, cx: float, cy: float) -> float:
+    """Share of the circle's 10 degree sectors holding at least one of `points`."""
+    if len(points) == 0:
+        return 0.0
+    ang = np.arctan2(points[:, 1] - cy, points[:, 0] - cx)
+    bins = np.floor((ang + math.pi) / (2 * math.pi) * COVERAGE_BINS).astype(np.intp)
+    return float(np.unique(np.clip(bins, 0, COVERAGE_BINS - 1)).size) / COVERAGE_BINS
+
+
+def radius_sensitivity(points: FloatArray, cx: float, cy: float) -> float:
+    """How far (in pixels) the centre of a known-radius fit moves per pixel of radius error.
+
+    Linearised: with residuals -s cos(phi) - dr along the arc's mean direction, the least-squares
+    shift is s = -dr * sum(cos) / sum(cos^2): 0 for a full circle, about 1.3 for a half circle.
+    """
+    if len(points) < 3:
+        return 1.0
+    ang = np.arctan2(points[:, 1] - cy, points[:, 0] - cx)
+    mean = math.atan2(float(np.sin(ang).sum()), float(np.cos(ang).sum()))
+    cos = np.cos(ang - mean)
+    return float(abs(cos.sum()) / max(float((cos**2).sum()), 1e-9))
