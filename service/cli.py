@@ -12,15 +12,17 @@ from service import (
     cmd_band,
     cmd_campaign,
     cmd_demo,
+    cmd_markers,
     cmd_odds,
     cmd_replay,
     cmd_rules,
     cmd_scenarios,
     cmd_simulate,
+    cmd_vision,
 )
 
 COMMANDS = (cmd_arbitrate, cmd_rules, cmd_odds, cmd_band, cmd_replay, cmd_demo, cmd_scenarios,
-            cmd_campaign, cmd_simulate)
+            cmd_campaign, cmd_simulate, cmd_vision, cmd_markers)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,62 @@
+"""`survive-us markers`: printable true-size corner markers and figure tag stickers (PDF)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from geometry.errors import SurviveUsError
+from service.jsonio import print_error, print_json
+from vision.layout import DEFAULT_LAYOUT, Layout
+
+PAPERS = ("A4", "Letter")  # vision.sheets (fpdf, OpenCV) is imported only when run
+
+
+def register(sub: Any) -> None:
+    p: argparse.ArgumentParser = sub.add_parser(
+        "markers", help="print true-size corner markers and tag stickers (PDF)",
+        description="Writes a PDF to print at actual size: the four corner markers with "
+                    "their ids and table positions, and a sheet of figure tags on base-size "
+                    "stickers. Measure the 1 in check bar after printing.")
+    p.add_argument("--out", required=True, metavar="FILE", help="the PDF to write")
+    p.add_argument("--table-width", type=float, metavar="IN",
+                   help="table width in inches (default 31.4961, 80 cm)")
+    p.add_argument("--table-depth", type=float, metavar="IN", help="table depth in inches")
+    p.add_argument("--paper", choices=PAPERS, default="A4")
+    p.add_argument("--charuco", action="store_true",
+                   help="add the ChArUco board page for `vision lens`")
+    p.add_argument("--calibration", metavar="FILE",
+                   help="calibration file whose layout (marker sizes, ids...) to print")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from vision.calibfile import load_calibration
+    from vision.sheets import SheetOptions, write_marker_sheets
+
+    try:
+        layout = load_calibration(args.calibration).layout if args.calibration \
+            else DEFAULT_LAYOUT
+        sizes: dict[str, Any] = {}
+        if args.table_width is not None:
+            sizes["table_width"] = args.table_width
+        if args.table_depth is not None:
+            sizes["table_depth"] = args.table_depth
+        if sizes:
+            overrides = {k: v for k, v in layout.to_json().items() if k != "corner_centres"}
+            layout = Layout.from_json({**overrides, **sizes}, "options")
+        pages = write_marker_sheets(args.out, layout,
+                                    SheetOptions(paper=args.paper, charuco=args.charuco))
+    except SurviveUsError as error:
+        return print_error(error)
+    answer = {"out": args.out, "pages": pages, "paper": args.paper,
+              "table": [layout.table_width, layout.table_depth],
+              "corner_markers": list(layout.corner_ids),
+              "tags": [layout.tag_first, layout.tag_last]}
+    if args.json:
+        print_json(answer)
+    else:
+        print(f"wrote {args.out}: {pages} {args.paper} pages; print at actual size and check "
+              "the 1 in bar")
+    return 0
