@@ -401,3 +401,34 @@ def random_figures(n: int, rng: random.Random, layout: Layout = DEFAULT_LAYOUT,
         figs.append(Figure(x, y, tag=tag + len(figs), base_mm=base_mm,
                            angle_deg=rng.uniform(0.0, 360.0)))
     return figs
+
+
+# -- lens distortion ------------------------------------------------------------------------
+def distort(image: Image, camera_matrix: FloatArray, dist_coeffs: Sequence[float]) -> Image:
+    """`image` as a lens with these distortion coefficients (OpenCV's model) would show it:
+    each output pixel samples the ideal image where its ray would land without distortion."""
+    h, w = image.shape[:2]
+    k = np.asarray(camera_matrix, dtype=np.float64)
+    d = np.asarray(dist_coeffs, dtype=np.float64)
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    pts = np.stack([xx.ravel(), yy.ravel()], axis=1).reshape(-1, 1, 2)
+    ideal = cv2.undistortPoints(pts, k, d, R=None, P=k,
+                                criteria=(cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20,
+                                          1e-6))
+    ideal = np.asarray(ideal, dtype=np.float32).reshape(h, w, 2)
+    out: Image = cv2.remap(image, ideal[..., 0], ideal[..., 1], cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_CONSTANT, borderValue=FLOOR_BGR)
+    return out
+
+
+def distort_points(points: FloatArray, camera_matrix: FloatArray,
+                   dist_coeffs: Sequence[float]) -> FloatArray:
+    """Where ideal pixels land through the lens (the forward model, for ground truth)."""
+    k = np.asarray(camera_matrix, dtype=np.float64)
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    norm = np.column_stack([(pts[:, 0] - k[0, 2]) / k[0, 0], (pts[:, 1] - k[1, 2]) / k[1, 1],
+                            np.ones(len(pts))])
+    out, _ = cv2.projectPoints(norm, np.zeros(3), np.zeros(3), k,
+                               np.asarray(dist_coeffs, dtype=np.float64))
+    result: FloatArray = np.asarray(out, dtype=np.float64).reshape(-1, 2)
+    return result

@@ -1,0 +1,125 @@
+"""Tags mode on synthetic 4K frames: accuracy, parallax, and the failure cases."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import vision_scenes as scenes
+
+from vision.calibration import calibrate, rectified_to_table
+from vision.cv import cv2
+from vision.markers import detect, tag_detector
+from vision.tags import TagResult, default_px_per_in, locate_tags
+
+
+def errors(result: TagResult, truth: dict[int, tuple[float, float]]) -> dict[int, float]:
+    return {f.tag: math.hypot(f.x - truth[f.tag][0], f.y - truth[f.tag][1])
+            for f in result.figures}
+
+
+@pytest.fixture(scope="module")
+def accuracy():
+    frame = scenes.accuracy_frame()
+    cal = calibrate(frame.image)
+    return frame, cal, locate_tags(frame.image, cal)
+
+
+def test_4k_every_tag_found_within_tolerance(accuracy):
+    frame, cal, result = accuracy
+    assert frame.image.shape[:2] == (2160, 3840)
+    assert sorted(f.tag for f in result.figures) == sorted(frame.truth)
+    err = np.array(list(errors(result, frame.truth).values()))
+    assert err.mean() < 0.05, err.mean()
+    assert err.max() < 0.15, err.max()
+    assert result.rejected == []
+
+
+def test_uncertainty_is_honest(accuracy):
+    """Errors are of the size the reported standard deviations say: nearly all within 3
+    sigma, and sigma not absurdly pessimistic either."""
+    frame, _cal, result = accuracy
+    err = errors(result, frame.truth)
+    z = np.array([err[f.tag] / f.uncertainty for f in result.figures])
+    assert (z < 3.0).mean() >= 0.95
+    assert np.median([f.uncertainty for f in result.figures]) < 0.05
+
+
+def test_parallax_correction_matters(accuracy):
+    """The same tags without the height correction are off by the base height's shadow."""
+    frame, cal, result = accuracy
+    ppi = default_px_per_in(cal)
+    top = cal.rectify(cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY), ppi)
+    raw = {d.id: rectified_to_table(d.centre.reshape(1, 2), cal.layout, ppi)[0]
+           for d in detect(tag_detector(cal.layout, ppi, max(top.shape)), top)}
+    uncorrected = np.array([math.hypot(raw[t][0] - x, raw[t][1] - y)
+                            for t, (x, y) in frame.truth.items()])
+    corrected = np.array(list(errors(result, frame.truth).values()))
+    assert uncorrected.mean() > 2 * corrected.mean()
+    assert all(f.parallax_in > 0.01 for f in result.figures)
+
+
+def test_raw_frame_detection_agrees_where_it_finds(accuracy):
+    frame, cal, _result = accuracy
+    raw = locate_tags(frame.image, cal, rectify=False)
+    assert not raw.rectified
+    assert max(errors(raw, frame.truth).values()) < 0.15
+
+
+def test_rotation_is_reported(accuracy):
+    frame, _cal, result = accuracy
+    by_tag = {f.tag: f for f in frame.figures}
+    for fix in result.figures:
+        # a tag's code fixes its orientation: the full turn is known, not just modulo 90
+        diff = (fix.angle_deg - by_tag[fix.tag].angle_deg) % 360.0
+        assert min(diff, 360.0 - diff) < 3.0
+
+
+@pytest.fixture(scope="module")
+def hard():
+    frame = scenes.hard_frame()
+    cal = calibrate(frame.image)
+    return frame, cal, locate_tags(frame.image, cal)
+
+
+def test_hand_over_a_marker_three_suffice(hard):
+    _frame, cal, _result = hard
+    assert cal.markers == (0, 2, 3)
+    assert cal.reprojection_px < 1.0
+
+
+def test_touching_bases_all_found(hard):
+    frame, _cal, result = hard
+    err = errors(result, frame.truth)
+    for tag in scenes.TOUCHING:
+        assert err[tag] < 0.05
+
+
+def test_half_hidden_never_false(hard):
+    """Figures behind a tall block: each is found at the right place or not at all, and the
+    barely hidden one is found."""
+    frame, _cal, result = hard
+    err = errors(result, frame.truth)
+    behind = [t for t in scenes.BEHIND if t in err]
+    for tag in behind:
+        assert err[tag] < 0.05, (tag, err[tag])
+    assert 44 in behind  # its tag is clear of the block's edge
+    assert 40 not in behind  # most of its tag is behind the block
+    assert all(e < 0.15 for e in err.values())
+
+
+def test_empty_table_has_no_figures():
+    frame = scenes.empty_frame()
+    cal = calibrate(frame.image)
+    result = locate_tags(frame.image, cal)
+    assert result.figures == [] and result.rejected == []
+
+
+def test_blurred_frame_is_honest(accuracy):
+    """A badly focused frame loses tags but never places one wrongly."""
+    frame, cal, _result = accuracy
+    blurred = cv2.GaussianBlur(frame.image, (0, 0), 3.0)
+    result = locate_tags(blurred, calibrate(blurred))
+    assert len(result.figures) < len(frame.truth)
+    assert all(e < 0.15 for e in errors(result, frame.truth).values())
