@@ -7,9 +7,10 @@ they get (copy first).
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 from synth_frames import Block, Camera, Effects, Figure, Frame, random_figures, render
+
 from vision.layout import Layout
 
 BASE_IN = 25.0 / 25.4
@@ -28,7 +29,7 @@ SMALL_JSON = {"table_width": 12.0, "table_depth": 12.0}
 SMALL_CAMERA = Camera(1280, 720, tilt_deg=18.0)
 
 
-@lru_cache(maxsize=None)
+@cache
 def accuracy_frame() -> Frame:
     """4K, 46 tags at random, two blocks, blur, noise, uneven light and JPEG, tilted camera."""
     figures = random_figures(46, random.Random(1), blocks=BLOCKS)
@@ -36,7 +37,7 @@ def accuracy_frame() -> Frame:
                   REALISTIC, seed=1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def hard_frame() -> Frame:
     """4K: a hand over corner marker 1, three touching bases, figures behind a tall block."""
     figures = [Figure(x, y, tag=t, angle_deg=20.0 * t) for t, (x, y) in TOUCHING.items()]
@@ -48,7 +49,7 @@ def hard_frame() -> Frame:
                   seed=2)
 
 
-@lru_cache(maxsize=None)
+@cache
 def empty_frame() -> Frame:
     """4K, no figures, terrain only."""
     return render([], BLOCKS, Camera(tilt_deg=15.0), REALISTIC, seed=3)
@@ -60,7 +61,7 @@ def small_figures(moves: dict[int, tuple[float, float]] | None = None) -> list[F
     return [Figure(x, y, tag=t, angle_deg=37.0 * t) for t, (x, y) in pos.items()]
 
 
-@lru_cache(maxsize=None)
+@cache
 def small_frame(moved: tuple[tuple[int, float, float], ...] = (),
                 hidden: tuple[int, ...] = (), drop: tuple[int, ...] = (),
                 camera: Camera = SMALL_CAMERA) -> Frame:
