@@ -37,6 +37,7 @@ from vision.cv import cv2
 from vision.types import FloatArray, Image
 
 __all__ = ["BaseDetection", "Rejected", "ColourResult", "detect_bases", "find_bases",
+           "colour_figures", "colour_config",
            "side_mask", "hsv_table", "chroma"]
 
 SIGMAS = 2.5  # uncertainty = this many standard deviations of the fit (~95% in 2-D)
@@ -96,9 +97,31 @@ class ColourResult:
 
 
 def detect_bases(image_bgr: Image, calibration: Calibration,
-                 config: ColourConfig = DEFAULT_COLOURS) -> list[BaseDetection]:
-    """Every base found in the frame, in table inches (see `find_bases` for the refusals)."""
-    return list(find_bases(image_bgr, calibration, config).bases)
+                 config: Any = DEFAULT_COLOURS) -> list[BaseDetection]:
+    """Every base found in the frame, in table inches (see `find_bases` for the refusals).
+
+    `config` is a ColourConfig, its JSON, a calibration file (its ``colours`` section) or
+    None for the defaults.
+    """
+    return list(find_bases(image_bgr, calibration, colour_config(config)).bases)
+
+
+def colour_figures(image_bgr: Image, calibration: Calibration,
+                   config: Any = DEFAULT_COLOURS) -> list[dict[str, Any]]:
+    """The figures of `vision locate --mode colour`: ``{"side", "x", "y", ...}`` per base."""
+    return [b.to_json() for b in detect_bases(image_bgr, calibration, config)]
+
+
+def colour_config(config: Any) -> ColourConfig:
+    """ColourConfig from what a caller holds: the config itself, its JSON, None (defaults), or
+    an object with a ``colours`` attribute (the calibration file) holding either."""
+    if isinstance(config, ColourConfig):
+        return config
+    if config is None:
+        return DEFAULT_COLOURS
+    if hasattr(config, "colours"):
+        return colour_config(config.colours)
+    return ColourConfig.from_json(config)
 
 
 def hsv_table(image_bgr: Image, calibration: Calibration, px_per_in: float) -> Image:
@@ -169,7 +192,7 @@ def find_bases(image_bgr: Image, calibration: Calibration,
             sens = radius_sensitivity(raw.points[fit.inliers], fit.cx, fit.cy)
         x, y = _to_table(calibration, fit.cx, fit.cy, ppi)
         sigma_px = math.sqrt(max(float(np.linalg.eigvalsh(fit.cov).max()), 0.0) * CORRELATION)
-        radius_term = sens * max(offset_spread, 0.3)
+        radius_term = SIGMAS * sens * max(offset_spread, 0.35)
         spread_px = math.hypot(SIGMAS * sigma_px, radius_term)
         uncertainty = math.hypot(spread_px / ppi, SYSTEMATIC_IN, calibration.reprojection_in)
         quality = math.exp(-((fit.rms / 1.0) ** 2) / 2.0)

@@ -40,7 +40,7 @@ class CircleFit:
 
 
 def ransac_centre(points: FloatArray, radius: float, tol: float, rng: np.random.Generator,
-                  trials: int = 96) -> tuple[float, float, BoolArray] | None:
+                  trials: int = 64) -> tuple[float, float, BoolArray] | None:
     """Best centre for a circle of known `radius` through the most `points` (within `tol`)."""
     n = len(points)
     if n < 3:
@@ -70,7 +70,7 @@ def ransac_centre(points: FloatArray, radius: float, tol: float, rng: np.random.
 
 
 def refine(points: FloatArray, cx: float, cy: float, radius: float, tol: float,
-           free_radius: bool, noise_floor: float = 0.35, rounds: int = 3) -> CircleFit:
+           free_radius: bool, noise_floor: float = 0.35, rounds: int = 2) -> CircleFit:
     """Geometric least-squares circle through the points near the start circle.
 
     Inliers are re-selected each round (within `tol` of the current circle); `noise_floor`
@@ -87,35 +87,48 @@ def refine(points: FloatArray, cx: float, cy: float, radius: float, tol: float,
             break
         inl = new
         pts = points[inl]
-        for _ in range(8):
-            d = pts - c
-            rho = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)
-            u = d / rho[:, None]
-            res = rho - r
-            jac = np.column_stack((-u, -np.ones(len(pts)))) if free_radius else -u
-            step, *_ = np.linalg.lstsq(jac, -res, rcond=None)
+        for _ in range(6):
+            normal, rhs, _res = _normal_equations(pts, c, r, free_radius)
+            try:
+                step = np.linalg.solve(normal, rhs)
+            except np.linalg.LinAlgError:
+                break
             c = c + step[:2]
             if free_radius:
                 r += float(step[2])
-            if float(np.abs(step).max()) < 1e-4:
+            if float(np.abs(step).max()) < 1e-3:
                 break
     pts = points[inl] if inl.any() else points
-    d = pts - c
-    rho = np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)
-    u = d / rho[:, None]
-    res = rho - r
+    normal, _rhs, res = _normal_equations(pts, c, r, free_radius)
     k = 3 if free_radius else 2
     dof = max(len(pts) - k, 1)
-    rms = float(math.sqrt(float(np.sum(res**2)) / dof))
+    rms = float(math.sqrt(float(res @ res) / dof))
     sigma = max(rms, noise_floor)
-    jac = np.column_stack((-u, -np.ones(len(pts)))) if free_radius else -u
-    normal = jac.T @ jac
     try:
         inv = np.linalg.inv(normal)
     except np.linalg.LinAlgError:
         inv = np.full((k, k), 1e6)
     cov: FloatArray = np.asarray(sigma**2 * inv[:2, :2], dtype=np.float64)
     return CircleFit(float(c[0]), float(c[1]), float(r), inl, rms, cov, free_radius)
+
+
+def _normal_equations(pts: FloatArray, c: FloatArray, r: float,
+                      free_radius: bool) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """J^T J, -J^T res and the residuals of the geometric circle fit (J = d res / d params)."""
+    dx, dy = pts[:, 0] - c[0], pts[:, 1] - c[1]
+    rho = np.maximum(np.sqrt(dx * dx + dy * dy), 1e-9)
+    ux, uy = dx / rho, dy / rho
+    res = rho - r
+    a, b, d = float(ux @ ux), float(ux @ uy), float(uy @ uy)
+    gx, gy = float(ux @ res), float(uy @ res)
+    if free_radius:
+        e, f = float(ux.sum()), float(uy.sum())
+        normal = np.array([[a, b, e], [b, d, f], [e, f, float(len(pts))]])
+        rhs = np.array([gx, gy, float(res.sum())])
+    else:
+        normal = np.array([[a, b], [b, d]])
+        rhs = np.array([gx, gy])
+    return normal, rhs, res
 
 
 def coverage(points: FloatArray, cx: float, cy: float) -> float:
