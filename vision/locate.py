@@ -41,7 +41,7 @@ def colour_available() -> bool:
         module = importlib.import_module("vision.colour")
     except ImportError:
         return False
-    return hasattr(module, "detect_bases")
+    return hasattr(module, "colour_figures") and hasattr(module, "colour_config")
 
 
 def table_json(cal: Calibration) -> dict[str, Any]:
@@ -100,5 +100,7 @@ def _colour(image: Image, cal: Calibration, settings: CalibrationFile) -> list[d
         raise VisionError("colour mode is unavailable in this build (vision.colour is missing);"
                           " use --mode tags", "mode")
     module = importlib.import_module("vision.colour")
-    found: list[dict[str, Any]] = module.detect_bases(image, cal, settings)
+    # colour_config reads the calibration file's "colours" section (defaults when absent)
+    found: list[dict[str, Any]] = module.colour_figures(image, cal,
+                                                        module.colour_config(settings))
     return found

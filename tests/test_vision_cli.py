@@ -1,0 +1,198 @@
+"""`survive-us vision locate|calibrate` and `survive-us markers` end to end."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pypdfium2 as pdfium
+import pytest
+import vision_scenes as scenes
+from synth_frames import Effects, Figure, encode_jpeg, encode_png, render
+
+from service.cli import main
+from vision.layout import DEFAULT_LAYOUT, Layout
+from vision.locate import colour_available
+from vision.markers import corner_detector, detect, tag_detector
+
+BLUE, RED, GREY = (220, 90, 20), (30, 30, 210), (60, 70, 80)
+
+
+def run(capsys, *argv: str) -> tuple[int, dict]:
+    code = main(list(argv))
+    out = capsys.readouterr().out
+    return code, json.loads(out)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    d = tmp_path_factory.mktemp("vision_cli")
+    (d / "small.json").write_text(json.dumps({"layout": scenes.SMALL_JSON}))
+    (d / "frame.jpg").write_bytes(encode_jpeg(scenes.small_frame().image, 92))
+    (d / "hidden.png").write_bytes(encode_png(scenes.small_frame(hidden=(1, 2)).image))
+    (d / "4k.jpg").write_bytes(encode_jpeg(scenes.accuracy_frame().image, 92))
+    return d
+
+
+def test_locate_4k_json(capsys, files):
+    code, out = run(capsys, "vision", "locate", str(files / "4k.jpg"), "--json")
+    assert code == 0
+    truth = scenes.accuracy_frame().truth
+    assert out["table"]["found"] is True
+    assert out["table"]["markers"] == [0, 1, 2, 3]
+    assert out["table"]["reprojection_px"] < 1.0
+    assert out["image"] == {"file": str(files / "4k.jpg"), "width": 3840, "height": 2160}
+    assert sorted(f["tag"] for f in out["figures"]) == sorted(truth)
+    for f in out["figures"]:
+        assert set(f) >= {"tag", "x", "y", "uncertainty"}
+        assert abs(f["x"] - truth[f["tag"]][0]) < 0.15 and abs(f["y"] - truth[f["tag"]][1]) < 0.15
+
+
+def test_locate_small_table_with_layout_file(capsys, files):
+    code, out = run(capsys, "vision", "locate", str(files / "frame.jpg"), "--calibration",
+                    str(files / "small.json"), "--json")
+    assert code == 0
+    assert [f["tag"] for f in out["figures"]] == [4, 5, 6, 7]
+
+
+def test_locate_text_output(capsys, files):
+    assert main(["vision", "locate", str(files / "frame.jpg"), "--calibration",
+                 str(files / "small.json")]) == 0
+    out = capsys.readouterr().out
+    assert "table: markers [0, 1, 2, 3]" in out and "tag 7: x" in out
+
+
+def test_two_markers_not_found_then_saved_calibration(capsys, files, tmp_path):
+    code, out = run(capsys, "vision", "locate", str(files / "hidden.png"), "--calibration",
+                    str(files / "small.json"), "--json")
+    assert code == 1
+    assert out["table"]["found"] is False
+    assert out["table"]["markers"] == [0, 3]
+    assert "at least 3" in out["table"]["reason"]
+    assert out["figures"] == []
+    # calibrate the fixed camera on a clear frame, then the hidden frame works
+    saved = tmp_path / "saved.json"
+    code, cal = run(capsys, "vision", "calibrate", str(files / "frame.jpg"), "--calibration",
+                    str(files / "small.json"), "--out", str(saved), "--json")
+    assert code == 0 and cal["table"]["markers"] == [0, 1, 2, 3]
+    code, out = run(capsys, "vision", "locate", str(files / "hidden.png"), "--calibration",
+                    str(saved), "--json")
+    assert code == 0
+    assert out["table"]["source"] == "saved" and out["table"]["markers"] == [0, 3]
+    assert [f["tag"] for f in out["figures"]] == [4, 5, 6, 7]
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"", "is empty"),
+    (b"not an image at all", "not an image in a supported format"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x2e\xe0\x00\x00\x2e\xe0\x08\x02\x00\x00\x00",
+     "declares 12000 x 12000"),
+])
+def test_locate_bad_images_exit_2(capsys, tmp_path, content, message):
+    path = tmp_path / "x.png"
+    path.write_bytes(content)
+    code, out = run(capsys, "vision", "locate", str(path), "--json")
+    assert code == 2
+    assert out["error"]["code"] == "invalid_image"
+    assert message in out["error"]["message"] and str(path) in out["error"]["message"]
+    assert out["error"]["where"] == str(path)
+
+
+def test_locate_bad_calibration_exit_2(capsys, files, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"layout": {"tag_size": "big"}}')
+    code, out = run(capsys, "vision", "locate", str(files / "frame.jpg"), "--calibration",
+                    str(bad), "--json")
+    assert code == 2
+    assert out["error"]["code"] == "invalid_layout"
+    assert str(bad) in out["error"]["where"]
+
+
+def test_colour_mode(capsys, files, tmp_path):
+    """Colour mode through the same CLI (vision.colour's `colour_figures`), or a clear
+    refusal in a build without it."""
+    figures = [Figure(3, 3, rim_bgr=BLUE, body_bgr=GREY), Figure(6, 7, rim_bgr=BLUE,
+                                                                 body_bgr=GREY),
+               Figure(9, 4, rim_bgr=RED, body_bgr=GREY)]
+    frame = render(figures, (), scenes.SMALL_CAMERA, Effects(noise_sigma=2.0),
+                   layout=scenes.SMALL, seed=9)
+    path = tmp_path / "colour.png"
+    path.write_bytes(encode_png(frame.image))
+    code, out = run(capsys, "vision", "locate", str(path), "--mode", "colour",
+                    "--calibration", str(files / "small.json"), "--json")
+    if not colour_available():
+        assert code == 2 and "colour mode is unavailable" in out["error"]["message"]
+        return
+    assert code == 0 and out["mode"] == "colour" and out["table"]["found"]
+    got = sorted((f["side"], round(f["x"]), round(f["y"])) for f in out["figures"])
+    assert got == [("survivors", 3, 3), ("survivors", 6, 7), ("zombies", 9, 4)]
+
+
+# -- markers PDF ----------------------------------------------------------------------------
+def render_pages(path, dpi: float) -> list[np.ndarray]:
+    doc = pdfium.PdfDocument(str(path))
+    pages = []
+    for i in range(len(doc)):
+        bitmap = doc[i].render(scale=dpi / 72.0, grayscale=True)
+        pages.append(np.array(bitmap.to_numpy()).reshape(bitmap.height, bitmap.width, -1)[..., 0])
+    doc.close()
+    return pages
+
+
+def side_px(corners: np.ndarray) -> float:
+    return float(np.mean([np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]))
+
+
+@pytest.mark.parametrize(("paper", "size_pt"), [("A4", (595.28, 841.89)), ("Letter", (612, 792))])
+def test_markers_pdf_true_size(capsys, tmp_path, paper, size_pt):
+    out = tmp_path / "m.pdf"
+    code, answer = run(capsys, "markers", "--out", str(out), "--paper", paper, "--json")
+    assert code == 0 and answer["pages"] >= 2
+    doc = pdfium.PdfDocument(str(out))
+    assert np.allclose(doc[0].get_size(), size_pt, atol=0.5)
+    doc.close()
+    dpi = 100.0
+    pages = render_pages(out, dpi)
+    corners = detect(corner_detector(DEFAULT_LAYOUT), pages[0])
+    assert sorted(d.id for d in corners) == [0, 1, 2, 3]
+    for d in corners:
+        assert abs(side_px(d.corners) - 2.0 * dpi) < 0.02 * 2.0 * dpi
+    tags = []
+    for page in pages[1:]:
+        found = detect(tag_detector(DEFAULT_LAYOUT, dpi, max(page.shape)), page)
+        tags += [d.id for d in found]
+        for d in found:
+            assert abs(side_px(d.corners) - 0.6 * dpi) < 0.04 * 0.6 * dpi
+    assert sorted(tags) == list(range(4, 50))
+
+
+def test_markers_table_size_and_charuco(capsys, tmp_path):
+    out = tmp_path / "m.pdf"
+    code, answer = run(capsys, "markers", "--out", str(out), "--table-width", "48",
+                       "--table-depth", "36", "--charuco", "--json")
+    assert code == 0 and answer["table"] == [48.0, 36.0]
+    doc = pdfium.PdfDocument(str(out))
+    text = doc[0].get_textpage().get_text_range()
+    assert "x = 46.50 in, y = 34.50 in" in text
+    w, h = doc[len(doc) - 1].get_size()
+    assert w > h  # the ChArUco board is on a landscape page
+    doc.close()
+
+
+def test_markers_bad_table_size(capsys, tmp_path):
+    code, out = run(capsys, "markers", "--out", str(tmp_path / "m.pdf"), "--table-width", "-3",
+                    "--json")
+    assert code == 2 and "table_width must be a positive number" in out["error"]["message"]
+
+
+def test_markers_custom_layout_is_printed(capsys, tmp_path):
+    cal = tmp_path / "cal.json"
+    cal.write_text(json.dumps({"layout": {"tag_first": 10, "tag_last": 12, "tag_size": 0.5}}))
+    out = tmp_path / "m.pdf"
+    code, answer = run(capsys, "markers", "--out", str(out), "--calibration", str(cal), "--json")
+    assert code == 0 and answer["tags"] == [10, 12]
+    lay = Layout.from_json({"tag_first": 10, "tag_last": 12, "tag_size": 0.5})
+    page = render_pages(out, 100.0)[1]
+    found = detect(tag_detector(lay, 100.0, max(page.shape)), page)
+    assert sorted(d.id for d in found) == [10, 11, 12]
+    assert all(abs(side_px(d.corners) - 50.0) < 2.0 for d in found)

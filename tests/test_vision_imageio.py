@@ -1,0 +1,101 @@
+"""Reading frames: every bad file gets a clear error naming it; bombs are refused unread."""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+import numpy as np
+import pytest
+from synth_frames import encode_jpeg, encode_png
+
+from vision.cv import cv2
+from vision.errors import ImageError
+from vision.imageio import decode_image, image_header, read_image
+
+IMG = np.random.default_rng(0).integers(0, 255, (48, 64, 3), dtype=np.uint8)
+
+
+def png_declaring(width: int, height: int) -> bytes:
+    """A real small PNG whose IHDR is rewritten to declare width x height (CRC fixed)."""
+    data = bytearray(encode_png(IMG))
+    ihdr = bytes(data[12:16]) + struct.pack(">II", width, height) + bytes(data[24:29])
+    data[16:24] = struct.pack(">II", width, height)
+    data[29:33] = struct.pack(">I", zlib.crc32(ihdr))
+    return bytes(data)
+
+
+def test_png_jpeg_bmp_headers():
+    assert image_header(encode_png(IMG)) == ("PNG", 64, 48)
+    assert image_header(encode_jpeg(IMG, 80)) == ("JPEG", 64, 48)
+    ok, bmp = cv2.imencode(".bmp", IMG)
+    assert image_header(bytes(bmp)) == ("BMP", 64, 48)
+    assert decode_image(bytes(bmp)).shape == (48, 64, 3)
+
+
+def test_read_round_trip(tmp_path):
+    path = tmp_path / "a.png"
+    path.write_bytes(encode_png(IMG))
+    assert np.array_equal(read_image(path), IMG)
+
+
+def test_decompression_bomb_refused_before_decoding(tmp_path):
+    path = tmp_path / "bomb.png"
+    path.write_bytes(png_declaring(12000, 12000))
+    with pytest.raises(ImageError, match=r"declares 12000 x 12000 pixels \(144 Mpx\)") as err:
+        read_image(path)
+    assert err.value.where == str(path)
+    assert str(path) in err.value.message
+
+
+def test_jpeg_bomb_refused():
+    data = bytearray(encode_jpeg(IMG))
+    sof = data.index(b"\xff\xc0")
+    data[sof + 5:sof + 9] = struct.pack(">HH", 60000, 60000)
+    with pytest.raises(ImageError, match="declares 60000 x 60000"):
+        decode_image(bytes(data), "big.jpg")
+
+
+def test_header_lying_about_size_is_caught():
+    with pytest.raises(ImageError, match="not a readable PNG|not the 100 x 100"):
+        decode_image(png_declaring(100, 100), "liar.png")
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (b"", "is empty"),
+    (b"hello, world", "not an image in a supported format"),
+    (b"GIF89a\x01\x00\x01\x00", "not an image in a supported format"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", "truncated PNG"),
+    (b"\xff\xd8\xff\xe0\x00\x10JFIF", "truncated or corrupt JPEG"),
+    (b"\xff\xd8garbage", "corrupt JPEG"),
+    (b"BM\x00", "truncated BMP"),
+])
+def test_bad_files(tmp_path, content, message):
+    path = tmp_path / "frame.png"
+    path.write_bytes(content)
+    with pytest.raises(ImageError, match=message) as err:
+        read_image(path)
+    assert str(path) in err.value.message
+
+
+def test_truncated_body(tmp_path):
+    data = encode_png(IMG)
+    path = tmp_path / "cut.png"
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ImageError, match="not a readable PNG image"):
+        read_image(path)
+
+
+def test_missing_and_folder(tmp_path):
+    with pytest.raises(ImageError, match="no such file"):
+        read_image(tmp_path / "none.png")
+    with pytest.raises(ImageError, match="is a folder"):
+        read_image(tmp_path)
+
+
+def test_opencv_limit_is_set_before_import():
+    import os
+
+    import vision
+
+    assert os.environ["OPENCV_IO_MAX_IMAGE_PIXELS"] == str(vision.MAX_IMAGE_PIXELS)
