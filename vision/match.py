@@ -43,6 +43,9 @@ FloatArray = npt.NDArray[np.float64]
 GATE_MARGIN_INCHES = 1.0  # slack on top of a figure's move: nudged bases, measuring slop
 AMBIGUITY_INCHES = 0.5  # an alternative this close to the best total is as believable
 _FORBIDDEN = 1e9  # cost of a pairing the gate rules out (far above any real total)
+_UNMATCHED = 1e4  # cost of leaving a figure or a detection unpaired: match as many as the
+# gate allows first, then least movement (else "z1 vanished, a zombie appeared 5 in away"
+# could undercut two honest 4 in moves)
 
 
 class Located(Protocol):
@@ -180,10 +183,11 @@ def _match_side(figs: Sequence[KnownFigure], dets: Sequence[Located], gate_margi
     fxy = np.array([(f.x, f.y) for f in figs], dtype=np.float64)
     dxy = np.array([(d.x, d.y) for d in dets], dtype=np.float64)
     dist = np.hypot(fxy[:, None, 0] - dxy[None, :, 0], fxy[:, None, 1] - dxy[None, :, 1])
-    miss = np.array([f.max_move + gate_margin for f in figs], dtype=np.float64)
-    new = np.array([max(d.uncertainty, 0.0) for d in dets], dtype=np.float64)
-    gate = miss[:, None] + new[None, :]
-    cost = _augmented(np.where(dist <= gate, dist, _FORBIDDEN), miss, new)
+    reach = np.array([f.max_move + gate_margin for f in figs], dtype=np.float64)
+    slack = np.array([max(d.uncertainty, 0.0) for d in dets], dtype=np.float64)
+    gate = reach[:, None] + slack[None, :]
+    cost = _augmented(np.where(dist <= gate, dist, _FORBIDDEN), np.full(n, _UNMATCHED),
+                      np.full(m, _UNMATCHED))
     best, total = _solve(cost)
 
     pairs = [(i, j) for i, j in best.items() if i < n and j < m]
