@@ -22,7 +22,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict geometry rules scenarios service ai bench
+	$(BIN)/mypy --strict geometry rules scenarios service ai bench vision
 
 bench: $(STAMP)
 	MALLOC_TRIM_THRESHOLD_=134217728 MALLOC_MMAP_THRESHOLD_=16777216 \
