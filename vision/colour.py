@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
@@ -36,13 +37,15 @@ from vision.colour_fit import CircleFit, coverage, radius_sensitivity, ransac_ce
 from vision.cv import cv2
 from vision.types import FloatArray, Image
 
+BoolArray = npt.NDArray[np.bool_]
+
 __all__ = ["BaseDetection", "Rejected", "ColourResult", "detect_bases", "find_bases",
            "colour_figures", "colour_config",
            "side_mask", "hsv_table", "chroma"]
 
 SIGMAS = 2.5  # uncertainty = this many standard deviations of the fit (~95% in 2-D)
 CORRELATION = 2.0  # neighbouring boundary pixels share their noise (blur): fewer independent
-FULL_COVERAGE = 0.7  # rims seen this much get a free-radius fit and set the frame's offset
+FULL_COVERAGE = 0.85  # rims seen this much get a free-radius fit and set the frame's offset
 SYSTEMATIC_IN = 0.04  # edge-colour bias, rim painting and parallax model, added in quadrature
 MAX_BASES_PER_BLOB = 12
 
@@ -242,7 +245,7 @@ def _blobs(mask: Image, side: SideColour, expected: float, config: ColourConfig,
            rng: np.random.Generator) -> tuple[list[_Raw], list[tuple[float, float, str]]]:
     """Fit circles to every group of one side's mask boundaries.
 
-    Boundary curves closer than a base radius are grouped, so a rim cut in two by a
+    Boundary curves closer than 1.5 base radii are grouped, so a rim cut in two by a
     miniature's foot or by terrain is fitted as one base (and touching bases as one group,
     which the repeated RANSAC separates).
     """
@@ -250,15 +253,20 @@ def _blobs(mask: Image, side: SideColour, expected: float, config: ColourConfig,
     found: list[_Raw] = []
     refused: list[tuple[float, float, str]] = []
     tol = max(1.2, 0.12 * expected)
-    for points in _groups(contours, gap=expected, min_extent=0.8 * expected):
+    for points in _groups(contours, gap=1.5 * expected, min_extent=0.8 * expected):
         lo, hi = points.min(axis=0), points.max(axis=0)
         centre_uv = (float(lo[0] + hi[0]) / 2.0, float(lo[1] + hi[1]) / 2.0)
         got = _circles(points, expected, tol, config, rng)
         if not got:
             refused.append((*centre_uv, _why_not(points, expected, config, side)))
             continue
+        claimed = np.zeros(len(points), dtype=bool)
+        for f, _, _ in got:
+            claimed |= np.hypot(points[:, 0] - f.cx, points[:, 1] - f.cy) <= f.radius + tol
         for fit, pts, cover in got:
             problem = _check(fit, cover, expected, config, mask)
+            if not problem:
+                problem = _unexplained(points, claimed, fit, expected, config.px_per_in)
             if problem:
                 refused.append((fit.cx, fit.cy, problem))
             else:
@@ -309,7 +317,33 @@ def _circles(points: FloatArray, expected: float, tol: float, config: ColourConf
         # Claim everything of this base (outer rim, inner edge, cut edges) before the next.
         gone = np.hypot(left[:, 0] - fit.cx, left[:, 1] - fit.cy) <= fit.radius + tol
         left = left[~gone]
+    if len(out) > 1:
+        out = _jointly(points, out, expected, tol)
     return out
+
+
+def _jointly(points: FloatArray, fits: list[tuple[CircleFit, FloatArray, float]],
+             expected: float, tol: float) -> list[tuple[CircleFit, FloatArray, float]]:
+    """Refit the circles of one blob together: each boundary point goes to the circle it fits
+    best, each circle is refitted on its own points, twice. A circle found first may have
+    taken points of its neighbour (touching bases); this gives them back."""
+    for _ in range(2):
+        cx = np.array([f.cx for f, _, _ in fits])
+        cy = np.array([f.cy for f, _, _ in fits])
+        r = np.array([f.radius for f, _, _ in fits])
+        gaps = np.abs(np.hypot(points[None, :, 0] - cx[:, None],
+                               points[None, :, 1] - cy[:, None]) - r[:, None])
+        owner = np.argmin(gaps, axis=0)
+        fits_next = []
+        for k, (fit, _, cover) in enumerate(fits):
+            mine = points[(owner == k) | (gaps[k] > tol)]  # its points, and nobody's
+            refit = refine(mine, fit.cx, fit.cy, expected, tol, cover >= FULL_COVERAGE)
+            if np.count_nonzero(refit.inliers) < 8:
+                fits_next.append((fit, mine, cover))
+                continue
+            fits_next.append((refit, mine, coverage(mine[refit.inliers], refit.cx, refit.cy)))
+        fits = fits_next
+    return fits
 
 
 def _check(fit: CircleFit, cover: float, expected: float, config: ColourConfig,
@@ -332,6 +366,24 @@ def _check(fit: CircleFit, cover: float, expected: float, config: ColourConfig,
     if spill > 0.5:
         return (f"the colour covers {spill:.0%} of a ring just outside the fitted base edge: "
                 "a patch of colour, not a base rim")
+    return ""
+
+
+def _unexplained(points: FloatArray, claimed: BoolArray, fit: CircleFit, expected: float,
+                 ppi: float) -> str:
+    """Why a circle is refused because its colour goes on just outside it, or ''.
+
+    A base's surroundings out to 1.7 radii hold none of its colour except touching bases of
+    the same side (fitted circles of their own). Rim pixels there that no circle explains mean
+    a bigger base or a patch of colour, not this base.
+    """
+    d = np.hypot(points[:, 0] - fit.cx, points[:, 1] - fit.cy)
+    stray = int(np.count_nonzero((d > fit.radius) & (d < 1.7 * expected) & ~claimed))
+    inliers = max(int(np.count_nonzero(fit.inliers)), 1)
+    if stray > 0.4 * inliers:
+        return (f"the colour goes on past the base edge ({stray} edge pixels within "
+                f"{0.7 * expected / ppi:.2f} in outside it, against {inliers} on the rim): "
+                f"a bigger base or a patch of colour, not a {2 * expected / ppi:.2f} in base")
     return ""
 
 
