@@ -83,7 +83,7 @@ def run_locate(args: argparse.Namespace) -> int:
 
     try:
         settings = _settings(args.calibration)
-        image = read_image(args.image)
+        image = read_image(args.image, grey=args.mode == "tags")
         result = locate(image, args.mode, settings, args.px_per_in)
     except SurviveUsError as error:
         return print_error(error)

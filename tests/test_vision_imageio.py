@@ -99,3 +99,10 @@ def test_opencv_limit_is_set_before_import():
     import vision
 
     assert os.environ["OPENCV_IO_MAX_IMAGE_PIXELS"] == str(vision.MAX_IMAGE_PIXELS)
+
+
+def test_grey_decoding():
+    grey = decode_image(encode_jpeg(IMG, 95), grey=True)
+    assert grey.shape == (48, 64)
+    expected = cv2.cvtColor(decode_image(encode_jpeg(IMG, 95)), cv2.COLOR_BGR2GRAY)
+    assert np.abs(grey.astype(int) - expected.astype(int)).mean() < 3

@@ -36,7 +36,7 @@ import numpy as np
 from vision.cv import cv2
 from vision.errors import CalibrationError
 from vision.layout import DEFAULT_LAYOUT, Layout
-from vision.markers import Detection, corner_detector, detect
+from vision.markers import Detection, corner_detector, detect, to_gray
 from vision.pose import CameraPose, Intrinsics, solve_pose
 from vision.types import FloatArray, Image
 
@@ -46,6 +46,8 @@ __all__ = ["Calibration", "calibrate", "calibrate_from_detections", "find_corner
 
 #: Corner markers needed for a fresh calibration (see the module docstring).
 MIN_MARKERS = 3
+#: Frames larger than this (px, larger side) are searched for corner markers at half size.
+HALF_SCALE_ABOVE = 2000
 # OpenCV's default 5 iterations leave ~0.1 px on a wide-angle webcam's edge; 20 converge.
 UNDISTORT_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-6)
 
@@ -220,10 +222,29 @@ def rectified_to_table(uv: FloatArray, layout: Layout, px_per_in: float,
 
 def find_corner_markers(image: Image, layout: Layout = DEFAULT_LAYOUT) -> list[Detection]:
     """The corner markers in a frame (other ids are ignored; an id seen twice is dropped as
-    ambiguous)."""
-    found = [d for d in detect(corner_detector(layout), image) if d.id in layout.corner_ids]
+    ambiguous).
+
+    Frames wider than `HALF_SCALE_ABOVE` px are searched at half size (the 2 in markers are
+    still 50+ px wide there, and detection costs a quarter), then every corner is refined to
+    sub-pixel on the full frame.
+    """
+    gray = to_gray(image)
+    if max(gray.shape[:2]) > HALF_SCALE_ABOVE:
+        small = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+        coarse = detect(corner_detector(layout), small)
+        found = [Detection(d.id, _refine(gray, d.corners * 2.0 + 0.5)) for d in coarse
+                 if d.id in layout.corner_ids]
+    else:
+        found = [d for d in detect(corner_detector(layout), gray) if d.id in layout.corner_ids]
     ids = [d.id for d in found]
     return sorted((d for d in found if ids.count(d.id) == 1), key=lambda d: d.id)
+
+
+def _refine(gray: Image, corners: FloatArray) -> FloatArray:
+    pts = corners.astype(np.float32).reshape(-1, 1, 2)
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 0.01)
+    refined = cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1), criteria)
+    return np.asarray(refined, dtype=np.float64).reshape(4, 2)
 
 
 def calibrate(image: Image, layout: Layout = DEFAULT_LAYOUT,

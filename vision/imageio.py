@@ -24,8 +24,10 @@ FORMATS = ("PNG", "JPEG", "BMP")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def read_image(path: str | Path, max_pixels: int = MAX_IMAGE_PIXELS) -> Image:
-    """The BGR frame in the file at `path`."""
+def read_image(path: str | Path, max_pixels: int = MAX_IMAGE_PIXELS,
+               grey: bool = False) -> Image:
+    """The BGR frame in the file at `path` (single-channel grey with `grey`: tags mode needs
+    no colour, and JPEG decodes faster without it)."""
     name = str(path)
     try:
         data = Path(name).read_bytes()
@@ -35,10 +37,11 @@ def read_image(path: str | Path, max_pixels: int = MAX_IMAGE_PIXELS) -> Image:
         raise ImageError(f"{name} is a folder, not an image file", name) from None
     except OSError as error:
         raise ImageError(f"cannot read {name}: {error.strerror}", name) from None
-    return decode_image(data, name, max_pixels)
+    return decode_image(data, name, max_pixels, grey)
 
 
-def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_IMAGE_PIXELS) -> Image:
+def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_IMAGE_PIXELS,
+                 grey: bool = False) -> Image:
     """Decode PNG, JPEG or BMP bytes after checking the declared size."""
     fmt, width, height = image_header(data, name)
     if width * height > max_pixels:
@@ -46,7 +49,8 @@ def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_IMAGE_P
                          f" Mpx), more than the {max_pixels / 1e6:.0f} Mpx allowed: refused "
                          "before decoding", name)
     try:
-        image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        flag = cv2.IMREAD_GRAYSCALE if grey else cv2.IMREAD_COLOR
+        image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     except cv2.error:
         image = None
     if image is None:

@@ -48,8 +48,10 @@ def tag_detector(layout: Layout, px_per_in: float,
     whose larger side is `image_side` pixels (default: the table's width at that scale).
 
     The perimeter floor is set from the tag's expected size (with room for a tag seen smaller
-    than nominal), and the adaptive-threshold windows range from about one marker cell to a
-    whole tag so that a tag on a white sticker beside dark terrain still thresholds cleanly.
+    than nominal). The adaptive threshold runs twice, with windows of 1.5 and 4 marker cells:
+    the small window separates the cells, the wide one (most of a tag) keeps a tag on its
+    white sticker beside dark terrain or in shade clean. OpenCV's default (3 to 23 px in steps
+    of 10) is not tied to the tag's size and, at these scales, costs 3 passes for less.
     """
     tag_px = layout.tag_size * px_per_in
     cell_px = tag_px / 6.0  # 4x4 bits plus a one-cell border each side
@@ -60,11 +62,11 @@ def tag_detector(layout: Layout, px_per_in: float,
     side = image_side or layout.table_width * px_per_in
     params.minMarkerPerimeterRate = 0.5 * 4 * tag_px / max(1.0, side)
     params.maxMarkerPerimeterRate = 4.0
-    params.adaptiveThreshWinSizeMin = max(3, int(cell_px) | 1)
-    params.adaptiveThreshWinSizeMax = max(params.adaptiveThreshWinSizeMin + 2,
-                                          int(tag_px * 1.2) | 1)
-    params.adaptiveThreshWinSizeStep = max(2, (params.adaptiveThreshWinSizeMax
-                                               - params.adaptiveThreshWinSizeMin) // 3)
+    small_win = max(3, int(1.5 * cell_px) | 1)
+    wide_win = max(small_win + 2, int(4.0 * cell_px) | 1)
+    params.adaptiveThreshWinSizeMin = small_win
+    params.adaptiveThreshWinSizeMax = wide_win
+    params.adaptiveThreshWinSizeStep = wide_win - small_win
     params.minCornerDistanceRate = 0.05
     params.minDistanceToBorder = 1
     return cv2.aruco.ArucoDetector(aruco_dictionary(layout), params)

@@ -36,8 +36,8 @@ Sink = Callable[[dict[str, Any]], None]
 
 
 # -- frame sources --------------------------------------------------------------------------
-def frames(source: str,
-           max_frames: int | None = None) -> Iterator[tuple[int, Image | ImageError]]:
+def frames(source: str, max_frames: int | None = None,
+           grey: bool = False) -> Iterator[tuple[int, Image | ImageError]]:
     """(index, BGR frame) from a camera index ("0"), a video file, or a folder of images (in
     name order). An image in a folder that cannot be read comes as its `ImageError` (the
     caller says so and goes on); a camera or video that cannot be opened raises
@@ -50,7 +50,7 @@ def frames(source: str,
                               source)
         for n, p in enumerate(files[:max_frames]):
             try:
-                yield n, read_image(p)
+                yield n, read_image(p, grey=grey)
             except ImageError as error:
                 yield n, error
         return
@@ -70,7 +70,7 @@ def frames(source: str,
             ok, image = capture.read()
             if not ok or image is None:
                 return
-            yield n, image
+            yield n, cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if grey else image
             n += 1
     finally:
         capture.release()
@@ -183,7 +183,7 @@ def watch(source: str, sink: Sink, settings: CalibrationFile | None = None,
     tracker = tracker or Tracker()
     stats = WatchStats()
     last_cal: Calibration | None = settings.table
-    for n, image in frames(source, max_frames):
+    for n, image in frames(source, max_frames, grey=mode == "tags"):
         if isinstance(image, ImageError):
             # a bad file in a folder: say so and go on with the next one
             stats.skipped.append(image.message)
