@@ -38,6 +38,7 @@ from vision.cv import cv2
 from vision.types import FloatArray, Image
 
 BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.intp]
 
 __all__ = ["BaseDetection", "Rejected", "ColourResult", "detect_bases", "find_bases",
            "colour_figures", "colour_config",
@@ -253,8 +254,9 @@ def _blobs(mask: Image, side: SideColour, expected: float, config: ColourConfig,
     found: list[_Raw] = []
     refused: list[tuple[float, float, str]] = []
     tol = max(1.2, 0.12 * expected)
-    for points in _groups(contours, gap=1.5 * expected, min_extent=0.8 * expected):
-        lo, hi = points.min(axis=0), points.max(axis=0)
+    for pixels in _groups(contours, gap=1.5 * expected, min_extent=0.8 * expected):
+        points = np.column_stack((pixels, _normals(mask, pixels)))
+        lo, hi = pixels.min(axis=0), pixels.max(axis=0)
         centre_uv = (float(lo[0] + hi[0]) / 2.0, float(lo[1] + hi[1]) / 2.0)
         got = _circles(points, expected, tol, config, rng)
         if not got:
@@ -272,6 +274,24 @@ def _blobs(mask: Image, side: SideColour, expected: float, config: ColourConfig,
             else:
                 found.append(_Raw(side, fit, pts, cover, expected))
     return found, refused
+
+
+def _normals(mask: Image, pixels: FloatArray) -> FloatArray:
+    """Unit outward normals of the mask boundary at `pixels` (Sobel at those pixels only)."""
+    h, w = mask.shape
+    x = pixels[:, 0].astype(np.intp)
+    y = pixels[:, 1].astype(np.intp)
+    xm, xp = np.clip(x - 1, 0, w - 1), np.clip(x + 1, 0, w - 1)
+    ym, yp = np.clip(y - 1, 0, h - 1), np.clip(y + 1, 0, h - 1)
+    def at(r: IntArray, c: IntArray) -> FloatArray:
+        out: FloatArray = mask[r, c].astype(np.float64)
+        return out
+
+    gx = (at(ym, xp) + 2 * at(y, xp) + at(yp, xp)) - (at(ym, xm) + 2 * at(y, xm) + at(yp, xm))
+    gy = (at(yp, xm) + 2 * at(yp, x) + at(yp, xp)) - (at(ym, xm) + 2 * at(ym, x) + at(ym, xp))
+    norm = np.maximum(np.hypot(gx, gy), 1e-9)
+    out: FloatArray = np.column_stack((-gx / norm, -gy / norm))
+    return out
 
 
 def _groups(contours: Sequence[Any], gap: float, min_extent: float) -> list[FloatArray]:
@@ -389,7 +409,7 @@ def _unexplained(points: FloatArray, claimed: BoolArray, fit: CircleFit, expecte
 
 def _why_not(points: FloatArray, expected: float, config: ColourConfig, side: SideColour) -> str:
     """A reason for a blob with no circle of the expected radius: its own best-fit size."""
-    span = points.max(axis=0) - points.min(axis=0)
+    span = points[:, :2].max(axis=0) - points[:, :2].min(axis=0)
     size = float(max(span)) / config.px_per_in
     return (f"a {side.side} coloured blob {size:.2f} in across matches no {side.base_mm:g} mm "
             f"base ({2 * expected / config.px_per_in:.2f} in across with its rim)")

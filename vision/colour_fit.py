@@ -17,12 +17,30 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["CircleFit", "ransac_centre", "refine", "coverage", "radius_sensitivity"]
+__all__ = ["CircleFit", "ransac_centre", "refine", "coverage", "radius_sensitivity", "facing"]
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
 COVERAGE_BINS = 36  # 10 degree sectors
+MIN_FACING = 0.5  # cosine between a rim point's outward normal and the radius through it
+
+
+def facing(points: FloatArray, cx: float | FloatArray, cy: float | FloatArray) -> BoolArray:
+    """Whether each point's outward boundary normal (columns 2-3) points away from the centre.
+
+    A base's outer rim edge faces out from its centre; the rim's inner edge, the edge where a
+    miniature or terrain cuts the rim and a touching neighbour's rim do not, so they cannot
+    pull the circle. Points without normals (two columns) all pass. Broadcasts over centres
+    given as column vectors.
+    """
+    if points.shape[1] < 4:
+        shape = np.broadcast(np.asarray(cx), points[:, 0]).shape
+        return np.ones(shape, dtype=bool)
+    dx, dy = points[:, 0] - cx, points[:, 1] - cy
+    dot = dx * points[:, 2] + dy * points[:, 3]
+    ok: BoolArray = dot >= MIN_FACING * np.hypot(dx, dy)
+    return ok
 
 
 @dataclass(frozen=True)
@@ -47,7 +65,7 @@ def ransac_centre(points: FloatArray, radius: float, tol: float, rng: np.random.
         return None
     i = rng.integers(0, n, trials)
     j = rng.integers(0, n, trials)
-    p, q = points[i], points[j]
+    p, q = points[i, :2], points[j, :2]
     chord = q - p
     d = np.hypot(chord[:, 0], chord[:, 1])
     ok = (d > 0.5 * radius) & (d < 2.0 * radius)
@@ -62,11 +80,12 @@ def ransac_centre(points: FloatArray, radius: float, tol: float, rng: np.random.
     centres = np.concatenate((mid + normal * h[:, None], mid - normal * h[:, None]))
     gaps = np.abs(np.hypot(points[None, :, 0] - centres[:, None, 0],
                            points[None, :, 1] - centres[:, None, 1]) - radius)
-    votes = (gaps <= tol).sum(axis=1)
+    good = (gaps <= tol) & facing(points, centres[:, 0:1], centres[:, 1:2])
+    votes = good.sum(axis=1)
     best = int(np.argmax(votes))
     if votes[best] < 3:
         return None
-    return float(centres[best, 0]), float(centres[best, 1]), gaps[best] <= tol
+    return float(centres[best, 0]), float(centres[best, 1]), good[best]
 
 
 def refine(points: FloatArray, cx: float, cy: float, radius: float, tol: float,
@@ -82,7 +101,7 @@ def refine(points: FloatArray, cx: float, cy: float, radius: float, tol: float,
     inl = np.zeros(len(points), dtype=bool)
     for _ in range(rounds):
         dist = np.hypot(points[:, 0] - c[0], points[:, 1] - c[1])
-        new = np.abs(dist - r) <= tol
+        new = (np.abs(dist - r) <= tol) & facing(points, float(c[0]), float(c[1]))
         if new.sum() < 3:
             break
         inl = new
@@ -137,7 +156,8 @@ def coverage(points: FloatArray, cx: float, cy: float) -> float:
         return 0.0
     ang = np.arctan2(points[:, 1] - cy, points[:, 0] - cx)
     bins = np.floor((ang + math.pi) / (2 * math.pi) * COVERAGE_BINS).astype(np.intp)
-    return float(np.unique(np.clip(bins, 0, COVERAGE_BINS - 1)).size) / COVERAGE_BINS
+    seen = np.bincount(np.clip(bins, 0, COVERAGE_BINS - 1), minlength=COVERAGE_BINS)
+    return float(np.count_nonzero(seen)) / COVERAGE_BINS
 
 
 def radius_sensitivity(points: FloatArray, cx: float, cy: float) -> float:
