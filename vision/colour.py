@@ -262,13 +262,19 @@ def _blobs(mask: Image, side: SideColour, expected: float, config: ColourConfig,
         if not got:
             refused.append((*centre_uv, _why_not(points, expected, config, side)))
             continue
-        claimed = np.zeros(len(points), dtype=bool)
-        for f, _, _ in got:
-            claimed |= np.hypot(points[:, 0] - f.cx, points[:, 1] - f.cy) <= f.radius + tol
-        for fit, pts, cover in got:
-            problem = _check(fit, cover, expected, config, mask)
-            if not problem:
-                problem = _unexplained(points, claimed, fit, expected, config.px_per_in)
+        problems = [_check(fit, cover, expected, config, mask) for fit, _, cover in got]
+        # Pixels a refused circle explains are not explained: refuse until no change.
+        for _ in range(len(got)):
+            claimed = np.zeros(len(points), dtype=bool)
+            for (f, _, _), problem in zip(got, problems, strict=True):
+                if not problem:
+                    claimed |= np.hypot(points[:, 0] - f.cx, points[:, 1] - f.cy) <= f.radius + tol
+            fresh = [problem or _unexplained(points, claimed, fit, expected, config.px_per_in)
+                     for (fit, _, _), problem in zip(got, problems, strict=True)]
+            if fresh == problems:
+                break
+            problems = fresh
+        for (fit, pts, cover), problem in zip(got, problems, strict=True):
             if problem:
                 refused.append((fit.cx, fit.cy, problem))
             else:
