@@ -159,3 +159,47 @@ def test_cli_missing_source(capsys, tmp_path):
     assert code == 2
     assert "no such camera, file or folder" in json.loads(capsys.readouterr().out)["error"][
         "message"]
+
+
+def test_tracker_anonymous_colour_figures():
+    t = Tracker(vanish_after=1)
+    first = t.update([{"side": "zombies", "x": 2.0, "y": 2.0}, {"side": "zombies", "x": 6.0,
+                                                                "y": 6.0},
+                      {"side": "survivors", "x": 2.1, "y": 2.0}])
+    assert first.appeared == ["survivors#1", "zombies#2", "zombies#3"]
+    keys = {(f["side"], f["x"]): f["track"] for f in t.last_seen.values()}
+    z1, z2 = keys[("zombies", 2.0)], keys[("zombies", 6.0)]
+    # the two zombies swap list order and one walks 1.5 in: matched by place, not order
+    change = t.update([{"side": "zombies", "x": 6.0, "y": 6.0},
+                       {"side": "zombies", "x": 3.5, "y": 2.0},
+                       {"side": "survivors", "x": 2.1, "y": 2.0}])
+    assert change.moved == [z1] and not change.appeared and not change.vanished
+    assert {f["track"] for f in t.last_seen.values() if f["side"] == "zombies"} == {z1, z2}
+    # a jump beyond the gate is a new figure and, a frame later, a vanished one
+    change = t.update([{"side": "zombies", "x": 6.0, "y": 6.0},
+                       {"side": "zombies", "x": 12.0, "y": 12.0},
+                       {"side": "survivors", "x": 2.1, "y": 2.0}])
+    assert change.vanished == [z1] and len(change.appeared) == 1
+
+
+def test_watch_colour_mode(tmp_path):
+    from synth_frames import Effects, Figure, render
+
+    from vision.locate import colour_available
+
+    if not colour_available():
+        pytest.skip("colour mode not in this build")
+    blue, red, grey = (220, 90, 20), (30, 30, 210), (60, 70, 80)
+    for n, zx in enumerate((9.0, 9.0, 7.0)):
+        figs = [Figure(3, 3, rim_bgr=blue, body_bgr=grey), Figure(zx, 4, rim_bgr=red,
+                                                                  body_bgr=grey)]
+        frame = render(figs, (), scenes.SMALL_CAMERA, Effects(noise_sigma=2.0),
+                       layout=scenes.SMALL, seed=20 + n)
+        (tmp_path / f"f{n}.png").write_bytes(encode_png(frame.image))
+    posted: list[dict] = []
+    watch(str(tmp_path), posted.append, SETTINGS, mode="colour")
+    assert [p["frame"] for p in posted] == [0, 2]
+    assert len(posted[0]["appeared"]) == 2
+    zombie = next(f for f in posted[1]["figures"] if f["side"] == "zombies")
+    assert posted[1]["moved"] == [zombie["track"]]
+    assert zombie["x"] == pytest.approx(7.0, abs=0.1)

@@ -20,6 +20,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
 from vision.calibfile import CalibrationFile
 from vision.calibration import Calibration
 from vision.cv import cv2
@@ -77,11 +80,18 @@ def frames(source: str, max_frames: int | None = None,
 
 
 # -- change detection -----------------------------------------------------------------------
+Key = int | str  # a tag id, or an anonymous colour-mode track ("zombies#3")
+
+
+def _order(key: Key) -> tuple[int, int, str]:
+    return (0, key, "") if isinstance(key, int) else (1, 0, key)
+
+
 @dataclass(frozen=True)
 class Change:
-    moved: list[int]
-    appeared: list[int]
-    vanished: list[int]
+    moved: list[Key]
+    appeared: list[Key]
+    vanished: list[Key]
 
     def __bool__(self) -> bool:
         return bool(self.moved or self.appeared or self.vanished)
@@ -89,22 +99,58 @@ class Change:
 
 @dataclass
 class Tracker:
-    """Known positions per tag, and which changed in a new frame.
+    """Known positions per figure, and which changed in a new frame.
+
+    Tagged figures are known by their tag. Colour-mode figures have no identity: each side's
+    bases are matched to that side's tracks by an optimal assignment (nearest overall, none
+    farther than `match_gate` inches), and an unmatched base starts a new track
+    (``"zombies#3"``, written into its ``"track"`` field). Naming who is who is left to the
+    service, which knows the game's figures.
 
     A figure moved when its new position is farther than `min_move` inches, or three of its
-    combined standard deviations, from the last one posted (so detection jitter is not a
-    move). A figure vanishes only after `vanish_after` frames without it (a hand passing over
-    the table must not remove everyone it covers).
+    combined uncertainties, from the last one posted (so detection jitter is not a move). A
+    figure vanishes only after `vanish_after` frames without it (a hand passing over the
+    table must not remove everyone it covers).
     """
 
     min_move: float = 0.1
     vanish_after: int = 3
-    positions: dict[int, dict[str, Any]] = field(default_factory=dict)
-    missing: dict[int, int] = field(default_factory=dict)
+    match_gate: float = 3.0
+    positions: dict[Key, dict[str, Any]] = field(default_factory=dict)
+    missing: dict[Key, int] = field(default_factory=dict)
+    last_seen: dict[Key, dict[str, Any]] = field(default_factory=dict)
+    _next_track: int = 0
+
+    def _keyed(self, figures: list[dict[str, Any]]) -> dict[Key, dict[str, Any]]:
+        seen: dict[Key, dict[str, Any]] = {int(f["tag"]): f for f in figures if "tag" in f}
+        anonymous = [f for f in figures if "tag" not in f]
+        for side in sorted({str(f.get("side")) for f in anonymous}):
+            dets = [f for f in anonymous if str(f.get("side")) == side]
+            tracks = [k for k, v in self.positions.items()
+                      if isinstance(k, str) and str(v.get("side")) == side]
+            taken: dict[int, Key] = {}
+            if tracks:
+                cost = np.array([[math.hypot(d["x"] - self.positions[k]["x"],
+                                             d["y"] - self.positions[k]["y"]) for k in tracks]
+                                 for d in dets])
+                gated = np.where(cost <= self.match_gate, cost, 1e6)
+                for i, j in zip(*linear_sum_assignment(gated), strict=True):
+                    if gated[i, j] < 1e6:
+                        taken[int(i)] = tracks[int(j)]
+            for i, d in enumerate(dets):
+                key = taken.get(i)
+                if key is None:
+                    self._next_track += 1
+                    key = f"{side}#{self._next_track}"
+                seen[key] = {**d, "track": key}
+        return seen
 
     def update(self, figures: list[dict[str, Any]]) -> Change:
-        seen = {int(f["tag"]): f for f in figures if "tag" in f}
-        moved, appeared, vanished = [], [], []
+        seen = self._keyed(figures)
+        self.last_seen = seen
+        moved: list[Key] = []
+        appeared: list[Key] = []
+        vanished: list[Key] = []
         for tag, fig in seen.items():
             self.missing.pop(tag, None)
             old = self.positions.get(tag)
@@ -125,7 +171,8 @@ class Tracker:
                 vanished.append(tag)
                 del self.positions[tag]
                 del self.missing[tag]
-        return Change(sorted(moved), sorted(appeared), sorted(vanished))
+        return Change(sorted(moved, key=_order), sorted(appeared, key=_order),
+                      sorted(vanished, key=_order))
 
 
 # -- sinks ----------------------------------------------------------------------------------
@@ -201,10 +248,11 @@ def watch(source: str, sink: Sink, settings: CalibrationFile | None = None,
             last_cal = result.calibration
         change = tracker.update(result.figures)
         if change:
+            figures = list(tracker.last_seen.values())  # colour mode: with their "track"
             sink({
                 "frame": n, "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
                 "mode": mode, "table": result.answer["table"],
-                "figures": result.figures, "moved": change.moved,
+                "figures": figures, "moved": change.moved,
                 "appeared": change.appeared, "vanished": change.vanished,
             })
             stats.posted += 1
