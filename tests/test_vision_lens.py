@@ -122,3 +122,31 @@ def test_distorted_table_needs_the_lens(lens):
     assert worst(fixed) < 0.05
     assert worst(fixed) < worst(plain)
     assert calibrate(image, scenes.SMALL, lens).markers == (0, 1, 2, 3)
+
+
+def test_lens_command(views, tmp_path, capsys):
+    import json
+
+    from synth_frames import encode_png
+
+    from service.cli import main
+    from vision.calibfile import load_calibration
+
+    paths = []
+    for n, view in enumerate(views):
+        paths.append(tmp_path / f"view{n}.png")
+        paths[-1].write_bytes(encode_png(view))
+    start = tmp_path / "start.json"
+    start.write_text(json.dumps({"layout": scenes.SMALL_JSON}))
+    out = tmp_path / "cal.json"
+    code = main(["vision", "lens", *map(str, paths), "--calibration", str(start), "--out",
+                 str(out), "--json"])
+    assert code == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert abs(answer["intrinsics"]["camera_matrix"][0][0] - 1000.0) < 20.0
+    saved = load_calibration(out)
+    assert saved.layout == scenes.SMALL  # the file's layout is kept
+    assert saved.intrinsics is not None and saved.intrinsics.has_distortion
+    code = main(["vision", "lens", str(paths[0]), "--out", str(out), "--json"])
+    assert code == 2
+    assert "at least 4 views" in json.loads(capsys.readouterr().out)["error"]["message"]
