@@ -22,6 +22,7 @@ from vision.colour import (
     find_bases,
 )
 from vision.colour_config import DEFAULT_COLOURS, ColourConfig, ColourConfigError, HsvRange
+from vision.errors import ImageError
 
 R = base_radius(25.0)
 WEBCAM = sf.Effects(blur_sigma=0.8, noise_sigma=2.5, gradient=0.3, jpeg_quality=85)
@@ -97,8 +98,10 @@ def test_detections_carry_what_the_cli_needs(table_frames: list[sc.ColourFrame])
 
 def test_empty_table_finds_nothing() -> None:
     frame = sc.render_colour([], effects=WEBCAM, seed=7)
-    _, result = located(frame)
+    cal, result = located(frame)
     assert result.bases == () and result.rejected == ()
+    with pytest.raises(ImageError, match="3-channel"):
+        find_bases(frame.image[:, :, 0], cal)
 
 
 def test_touching_bases_come_apart() -> None:

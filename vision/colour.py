@@ -35,6 +35,7 @@ from vision.calibration import Calibration, rectified_to_table
 from vision.colour_config import DEFAULT_COLOURS, ColourConfig, HsvRange, SideColour
 from vision.colour_fit import CircleFit, coverage, radius_sensitivity, ransac_centre, refine
 from vision.cv import cv2
+from vision.errors import ImageError
 from vision.types import FloatArray, Image
 
 BoolArray = npt.NDArray[np.bool_]
@@ -167,8 +168,9 @@ class _Raw:
 def find_bases(image_bgr: Image, calibration: Calibration,
                config: ColourConfig = DEFAULT_COLOURS) -> ColourResult:
     """Bases and refused blobs in one frame; deterministic (seeded RANSAC)."""
-    if image_bgr.ndim != 3 or image_bgr.shape[2] != 3:
-        raise ValueError(f"colour mode needs a 3-channel BGR image, got shape {image_bgr.shape}")
+    if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
+        raise ImageError(f"colour mode needs an 8-bit 3-channel BGR image, got shape "
+                         f"{image_bgr.shape} of {image_bgr.dtype}", "image")
     ppi = config.px_per_in
     hsv = hsv_table(image_bgr, calibration, ppi)
     rng = np.random.default_rng(12345)
