@@ -106,3 +106,16 @@ def test_grey_decoding():
     assert grey.shape == (48, 64)
     expected = cv2.cvtColor(decode_image(encode_jpeg(IMG, 95)), cv2.COLOR_BGR2GRAY)
     assert np.abs(grey.astype(int) - expected.astype(int)).mean() < 3
+
+
+def test_exif_rotation_is_ignored():
+    """A phone photo tagged "rotate 90" keeps its stored pixels (markers work in any
+    rotation), so the decoded size matches the header."""
+    tiff = (b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1)
+            + struct.pack("<HHIHH", 0x0112, 3, 1, 6, 0) + struct.pack("<I", 0))
+    payload = b"Exif\x00\x00" + tiff
+    app1 = b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload
+    jpeg = encode_jpeg(IMG, 95)
+    rotated = jpeg[:2] + app1 + jpeg[2:]
+    assert image_header(rotated) == ("JPEG", 64, 48)
+    assert decode_image(rotated, "phone.jpg").shape == (48, 64, 3)

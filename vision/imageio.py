@@ -49,7 +49,9 @@ def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_IMAGE_P
                          f" Mpx), more than the {max_pixels / 1e6:.0f} Mpx allowed: refused "
                          "before decoding", name)
     try:
-        flag = cv2.IMREAD_GRAYSCALE if grey else cv2.IMREAD_COLOR
+        # EXIF orientation is ignored: markers are found in any rotation, and the pixels
+        # then match the header's declared size
+        flag = (cv2.IMREAD_GRAYSCALE if grey else cv2.IMREAD_COLOR) | cv2.IMREAD_IGNORE_ORIENTATION
         image = cv2.imdecode(np.frombuffer(data, np.uint8), flag)
     except cv2.error:
         image = None
