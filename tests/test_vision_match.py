@@ -127,3 +127,19 @@ def test_json() -> None:
     data = got.to_json()
     assert data["matched"][0]["figure"] == "z1" and data["matched"][0]["margin"] > 4
     assert data["appeared"] == [] and data["vanished"] == []
+
+
+def test_colour_detections_and_scene_figures() -> None:
+    from vision.colour import BaseDetection
+    from vision.match import known_from_scene
+
+    scene = [{"id": "s1", "side": "survivors", "x": 3, "y": 3},
+             {"id": "z1", "side": "zombies", "x": 10, "y": 10}]
+    known = known_from_scene(scene, {"z1": 4.0}, default_move=6.0)
+    assert [(k.id, k.max_move) for k in known] == [("s1", 6.0), ("z1", 4.0)]
+    seen = [BaseDetection("zombies", 12.5, 11, 0.49, 0.05, 0.9, 0.9, 0.01),
+            BaseDetection("survivors", 8.5, 3, 0.49, 0.05, 0.9, 0.9, 0.01)]
+    got = match_figures(known, seen)
+    assert got.identity(0) == "z1" and got.identity(1) == "s1"
+    with pytest.raises(VisionError, match=r"figures\[0\]: needs id, side, x and y"):
+        known_from_scene([{"id": "s1"}], {}, 6.0)
