@@ -110,7 +110,11 @@ def flag_answers(space: Space, uncertainty: Any, questions: Sequence[Any],
     for n, q in enumerate(questions):
         where = f"questions[{n}]"
         got = dict(answers[n]) if answers is not None else answer(space, q, where)
-        reasons = _check(space, u, q, got)
+        try:
+            reasons = _check(space, u, q, got)
+        except (KeyError, TypeError, ValueError) as error:
+            raise QuestionError(f"{where}: cannot weigh the uncertainty of {q!r} ({error})",
+                                where) from None
         got["check_with_tape"] = bool(reasons)
         got["tape_reasons"] = reasons
         out.append(got)

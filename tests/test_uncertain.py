@@ -179,3 +179,15 @@ def test_paths_are_not_assessed() -> None:
     scene = {"figures": [fig("s1", "survivors", 3, 3)]}
     got = ask(scene, [{"ask": "path", "figure": "s1", "to": [10, 10]}], {"s1": 0.3})[0]
     assert got["reachable"] and got["check_with_tape"] is False
+
+
+def test_answers_given_with_a_malformed_question() -> None:
+    from geometry.scene import load_scene
+    from geometry.space import Space
+    from rules.uncertain import flag_answers
+
+    space = Space(load_scene({"figures": [fig("s1", "survivors", 3, 3)]}))
+    with pytest.raises(QuestionError, match=r"questions\[0\]: cannot weigh"):
+        flag_answers(space, {}, [{"ask": "distance", "a": "s1"}], [{"inches": 0.0}])
+    with pytest.raises(QuestionError, match="1 answers for 0 questions"):
+        flag_answers(space, {}, [], [{"inches": 0.0}])
