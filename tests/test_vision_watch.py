@@ -63,8 +63,9 @@ def test_tracker_thresholds():
     assert t.update([{"tag": 4, "x": 1.0, "y": 1.0, "uncertainty": 0.01}]).appeared == [4]
     assert not t.update([{"tag": 4, "x": 1.05, "y": 1.0, "uncertainty": 0.01}])
     assert t.update([{"tag": 4, "x": 1.2, "y": 1.0, "uncertainty": 0.01}]).moved == [4]
-    # a large uncertainty widens the gate to 3 sigma
-    assert not t.update([{"tag": 4, "x": 1.45, "y": 1.0, "uncertainty": 0.1}])
+    # a large uncertainty widens the gate to the combined uncertainties
+    assert not t.update([{"tag": 4, "x": 1.45, "y": 1.0, "uncertainty": 0.3}])
+    assert t.update([{"tag": 4, "x": 1.6, "y": 1.0, "uncertainty": 0.3}]).moved == [4]
     assert t.update([]).vanished == [4]
 
 

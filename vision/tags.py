@@ -10,7 +10,9 @@ the printed size (after the fit, RMS corner residual at most `MAX_SHAPE_RESIDUAL
 within `SIZE_TOLERANCE`). A tag partly hidden by terrain or a hand either does not decode or
 fails that check; it is reported under ``rejected`` with the reason, never as a position.
 
-Uncertainty (one standard deviation, inches) adds in quadrature:
+`uncertainty` is a bound, as in colour mode and as `rules.uncertain` reads it: the true centre
+lies within it about 95% of the time (`SIGMAS` = 2.5 standard deviations; for a round 2-D
+normal error P(r < 2.5 sigma) = 96%). `sigma` (one standard deviation) adds in quadrature:
 - the calibration: the RMS corner residual on the table (`reprojection_in`), doubled when
   only three markers were used (the fourth corner is extrapolated);
 - the detection: marker centres jitter by about 0.15 px (NOTES.md), converted to inches at
@@ -38,6 +40,7 @@ __all__ = ["TagFix", "TagRejection", "TagResult", "locate_tags", "default_px_per
            "MAX_SHAPE_RESIDUAL_IN", "SIZE_TOLERANCE"]
 
 MAX_SHAPE_RESIDUAL_IN = 0.02  # 1/3 of a marker cell
+SIGMAS = 2.5  # uncertainty = this many standard deviations (~95% in 2-D)
 SIZE_TOLERANCE = 0.12  # relative, on the tag's side length
 CENTRE_JITTER_PX = 0.15
 BASE_HEIGHT_TOLERANCE_IN = 0.5 / MM_PER_INCH
@@ -51,15 +54,21 @@ class TagFix:
     tag: int
     x: float
     y: float
-    uncertainty: float  # 1 sigma, inches
+    uncertainty: float  # inches: ~95% bound on the centre error (SIGMAS standard deviations)
     angle_deg: float  # the tag's rotation on the table, counter-clockwise from +x
     pixel: tuple[float, float]  # where the tag centre is in the frame
     parallax_in: float  # how far the height correction moved it
     shape_residual_in: float
 
+    @property
+    def sigma(self) -> float:
+        """One standard deviation of the centre error, inches."""
+        return self.uncertainty / SIGMAS
+
     def to_json(self) -> dict[str, Any]:
         return {"tag": self.tag, "x": round(self.x, 4), "y": round(self.y, 4),
                 "uncertainty": round(self.uncertainty, 4),
+                "sigma": round(self.sigma, 4),
                 "angle_deg": round(self.angle_deg, 1),
                 "pixel": [round(self.pixel[0], 2), round(self.pixel[1], 2)],
                 "parallax_in": round(self.parallax_in, 4),
@@ -157,8 +166,8 @@ def _fix(d: Detection, table_corners: FloatArray, foot: FloatArray, cal: Calibra
     pixel = cal.table_to_image(np.array([[x, y]]), height)[0] if cal.pose is not None \
         else cal.table_to_image(foot.reshape(1, 2))[0]
     parallax = math.hypot(x - x0, y - y0)
-    sigma = _uncertainty(cal, (x, y), parallax, residual)
-    return TagFix(d.id, x, y, sigma, angle, (float(pixel[0]), float(pixel[1])), parallax,
+    sigma = _sigma(cal, (x, y), parallax, residual)
+    return TagFix(d.id, x, y, SIGMAS * sigma, angle, (float(pixel[0]), float(pixel[1])), parallax,
                   residual)
 
 
@@ -178,7 +187,7 @@ def _square_fit(corners: FloatArray) -> tuple[float, float, float]:
     return abs(a), math.degrees(math.atan2(a.imag, a.real)) % 360.0, residual
 
 
-def _uncertainty(cal: Calibration, xy: tuple[float, float], parallax: float,
+def _sigma(cal: Calibration, xy: tuple[float, float], parallax: float,
                  residual: float) -> float:
     cal_term = cal.reprojection_in * (1.0 if len(cal.markers) >= 4 else 2.0)
     det_term = math.hypot(CENTRE_JITTER_PX / cal.px_per_in(xy), residual / 2.0)

@@ -107,8 +107,9 @@ class Tracker:
     (``"zombies#3"``, written into its ``"track"`` field). Naming who is who is left to the
     service, which knows the game's figures.
 
-    A figure moved when its new position is farther than `min_move` inches, or three of its
-    combined uncertainties, from the last one posted (so detection jitter is not a move). A
+    A figure moved when its new position is farther than `min_move` inches, or than its two
+    positions' combined uncertainties (each a ~95% bound), from the last one posted (so
+    detection jitter is not a move). A
     figure vanishes only after `vanish_after` frames without it (a hand passing over the
     table must not remove everyone it covers).
     """
@@ -159,8 +160,8 @@ class Tracker:
                 self.positions[tag] = fig
                 continue
             dist = math.hypot(fig["x"] - old["x"], fig["y"] - old["y"])
-            sigma = math.hypot(fig.get("uncertainty", 0.0), old.get("uncertainty", 0.0))
-            if dist > max(self.min_move, 3.0 * sigma):
+            doubt = math.hypot(fig.get("uncertainty", 0.0), old.get("uncertainty", 0.0))
+            if dist > max(self.min_move, doubt):
                 moved.append(tag)
                 self.positions[tag] = fig
         for tag in list(self.positions):
