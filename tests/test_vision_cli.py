@@ -196,3 +196,13 @@ def test_markers_custom_layout_is_printed(capsys, tmp_path):
     found = detect(tag_detector(lay, 100.0, max(page.shape)), page)
     assert sorted(d.id for d in found) == [10, 11, 12]
     assert all(abs(side_px(d.corners) - 50.0) < 2.0 for d in found)
+
+
+def test_cli_start_does_not_load_opencv():
+    """OpenCV and fpdf load only for the vision commands (the others start as before)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, service.cli; service.cli.build_parser(); "
+            "assert 'cv2' not in sys.modules and 'fpdf' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
