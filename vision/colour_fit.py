@@ -58,11 +58,12 @@ class CircleFit:
 
 
 def ransac_centre(points: FloatArray, radius: float, tol: float, rng: np.random.Generator,
-                  trials: int = 64) -> tuple[float, float, BoolArray] | None:
+                  trials: int = 40) -> tuple[float, float, BoolArray] | None:
     """Best centre for a circle of known `radius` through the most `points` (within `tol`)."""
     n = len(points)
     if n < 3:
         return None
+    trials = max(trials, min(n // 2, 3 * trials))  # bigger blobs (touching bases): more pairs
     i = rng.integers(0, n, trials)
     j = rng.integers(0, n, trials)
     p, q = points[i, :2], points[j, :2]
@@ -78,9 +79,12 @@ def ransac_centre(points: FloatArray, radius: float, tol: float, rng: np.random.
     h = np.sqrt(np.maximum(radius * radius - (d / 2.0) ** 2, 0.0))
     normal = np.column_stack((-chord[:, 1], chord[:, 0])) / d[:, None]
     centres = np.concatenate((mid + normal * h[:, None], mid - normal * h[:, None]))
-    gaps = np.abs(np.hypot(points[None, :, 0] - centres[:, None, 0],
-                           points[None, :, 1] - centres[:, None, 1]) - radius)
-    good = (gaps <= tol) & facing(points, centres[:, 0:1], centres[:, 1:2])
+    dx = points[None, :, 0] - centres[:, None, 0]
+    dy = points[None, :, 1] - centres[:, None, 1]
+    dist = np.sqrt(dx * dx + dy * dy)
+    good = np.abs(dist - radius) <= tol
+    if points.shape[1] >= 4:  # the same test as `facing`, sharing dx, dy and dist
+        good &= dx * points[None, :, 2] + dy * points[None, :, 3] >= MIN_FACING * dist
     votes = good.sum(axis=1)
     best = int(np.argmax(votes))
     if votes[best] < 3:
