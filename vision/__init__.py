@@ -13,3 +13,5 @@ import os
 MAX_IMAGE_PIXELS = 50_000_000
 
 os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(MAX_IMAGE_PIXELS))
+# OpenCV's own warnings (a camera index that does not open...) would repeat our clearer errors
+os.environ.setdefault("OPENCV_LOG_LEVEL", "ERROR")

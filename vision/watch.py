@@ -59,6 +59,8 @@ def frames(source: str, max_frames: int | None = None,
         return
     if source.isdigit():
         capture = cv2.VideoCapture(int(source))
+        # a live camera: keep only the newest frame, not a backlog of stale ones
+        capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
         what = f"camera {source}"
     elif path.is_file():
         capture = cv2.VideoCapture(str(path))
