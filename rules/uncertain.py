@@ -25,14 +25,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import shapely
+import shapely.ops
 
 from geometry.errors import QuestionError, SceneError
 from geometry.scene import load_scene
 from geometry.space import Space, enemies
-from geometry.units import CONTACT_INCHES
+from geometry.units import CONTACT_INCHES, base_radius
 from rules.arbitration import ACTIVATION_INCHES, THREAT_INCHES, TIE_INCHES, answer
 
-__all__ = ["review", "flag_answers", "sight_samples", "NEAR_ZERO_FRACTION"]
+__all__ = ["review", "flag_answers", "settle_scene", "sight_samples", "NEAR_ZERO_FRACTION"]
 
 FloatArray = npt.NDArray[np.float64]
 Answer = dict[str, Any]
@@ -54,11 +55,13 @@ def _ring() -> FloatArray:
 _RING = _ring()
 
 
-def review(request: Any) -> dict[str, list[Answer]]:
-    """`{"scene", "questions", "uncertainty": {id: inches}}` -> `{"answers"}` with flags.
+def review(request: Any) -> dict[str, Any]:
+    """`{"scene", "questions", "uncertainty": {id: inches}}` -> `{"answers", "settled"}`.
 
     Each answer is the arbitration answer plus `check_with_tape` (bool) and `tape_reasons`.
-    A figure missing from `uncertainty` uses its scene field `"uncertainty"`, else 0.
+    A figure missing from `uncertainty` uses its scene field `"uncertainty"`, else 0. Measured
+    positions may make touching bases overlap a little; see `settle_scene` (`settled` lists the
+    figures it moved).
     """
     if not isinstance(request, Mapping):
         raise QuestionError(f"request: expected an object, got {request!r}", "")
@@ -70,14 +73,84 @@ def review(request: Any) -> dict[str, list[Answer]]:
     questions = request.get("questions", [])
     if not isinstance(questions, list):
         raise QuestionError(f"questions: expected a list, got {questions!r}", "questions")
+    given = request.get("uncertainty", {})
+    if not isinstance(given, Mapping):
+        raise QuestionError(f"uncertainty: expected an object of figure id -> inches, "
+                            f"got {given!r}", "uncertainty")
     try:
-        scene = load_scene(request["scene"])
+        data, settled = settle_scene(request["scene"], given)
+        scene = load_scene(data)
     except SceneError as error:
         where = f"scene.{error.where}" if error.where else "scene"
         raise SceneError(error.message, where) from None
     space = Space(scene)
-    given = request.get("uncertainty", {})
-    return {"answers": flag_answers(space, given, questions)}
+    return {"answers": flag_answers(space, given, questions), "settled": settled}
+
+
+def settle_scene(data: Any, given: Mapping[str, Any]) -> tuple[Any, list[dict[str, Any]]]:
+    """The scene JSON with bases that overlap each other, movement-blocking terrain or the
+    table edge by no more than their uncertainties pushed apart (a camera puts touching bases
+    a hair into each other), and what was moved. Larger overlaps are left for `load_scene` to
+    refuse, naming the figure; malformed figures are left alone for the same reason."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("figures"), list):
+        return data, []
+    try:
+        ground = load_scene({**data, "figures": []})
+    except SceneError:
+        return data, []
+    figures = [dict(f) if isinstance(f, Mapping) else f for f in data["figures"]]
+    movable = []
+    for f in figures:
+        if not isinstance(f, dict):
+            continue
+        u = given.get(str(f.get("id")), f.get("uncertainty", 0.0))
+        values = (f.get("x"), f.get("y"), f.get("base_mm", 25.0), u)
+        if all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+               for v in values) and float(u) > 0 and float(f.get("base_mm", 25.0)) > 0:
+            movable.append(f)
+    if not movable:
+        return data, []
+    xy = np.array([(float(f["x"]), float(f["y"])) for f in movable])
+    start = xy.copy()
+    r = np.array([base_radius(float(f.get("base_mm", 25.0))) for f in movable])
+    u = np.array([float(given.get(f["id"], f.get("uncertainty", 0.0))) for f in movable])
+    blockers = [t.footprint for t in ground.movement_blockers]
+    union = shapely.union_all(blockers) if blockers else None
+    w, d = ground.table.width, ground.table.depth
+    for _ in range(20):
+        moved = False
+        for i in range(len(movable)):
+            for j in range(i + 1, len(movable)):
+                gap = float(np.hypot(*(xy[j] - xy[i]))) - r[i] - r[j]
+                if -(u[i] + u[j]) <= gap < -1e-9:
+                    axis = (xy[j] - xy[i]) / max(float(np.hypot(*(xy[j] - xy[i]))), 1e-12)
+                    share = u[i] / (u[i] + u[j])
+                    xy[i] += axis * gap * share * (1 + 1e-6)
+                    xy[j] -= axis * gap * (1 - share) * (1 + 1e-6)
+                    moved = True
+            if union is not None:
+                here = shapely.Point(*xy[i])
+                if not shapely.contains(union, here):
+                    depth = r[i] - float(shapely.distance(union, here))
+                    if 1e-9 < depth <= u[i]:
+                        near = shapely.ops.nearest_points(union, here)[0]
+                        away = xy[i] - np.array([near.x, near.y])
+                        xy[i] += away / max(float(np.hypot(*away)), 1e-12) * depth * (1 + 1e-6)
+                        moved = True
+            clamped = np.clip(xy[i], r[i], (w - r[i], d - r[i]))
+            if 1e-12 < float(np.abs(clamped - xy[i]).max()) <= u[i]:
+                xy[i] = clamped
+                moved = True
+        if not moved:
+            break
+    shift = np.hypot(*(xy - start).T)
+    settled = []
+    for f, (x, y), moved_by, limit in zip(movable, xy, shift, u, strict=True):
+        if 0 < moved_by <= limit + 1e-9:
+            f["x"], f["y"] = float(x), float(y)
+            settled.append({"id": f["id"], "moved": float(moved_by),
+                            "to": [float(x), float(y)]})
+    return {**data, "figures": figures}, settled
 
 
 def _uncertainties(space: Space, given: Any) -> dict[str, float]:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from geometry.errors import QuestionError
+from geometry.errors import QuestionError, SceneError
 from geometry.units import CONTACT_INCHES, base_radius
 from rules.arbitration import ACTIVATION_INCHES, arbitrate
 from rules.uncertain import review
@@ -191,3 +191,24 @@ def test_answers_given_with_a_malformed_question() -> None:
         flag_answers(space, {}, [{"ask": "distance", "a": "s1"}], [{"inches": 0.0}])
     with pytest.raises(QuestionError, match="1 answers for 0 questions"):
         flag_answers(space, {}, [], [{"inches": 0.0}])
+
+
+def test_bases_measured_a_hair_into_each_other_are_settled() -> None:
+    # The camera put two touching bases 0.03 in into each other and one 0.02 in into a wall.
+    wall = {"id": "wall", "kind": "polygon", "polygon": [[0, 10], [5, 10], [5, 12], [0, 12]]}
+    scene = {"terrain": [wall],
+             "figures": [fig("s1", "survivors", 10, 10),
+                         fig("z1", "zombies", 10 + 2 * R - 0.03, 10),
+                         fig("s2", "survivors", 5 + R - 0.02, 11)]}
+    got = review({"scene": scene, "questions": [{"ask": "engaged", "figure": "s1"}],
+                  "uncertainty": {"s1": 0.04, "z1": 0.04, "s2": 0.04}})
+    engaged = got["answers"][0]
+    assert engaged["with"] == ["z1"] and engaged["check_with_tape"]
+    moved = {m["id"]: m["moved"] for m in got["settled"]}
+    assert set(moved) == {"s1", "z1", "s2"}
+    assert moved["s1"] == pytest.approx(0.015, abs=1e-3)
+    assert moved["s2"] == pytest.approx(0.02, abs=1e-3)
+    # More overlap than the uncertainty allows is still an invalid scene.
+    with pytest.raises(SceneError, match="overlaps the base of 's1'"):
+        review({"scene": scene, "questions": [],
+                "uncertainty": {"s1": 0.01, "z1": 0.01, "s2": 0.04}})
