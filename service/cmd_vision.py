@@ -39,6 +39,8 @@ def register(sub: Any) -> None:
                      help="calibration file (layout, lens, saved table of a fixed camera)")
     loc.add_argument("--px-per-in", type=float, metavar="PX",
                      help="resolution of the rectified table (default: the frame's own)")
+    loc.add_argument("--draw", metavar="OUT.png",
+                     help="also write the frame with the table and each figure drawn on it")
     loc.add_argument("--json", action="store_true")
     loc.set_defaults(func=run_locate)
 
@@ -78,13 +80,16 @@ def _settings(path: str | None) -> CalibrationFile:
 
 
 def run_locate(args: argparse.Namespace) -> int:
-    from vision.imageio import read_image
+    from vision.imageio import read_image, write_image
     from vision.locate import locate
+    from vision.overlay import draw_located
 
     try:
         settings = _settings(args.calibration)
-        image = read_image(args.image, grey=args.mode == "tags")
+        image = read_image(args.image, grey=args.mode == "tags" and not args.draw)
         result = locate(image, args.mode, settings, args.px_per_in)
+        if args.draw and result.calibration is not None:
+            write_image(args.draw, draw_located(image, result.calibration, result.figures))
     except SurviveUsError as error:
         return print_error(error)
     answer = {"image": {"file": args.image, **result.answer.pop("image")}, **result.answer}

@@ -206,3 +206,19 @@ def test_cli_start_does_not_load_opencv():
     code = ("import sys, service.cli; service.cli.build_parser(); "
             "assert 'cv2' not in sys.modules and 'fpdf' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_locate_draw(capsys, files, tmp_path):
+    from vision.imageio import read_image
+
+    out = tmp_path / "seen.png"
+    code, answer = run(capsys, "vision", "locate", str(files / "frame.jpg"), "--calibration",
+                       str(files / "small.json"), "--draw", str(out), "--json")
+    assert code == 0
+    drawn = read_image(out)
+    assert drawn.shape == (720, 1280, 3)
+    original = read_image(files / "frame.jpg")
+    assert (np.abs(drawn.astype(int) - original.astype(int)).sum(axis=2) > 60).mean() > 0.005
+    code, answer = run(capsys, "vision", "locate", str(files / "frame.jpg"), "--calibration",
+                       str(files / "small.json"), "--draw", str(tmp_path / "x.gif"), "--json")
+    assert code == 2 and "write .png, .jpg or .bmp" in answer["error"]["message"]

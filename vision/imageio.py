@@ -18,7 +18,7 @@ from vision.cv import cv2
 from vision.errors import ImageError
 from vision.types import Image
 
-__all__ = ["read_image", "decode_image", "image_header", "FORMATS"]
+__all__ = ["read_image", "decode_image", "image_header", "write_image", "FORMATS"]
 
 FORMATS = ("PNG", "JPEG", "BMP")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -62,6 +62,22 @@ def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_IMAGE_P
                          f"{width} x {height} its header declares", name)
     result: Image = image
     return result
+
+
+def write_image(path: str | Path, image: Image) -> None:
+    """Write PNG, JPEG or BMP by the file's suffix."""
+    name = str(path)
+    suffix = Path(name).suffix.lower()
+    if suffix not in (".png", ".jpg", ".jpeg", ".bmp"):
+        raise ImageError(f"{name}: write .png, .jpg or .bmp, not {suffix or 'no suffix'!r}",
+                         name)
+    ok, buf = cv2.imencode(suffix, image)
+    if not ok:
+        raise ImageError(f"cannot encode {name}", name)
+    try:
+        Path(name).write_bytes(bytes(buf))
+    except OSError as error:
+        raise ImageError(f"cannot write {name}: {error.strerror}", name) from None
 
 
 def image_header(data: bytes, name: str = "image") -> tuple[str, int, int]:

@@ -32,7 +32,6 @@ import numpy as np
 
 from geometry.units import MM_PER_INCH
 from vision.calibration import Calibration, rectified_to_table
-from vision.cv import cv2
 from vision.markers import Detection, detect, marker_centre, tag_detector, to_gray
 from vision.types import FloatArray, Image
 
@@ -198,14 +197,3 @@ def _sigma(cal: Calibration, xy: tuple[float, float], parallax: float,
         par_term = math.hypot(BASE_HEIGHT_TOLERANCE_IN * slope,
                               FOCAL_DOUBT.get(cal.pose.focal_source, 0.3) * parallax)
     return math.sqrt(cal_term ** 2 + det_term ** 2 + par_term ** 2)
-
-
-def draw(image: Image, result: TagResult) -> Image:
-    """A copy of `image` with each located tag circled and labelled (for eyes, not tests)."""
-    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    for f in result.figures:
-        p = (int(round(f.pixel[0])), int(round(f.pixel[1])))
-        cv2.circle(out, p, 24, (0, 200, 255), 3)
-        cv2.putText(out, str(f.tag), (p[0] + 26, p[1]), cv2.FONT_HERSHEY_SIMPLEX, 1.0,
-                    (0, 200, 255), 2)
-    return out
