@@ -25,6 +25,12 @@ API (stable; extend, don't break):
 - ``random_figures(n, rng, layout=DEFAULT_LAYOUT, blocks=(), first_tag=None, base_mm=25.0,
   gap=0.2)``: `n` non-overlapping tagged figures clear of blocks and corner papers.
 - ``encode_png(image)`` / ``encode_jpeg(image, quality)`` give file bytes.
+- ``distort(image, camera_matrix, dist_coeffs)`` shows a frame through a lens with OpenCV's
+  distortion model; ``distort_points`` maps ideal pixels the same way.
+- ``camera_pose(camera, layout) -> (K, R, t)`` is the pinhole camera `render` uses.
+
+`Figure.angle_deg` turns the tag counter-clockwise as seen from above (table y up), the same
+convention as `vision.tags.TagFix.angle_deg`.
 """
 
 from __future__ import annotations
