@@ -125,3 +125,27 @@ def test_blurred_frame_is_honest(accuracy):
     result = locate_tags(blurred, calibrate(blurred))
     assert len(result.figures) < len(frame.truth)
     assert all(e < 0.15 for e in errors(result, frame.truth).values())
+
+
+def test_duplicate_and_wrong_size_tags_are_rejected():
+    """Two figures with one tag: neither is trusted. A tag printed at the wrong size: not
+    taken for a figure tag (its position would be wrong by its height too)."""
+    from synth_frames import Effects, Figure, render
+
+    from vision.layout import Layout
+
+    big = Layout(table_width=12.0, table_depth=12.0, tag_size=0.9, base_mm=40.0)
+    figures = [Figure(3, 3, tag=5, base_mm=40), Figure(8, 8, tag=5, base_mm=40),
+               Figure(4, 8, tag=6, base_mm=40)]
+    frame = render(figures, (), scenes.SMALL_CAMERA, Effects(noise_sigma=2.0), layout=big,
+                   seed=12)
+    result = locate_tags(frame.image, calibrate(frame.image, scenes.SMALL))
+    assert result.figures == []
+    reasons = sorted((r.tag, r.reason) for r in result.rejected)
+    assert [t for t, _ in reasons] == [5, 5, 6]
+    assert "seen 2 times" in reasons[0][1] and "seen 2 times" in reasons[1][1]
+    assert "printed 0.6 in: not a figure tag?" in reasons[2][1]
+    # with the right layout the same frame is read
+    ok = locate_tags(frame.image, calibrate(frame.image, big))
+    assert [f.tag for f in ok.figures] == [6]
+    assert math.hypot(ok.figures[0].x - 4, ok.figures[0].y - 8) < 0.05
