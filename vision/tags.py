@@ -186,8 +186,7 @@ def _square_fit(corners: FloatArray) -> tuple[float, float, float]:
     return abs(a), math.degrees(math.atan2(a.imag, a.real)) % 360.0, residual
 
 
-def _sigma(cal: Calibration, xy: tuple[float, float], parallax: float,
-                 residual: float) -> float:
+def _sigma(cal: Calibration, xy: tuple[float, float], parallax: float, residual: float) -> float:
     cal_term = cal.reprojection_in * (1.0 if len(cal.markers) >= 4 else 2.0)
     det_term = math.hypot(CENTRE_JITTER_PX / cal.px_per_in(xy), residual / 2.0)
     par_term = 0.0
