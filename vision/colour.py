@@ -2,11 +2,14 @@
 
 Each side paints its base rims one saturated colour (default survivors blue, zombies red,
 civilians yellow; see `vision.colour_config`). The frame is warped to a top-down image of the
-table at `px_per_in`, each side's HSV ranges give a mask, and each connected blob of the mask is
-fitted with circles of the expected radius (from the side's `base_mm`, the table scale and the
-base height's parallax): RANSAC on the blob's boundary pixels, then least squares, repeated on
-what is left so that touching bases of one colour come apart. Blobs that do not fit a base are
-refused with the reason (wrong size, too little rim seen, colour spilling past the base edge).
+table at `px_per_in`, each side's HSV ranges (with a chroma floor) give a mask, and the mask's
+boundary pixels, grouped when close, are fitted with circles of the expected radius (from the
+side's `base_mm`, the table scale and the base height's parallax): RANSAC on boundary pixels
+whose outward normal faces away from the candidate centre (the base's outer rim edge, not its
+inner edge nor the cut where something hides it), then least squares, repeated on what is left
+so that touching bases of one colour come apart, then refitted together. Blobs that do not fit
+a base are refused with the reason (wrong size, too little rim seen, colour going on past the
+base edge, overlapping a surer base).
 
 Centres are corrected for parallax (the rim is `layout.base_height` above the table) with the
 calibration's camera pose. A known-radius fit of a partial arc is biased by any error in the
