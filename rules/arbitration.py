@@ -7,14 +7,14 @@ range, who counts as an enemy, shooting-target priority.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import shapely
 from shapely.geometry import mapping
 
 from geometry.errors import QuestionError, SceneError
-from geometry.scene import load_scene, xy_pair
+from geometry.scene import Scene, load_scene, xy_pair
 from geometry.space import Sight, Space, enemies
 
 __all__ = [
@@ -265,11 +265,14 @@ def answer(space: Space, question: Any, where: str = "question") -> Answer:
     return handler(space, question, where)
 
 
-def arbitrate(request: Any) -> dict[str, list[Answer]]:
-    """`{"scene", "questions"}` -> `{"answers"}`; raises SurviveUsError naming what is wrong."""
+def read_request(request: Any, fields: Iterable[str] = ("scene", "questions"),
+                 prepare: Callable[[Any], Any] | None = None) -> tuple[Scene, list[Any]]:
+    """The loaded scene and the questions of an arbitration request, or a SurviveUsError
+    naming the bad field. `fields` are the fields allowed; `prepare` may adjust the scene
+    JSON before it is loaded (the camera's uncertain positions are settled first)."""
     if not isinstance(request, Mapping):
         raise QuestionError(f"request: expected an object, got {request!r}", "")
-    extra = sorted(set(request) - {"scene", "questions"})
+    extra = sorted(set(request) - set(fields))
     if extra:
         raise QuestionError(f"request: unknown field {extra[0]!r}", extra[0])
     if "scene" not in request:
@@ -278,9 +281,16 @@ def arbitrate(request: Any) -> dict[str, list[Answer]]:
     if not isinstance(questions, list):
         raise QuestionError(f"questions: expected a list, got {questions!r}", "questions")
     try:
-        scene = load_scene(request["scene"])
+        data = request["scene"] if prepare is None else prepare(request["scene"])
+        scene = load_scene(data)
     except SceneError as error:
         where = f"scene.{error.where}" if error.where else "scene"
         raise SceneError(error.message, where) from None
+    return scene, questions
+
+
+def arbitrate(request: Any) -> dict[str, list[Answer]]:
+    """`{"scene", "questions"}` -> `{"answers"}`; raises SurviveUsError naming what is wrong."""
+    scene, questions = read_request(request)
     space = Space(scene)
     return {"answers": [answer(space, q, f"questions[{i}]") for i, q in enumerate(questions)]}

@@ -31,7 +31,13 @@ from geometry.errors import QuestionError, SceneError
 from geometry.scene import load_scene
 from geometry.space import Space, enemies
 from geometry.units import CONTACT_INCHES, base_radius
-from rules.arbitration import ACTIVATION_INCHES, THREAT_INCHES, TIE_INCHES, answer
+from rules.arbitration import (
+    ACTIVATION_INCHES,
+    THREAT_INCHES,
+    TIE_INCHES,
+    answer,
+    read_request,
+)
 
 __all__ = ["review", "flag_answers", "settle_scene", "sight_samples", "NEAR_ZERO_FRACTION"]
 
@@ -63,26 +69,18 @@ def review(request: Any) -> dict[str, Any]:
     positions may make touching bases overlap a little; see `settle_scene` (`settled` lists the
     figures it moved).
     """
-    if not isinstance(request, Mapping):
-        raise QuestionError(f"request: expected an object, got {request!r}", "")
-    extra = sorted(set(request) - {"scene", "questions", "uncertainty"})
-    if extra:
-        raise QuestionError(f"request: unknown field {extra[0]!r}", extra[0])
-    if "scene" not in request:
-        raise QuestionError("request: missing 'scene'", "scene")
-    questions = request.get("questions", [])
-    if not isinstance(questions, list):
-        raise QuestionError(f"questions: expected a list, got {questions!r}", "questions")
-    given = request.get("uncertainty", {})
+    given = request.get("uncertainty", {}) if isinstance(request, Mapping) else {}
     if not isinstance(given, Mapping):
         raise QuestionError(f"uncertainty: expected an object of figure id -> inches, "
                             f"got {given!r}", "uncertainty")
-    try:
-        data, settled = settle_scene(request["scene"], given)
-        scene = load_scene(data)
-    except SceneError as error:
-        where = f"scene.{error.where}" if error.where else "scene"
-        raise SceneError(error.message, where) from None
+    settled: list[dict[str, Any]] = []
+
+    def settle(data: Any) -> Any:
+        moved, found = settle_scene(data, given)
+        settled.extend(found)
+        return moved
+
+    scene, questions = read_request(request, ("scene", "questions", "uncertainty"), settle)
     space = Space(scene)
     return {"answers": flag_answers(space, given, questions), "settled": settled}
 
