@@ -141,7 +141,10 @@ def cost(game: Game, act: Action) -> int:
     if isinstance(act, Melee):
         return act.ap
     if isinstance(act, Shoot):
-        return game.catalog.equipment[act.weapon].ap_cost
+        weapon = game.catalog.equipment.get(act.weapon)
+        if weapon is None:
+            raise _fail(f"no weapon is called {act.weapon!r}", "action.weapon")
+        return weapon.ap_cost
     if isinstance(act, Revive):
         return 2
     if isinstance(act, UseSkill):

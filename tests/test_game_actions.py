@@ -148,6 +148,7 @@ def test_shooting_needs_sight_and_range() -> None:
     assert [a for a in game.legal_actions() if isinstance(a, Shoot)] == []
     g.refused(Shoot("s1", "z2", "fusil"), r"^Ex-flic \(H\) s1 carries no fusil$")
     g.refused(Shoot("s1", "z2", "balles"), r"^balles is not a shooting or throwing weapon$")
+    g.refused(Shoot("s1", "z2", "bazooka"), r"^no weapon is called 'bazooka'$")
     g.finish()
 
 
