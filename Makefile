@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/survive-us demo
+	$(BIN)/survive-us serve --host 127.0.0.1 --port 8000 --demo
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

@@ -16,11 +16,12 @@ from service import (
     cmd_replay,
     cmd_rules,
     cmd_scenarios,
+    cmd_serve,
     cmd_simulate,
 )
 
 COMMANDS = (cmd_arbitrate, cmd_rules, cmd_odds, cmd_band, cmd_replay, cmd_demo, cmd_scenarios,
-            cmd_campaign, cmd_simulate)
+            cmd_campaign, cmd_simulate, cmd_serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,13 @@
+"""Alembic environment: runs on the connection given by `service.storage.db.upgrade`."""
+
+from __future__ import annotations
+
+from alembic import context
+
+from service.storage.tables import metadata
+
+connection = context.config.attributes["connection"]
+context.configure(connection=connection, target_metadata=metadata,
+                  render_as_batch=connection.dialect.name == "sqlite")
+with context.begin_transaction():
+    context.run_migrations()
