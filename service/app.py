@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +81,7 @@ def _blueprints(app: APIFlask) -> None:
 
     for module in (rules_api, rosters, campaigns, games, game_views, stream):
         app.register_blueprint(module.bp, url_prefix=API)
+    app.register_blueprint(import_module("service.api.page_support").bp, url_prefix=API)
 
 
 def _errors(app: APIFlask) -> None:
