@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 __all__ = [
     "Strict", "ErrorOut", "Die", "Json",
     "ArbitrateIn", "ArbitrateOut", "OddsIn", "OddsOut", "DrawIn",
-    "RosterIn", "RosterOut", "ValidationOut",
+    "RosterIn", "RosterOut", "CreatedRosterOut", "ValidationOut",
     "CampaignIn", "CampaignImportIn", "CampaignOut", "CreatedCampaignOut", "ResultIn",
     "ChooseIn", "HealIn", "CampaignGameIn",
     "GameIn", "GameImportIn", "GameOut", "CreatedGameOut", "ActionIn", "VersionIn",
@@ -107,7 +107,10 @@ class RosterOut(Strict):
     roster: Json
     settings: Json
     validation: ValidationOut
-    token: str | None = None
+
+
+class CreatedRosterOut(RosterOut):
+    token: str
 
 
 # --- campaigns -------------------------------------------------------------------------------

@@ -11,13 +11,14 @@ from typing import Any
 
 import sqlalchemy as sa
 from apiflask import APIBlueprint
+from flask import Response
 
 from rules.catalog import load_catalog
 from rules.settings import Settings
 from rules.warband import Roster, validate
 from service.app import services
 from service.cmd_band import costs
-from service.schemas import RosterIn, RosterOut, ValidationOut
+from service.schemas import CreatedRosterOut, RosterIn, RosterOut, ValidationOut
 from service.storage import records
 from service.tokens import new_token, require_token
 
@@ -60,7 +61,7 @@ def post_validate(body: RosterIn) -> dict[str, Any]:
 
 @bp.post("/rosters")
 @bp.input(RosterIn, arg_name="body")
-@bp.output(RosterOut, status_code=201)
+@bp.output(CreatedRosterOut, status_code=201)
 @bp.doc(summary="Store a band (legal or not); answers its id, its token and its check")
 def post_roster(body: RosterIn) -> dict[str, Any]:
     roster, settings = parse(body)
@@ -108,9 +109,9 @@ def put_roster(roster_id: str, body: RosterIn) -> dict[str, Any]:
 @bp.delete("/rosters/<roster_id>")
 @bp.output({}, status_code=204)
 @bp.doc(summary="Delete a stored band (token needed)")
-def delete_roster(roster_id: str) -> tuple[str, int]:
+def delete_roster(roster_id: str) -> Response:
     with services().db.write() as conn:
         row = records.get_roster(conn, roster_id, lock=True)
         require_token(row.token_hash, f"roster {roster_id}")
         records.delete_roster(conn, roster_id)
-    return "", 204
+    return Response(status=204)
