@@ -83,7 +83,7 @@ class RosterView {
     const ids = new Set(this.roster.members.map((m) => m.id));
     let n = this.roster.members.length + 1;
     while (ids.has(`m${n}`)) n += 1;
-    const member = { id: `m${n}`, archetype, name: "", skill: (a.skills || [])[0] || null, second_skill: null, equipment: {} };
+    const member = { id: `m${n}`, archetype, skill: (a.skills || [])[0] || null, second_skill: null, equipment: {} };
     if (a.sex === "H/F") member.sex = "H";
     this.roster.members.push(member);
     this.renderMembers();
@@ -198,11 +198,27 @@ class RosterView {
     this.timer = setTimeout(() => this.check(), 250);
   }
 
+  /** The roster as the service reads it: empty names left out. */
+  payload(forCheck = false) {
+    const members = this.roster.members.map((m) => {
+      const out = { ...m };
+      if (!out.name) delete out.name;
+      return out;
+    });
+    const name = this.roster.name.trim() || (forCheck ? t("roster.unnamed") : "");
+    return { name, members };
+  }
+
   async check() {
     const seq = (this.seq += 1);
     try {
-      const v = await post("/rosters/validate", { roster: this.roster });
+      const v = await post("/rosters/validate", { roster: this.payload(true) });
       if (seq !== this.seq) return;
+      if (!this.roster.name.trim()) {
+        v.problems = [{ severity: "error", where: "name", message: t("roster.needs_name"), fix: t("roster.needs_name_fix") }, ...v.problems];
+        v.legal = false;
+        v.errors += 1;
+      }
       this.validation = v;
     } catch (error) {
       if (seq !== this.seq) return;
@@ -218,11 +234,11 @@ class RosterView {
   async save() {
     try {
       if (this.stored) {
-        this.stored = await put(`/rosters/${this.stored.id}`, { roster: this.roster }, this.token);
+        this.stored = await put(`/rosters/${this.stored.id}`, { roster: this.payload() }, this.token);
         notify(t("roster.saved"));
         this.renderSummary();
       } else {
-        const created = await post("/rosters", { roster: this.roster });
+        const created = await post("/rosters", { roster: this.payload() });
         saveToken(`roster:${created.id}`, created.token);
         window.location.hash = `#/roster/${created.id}`;
       }
