@@ -14,8 +14,9 @@ function where(figures, value) {
 }
 
 /** The action as a short phrase without its actor ("toward Rôdeur (z3)"), for buttons. */
-export function actionPhrase(action, figures) {
+export function actionPhrase(action, figures, name = (id) => id) {
   const p = { ...action };
+  for (const key of ["weapon", "item", "skill"]) if (action[key]) p[key] = name(action[key]);
   if (action.target !== undefined) p.target = who(figures, action.target);
   if (action.toward !== undefined) p.toward = where(figures, action.toward);
   if (action.to !== undefined) p.to = where(figures, action.to);
@@ -30,7 +31,7 @@ export function actionPhrase(action, figures) {
     case "melee":
       return action.weapon ? t("act.melee_weapon", p) : t("act.melee", p);
     case "skill":
-      return t("act.skill", { ...p, skill: action.skill });
+      return t("act.skill", p);
     case "special":
       return t("act.special", { ...p, rule: action.rule, what: p.target || action.marker || "" });
     case "door": case "interact": case "take": case "give": case "exit": case "heal":
@@ -44,11 +45,11 @@ export function actionPhrase(action, figures) {
 }
 
 /** The whole action in words, with its actor ("Lucas (m1): move toward ..."). */
-export function describe(action, figures) {
+export function describe(action, figures, name = (id) => id) {
   if (!action) return "";
   if (action.type === "start") return t("act.start");
   if (action.type === "undo") return t("act.undo");
-  const phrase = actionPhrase(action, figures);
+  const phrase = actionPhrase(action, figures, name);
   return action.figure ? `${who(figures, action.figure)}: ${phrase}` : phrase;
 }
 

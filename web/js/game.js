@@ -3,6 +3,8 @@
 // It follows the server's live event stream, so every open page shows the same game.
 
 import * as games from "./gameapi.js";
+import { get } from "./api.js";
+import { rulesData } from "./roster.js";
 import { actionPhrase, describe, who } from "./actions.js";
 import { h } from "./dom.js";
 import { lang, num, pick, t, translate } from "./i18n.js";
@@ -73,7 +75,7 @@ class GameView {
         toggle("zone20", t("tools.zone20_short")), toggle("engaged", t("tools.engaged_short"))));
     this.panel = h("aside", { class: "panel", "aria-label": t("game.panel") });
     this.root = h("section", { class: "game" },
-      h("div", { class: "table-wrap" }, tools, h("div", { class: "table-area" }, this.tableHost, h("div", { class: "readout" }, this.readout))),
+      h("div", { class: "table-wrap" }, tools, h("div", { class: "table-area" }, this.tableHost), h("div", { class: "readout" }, this.readout)),
       this.panel);
     root.replaceChildren(this.root);
     translate(this.root);
@@ -84,12 +86,18 @@ class GameView {
       onDrag: (id, p) => this.dragTo(id, p),
       onDrop: (id, p) => this.dropAt(id, p),
       onDragCancel: () => this.clearMovePreview(),
-      figureTitle: (fig) => figureTitle(fig),
+      figureTitle: (fig) => figureTitle(fig, (k) => this.name(k)),
     });
   }
 
   async load() {
-    this.setData(await games.load(this.id));
+    const [data, rules, cards] = await Promise.all([games.load(this.id), rulesData(), get("/scenarios")]);
+    this.names = new Map();
+    for (const kind of ["archetypes", "zombies", "equipment", "skills"]) {
+      for (const x of rules[kind]) this.names.set(x.id, x.name);
+    }
+    this.cards = new Map(cards.map((c) => [c.id, { fr: c.name, en: c.name_en }]));
+    this.setData(data);
     this.stream = games.follow(this.id, this.data.version, (version) => {
       if (!this.data || version !== this.data.version) this.refresh();
     });
@@ -175,7 +183,7 @@ class GameView {
 
   statusSection() {
     const s = this.state;
-    const scenario = this.data.scenario_name ? pick(this.data.scenario_name) : (s.scene.name || "");
+    const scenario = this.cards.has(this.data.scenario) ? pick(this.cards.get(this.data.scenario)) : (s.scene.name || "");
     const deciding = s.pending && s.pending.length ? s.pending[0].side : s.to_act;
     const sides = s.mode === "zombie_war" ? ["A", "B", "zombies"] : ["survivors", "zombies"];
     const pools = h("div", { class: "pools" }, sides.filter((side) => side in s.pools).map((side) =>
@@ -225,8 +233,8 @@ class GameView {
           type: "button", "data-select": f.id, onclick: () => this.select(f.id),
         }, `${typeLetters(f)} · ${f.name} (${f.id})`))));
     }
-    const items = Object.entries(fig.items || {}).map(([k, n]) => `${k}${n > 1 ? ` ×${n}` : ""}`);
-    const units = Object.entries(fig.units || {}).map(([k, n]) => `${k}: ${n}`);
+    const items = Object.entries(fig.items || {}).map(([k, n]) => `${this.name(k)}${n > 1 ? ` ×${n}` : ""}`);
+    const units = Object.entries(fig.units || {}).map(([k, n]) => `${this.name(k)}: ${n}`);
     const marks = statusMarks(fig).map((k) => t(k));
     const mine = this.data.legal.filter((a) => a.figure === fig.id && !(this.state.pending || []).length);
     const card = h("div", { class: "figure-card" },
@@ -238,7 +246,7 @@ class GameView {
       h("dl", {},
         h("dt", {}, t("stat.type")), h("dd", {}, this.kindName(fig)),
         h("dt", {}, t("stat.status")), h("dd", {}, marks.length ? marks.join(", ") : t("status.standing")),
-        fig.skills && fig.skills.length ? [h("dt", {}, t("stat.skills")), h("dd", {}, fig.skills.join(", "))] : null,
+        fig.skills && fig.skills.length ? [h("dt", {}, t("stat.skills")), h("dd", {}, fig.skills.map((k) => this.name(k)).join(", "))] : null,
         items.length ? [h("dt", {}, t("stat.equipment")), h("dd", { id: "equipment" }, items.join(", "))] : null,
         units.length ? [h("dt", {}, t("stat.units")), h("dd", {}, units.join(", "))] : null));
     const actions = this.readOnly ? [] : mine.map((a) => this.actionButton(a, false));
@@ -255,13 +263,17 @@ class GameView {
   }
 
   kindName(fig) {
-    const names = this.data.names || {};
-    return pick(names[fig.kind]) || fig.kind;
+    return fig.side === "civilians" ? t("side.civilians") : this.name(fig.kind);
+  }
+
+  /** The rules' name of an archetype, zombie type, item or skill id. */
+  name(id) {
+    return (this.names && this.names.get(id)) || id;
   }
 
   actionButton(action, withActor) {
     const cost = this.data.costs ? this.data.costs[JSON.stringify(action)] : undefined;
-    const text = withActor ? describe(action, this.state.figures) : actionPhrase(action, this.state.figures);
+    const text = withActor ? describe(action, this.state.figures, (k) => this.name(k)) : actionPhrase(action, this.state.figures, (k) => this.name(k));
     return h("button", {
       type: "button", "data-action-type": action.type, disabled: this.busy,
       onclick: () => this.apply(action),
@@ -288,7 +300,7 @@ class GameView {
     const p = this.proposal;
     return h("section", { class: "ai-box", id: "ai" },
       h("h2", {}, t("ai.title")),
-      h("p", { class: "ai-action" }, describe(p.action, this.state.figures)),
+      h("p", { class: "ai-action" }, describe(p.action, this.state.figures, (k) => this.name(k))),
       h("p", { class: "ai-why" }, p.explanation),
       this.readOnly ? null : h("div", { class: "row" },
         h("button", { type: "button", class: "primary", id: "ai-play", disabled: this.busy, onclick: () => this.apply(p.action, { roll: true }) }, t("ai.play_it")),
@@ -300,7 +312,7 @@ class GameView {
     return h("section", { id: "log-section" },
       h("h2", {}, t("game.log")),
       h("ol", { class: "log", id: "log", reversed: true }, entries.map((e) => h("li", {},
-        h("span", { class: "who" }, describe(e.action, this.state.figures)),
+        h("span", { class: "who" }, describe(e.action, this.state.figures, (k) => this.name(k))),
         e.dice && e.dice.length ? h("span", { class: "dice" }, ` ${t("game.dice_rolled", { dice: e.dice.join(" ")})}`) : "",
         e.notes && e.notes.length ? h("span", { class: "notes" }, e.notes.join(" · ")) : null))));
   }
@@ -522,7 +534,7 @@ class GameView {
       this.proposal = proposal;
       const fig = proposal.action.figure && this.table.figure(proposal.action.figure);
       const target = proposal.action.target && this.table.figure(proposal.action.target);
-      this.table.setOverlay("ai", fig ? aiGhostNodes(fig, proposal.waypoints, target) : []);
+      this.table.setOverlay("ai", fig ? aiGhostNodes(fig, proposal.waypoints, target) : [], "under");
       if (fig) this.selected = null;
       this.renderPanel();
     } catch (error) {
@@ -535,14 +547,14 @@ export function sideName(side) {
   return t(`side.${side}`, {}, side);
 }
 
-function figureTitle(fig) {
+function figureTitle(fig, name) {
   const lines = [`${fig.name} (${fig.id}) · ${t(`side.${fig.side}`, {}, fig.side)}`];
   lines.push(`${t("stat.pv")} ${fig.pv}/${fig.wounds} · ${t("stat.move")} ${fig.move}`);
   const marks = statusMarks(fig).map((k) => t(k));
   if (marks.length) lines.push(marks.join(", "));
-  const items = Object.keys(fig.items || {});
+  const items = Object.keys(fig.items || {}).map(name);
   if (items.length) lines.push(`${t("stat.equipment")}: ${items.join(", ")}`);
-  if (fig.skills && fig.skills.length) lines.push(`${t("stat.skills")}: ${fig.skills.join(", ")}`);
+  if (fig.skills && fig.skills.length) lines.push(`${t("stat.skills")}: ${fig.skills.map(name).join(", ")}`);
   return lines.join("\n");
 }
 

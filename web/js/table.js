@@ -45,7 +45,7 @@ export class TableView {
     });
     this.world = el("g", { class: "world" });
     this.layers = {};
-    for (const name of ["board", "zones", "terrain", "markers", "under", "figures", "over"]) {
+    for (const name of ["board", "zones", "terrain", "labels", "markers", "under", "figures", "over"]) {
       this.layers[name] = el("g", { class: `layer layer-${name}` });
       this.world.appendChild(this.layers[name]);
     }
@@ -91,6 +91,7 @@ export class TableView {
     const pieces = this.layers.terrain;
     zones.replaceChildren();
     pieces.replaceChildren();
+    this.layers.labels.replaceChildren();
     for (const piece of terrain) {
       const title = el("title");
       title.textContent = piece.name || piece.id;
@@ -99,7 +100,7 @@ export class TableView {
         const g = el("g", { class: `zone zone-${kind}`, "data-terrain-id": piece.id }, [title]);
         g.appendChild(el("polygon", { points: points(piece.polygon) }));
         const [cx, cy] = centroid(piece.polygon);
-        g.appendChild(label(cx, cy, piece.name || piece.zone || piece.id, { class: "zone-label" }));
+        this.layers.labels.appendChild(label(cx, cy, piece.name || piece.zone || piece.id, { class: "zone-label" }));
         zones.appendChild(g);
         continue;
       }
@@ -183,7 +184,7 @@ export class TableView {
   }
 
   clearOverlay(name) {
-    this.setOverlay(name, []);
+    if (this.overlays[name]) this.overlays[name].replaceChildren();
   }
 
   figure(id) {

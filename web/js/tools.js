@@ -141,7 +141,8 @@ export function pathNodes(fig, waypoints, text, refused) {
  * ring on its target. */
 export function aiGhostNodes(fig, waypoints, target) {
   const r = radiusOf(fig.base_mm);
-  const nodes = [el("defs", {}, [el("marker", {
+  const mover = el("circle", { class: "ai-mover", cx: round(fig.x), cy: round(fig.y), r: round(r + 0.25) });
+  const nodes = [mover, el("defs", {}, [el("marker", {
     id: "arrowhead", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5,
     orient: "auto-start-reverse",
   }, [el("path", { d: "M0,0 L10,5 L0,10 z", fill: "#b3261e" })])])];
