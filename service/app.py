@@ -18,7 +18,8 @@ from typing import Any
 from apiflask import APIFlask
 from apiflask.exceptions import HTTPError
 from flask import Response, current_app, jsonify, send_from_directory
-from werkzeug.exceptions import HTTPException, NotFound
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter
 
 from geometry.errors import SurviveUsError
 from service.errors import ApiError, error_body
@@ -31,6 +32,13 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 API = "/api/v1"
 MAX_BODY = 1024 * 1024
 log = logging.getLogger(__name__)
+
+
+class IdConverter(BaseConverter):
+    """An id in a path: any segment but the words that name fixed routes beside it
+    (`/rosters/validate`, `/campaigns/import`, `/games/import`)."""
+
+    regex = r"(?!(?:validate|import)$)[^/]+"
 
 
 @dataclass
@@ -64,6 +72,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> APIFlask:
     db = Database(database_url(app.config["DATABASE_URL"]))
     db.upgrade()
     app.extensions["survive_us"] = Services(db=db, games=LiveGames(db))
+    app.url_map.converters["id"] = IdConverter
     _errors(app)
     _spec(app)
     _blueprints(app)
@@ -153,7 +162,7 @@ def _spec(app: APIFlask) -> None:
             for method, op in item.items():
                 if not isinstance(op, dict) or "responses" not in op:
                     continue
-                codes = ["404", "422"] if "{" in path else ["422"]
+                codes = ["404", "422"]  # an id in the path or in the body may be unknown
                 if "requestBody" in op:
                     op["requestBody"]["required"] = True
                     codes += ["400", "413"]
@@ -166,14 +175,26 @@ def _spec(app: APIFlask) -> None:
 
 
 def _web(app: APIFlask) -> None:
+    """The page: index.html at /, its files at /NAME and /FOLDER/... (the folders of web/ at
+    start-up), so no route of the page overlaps /api/v1."""
+    web = Path(app.config["WEB_DIR"])
+    folders = sorted(p.name for p in web.iterdir() if p.is_dir() and p.name != "api") \
+        if web.is_dir() else []
+
     @app.get("/")
     @app.doc(hide=True)
     def index() -> Response:
-        return send_from_directory(app.config["WEB_DIR"], "index.html")
+        return send_from_directory(web, "index.html")
 
-    @app.get("/<path:name>")
+    @app.get("/<name>")
     @app.doc(hide=True)
     def web_file(name: str) -> Response:
-        if name.startswith("api/"):
-            raise NotFound(f"no API route /{name}")
-        return send_from_directory(app.config["WEB_DIR"], name)
+        return send_from_directory(web, name)
+
+    if folders:
+        choices = ", ".join(f'"{f}"' for f in folders)
+
+        @app.get(f"/<any({choices}):folder>/<path:name>")
+        @app.doc(hide=True)
+        def web_folder_file(folder: str, name: str) -> Response:
+            return send_from_directory(web / folder, name)

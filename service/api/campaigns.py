@@ -140,7 +140,7 @@ def post_import(body: CampaignImportIn) -> dict[str, Any]:
     return {**read_campaign(campaign_id), "token": token, "link": link(campaign_id)}
 
 
-@bp.get("/campaigns/<campaign_id>")
+@bp.get("/campaigns/<id:campaign_id>")
 @bp.output(CampaignOut)
 @bp.doc(summary="A campaign: summary (band, scenarios, next zombie points, outcome), record, "
         "games")
@@ -148,7 +148,7 @@ def get_campaign(campaign_id: str) -> dict[str, Any]:
     return read_campaign(campaign_id)
 
 
-@bp.get("/campaigns/<campaign_id>/current")
+@bp.get("/campaigns/<id:campaign_id>/current")
 @bp.doc(summary="The scenario to play next, its zombie points, and the game in play if any")
 def get_current(campaign_id: str) -> dict[str, Any]:
     from scenarios.cards import load_cards
@@ -163,7 +163,7 @@ def get_current(campaign_id: str) -> dict[str, Any]:
             "finished": data["summary"]["finished"]}
 
 
-@bp.get("/campaigns/<campaign_id>/history")
+@bp.get("/campaigns/<id:campaign_id>/history")
 @bp.doc(summary="The scenarios played: fates, rewards, consequence rolls, dice")
 def get_history(campaign_id: str) -> dict[str, Any]:
     data = read_campaign(campaign_id)
@@ -172,7 +172,7 @@ def get_history(campaign_id: str) -> dict[str, Any]:
             "outcome": data["summary"]["outcome"]}
 
 
-@bp.get("/campaigns/<campaign_id>/export")
+@bp.get("/campaigns/<id:campaign_id>/export")
 @bp.doc(summary="The campaign record and its games' exports, to import elsewhere")
 def get_export(campaign_id: str) -> dict[str, Any]:
     data = read_campaign(campaign_id)
@@ -196,7 +196,7 @@ def _change(campaign_id: str,
     return {**read_campaign(campaign_id), **extra}
 
 
-@bp.post("/campaigns/<campaign_id>/games")
+@bp.post("/campaigns/<id:campaign_id>/games")
 @bp.input(CampaignGameIn, arg_name="body")
 @bp.output(CreatedGameOut, status_code=201)
 @bp.doc(summary="Start the next scenario's game (token needed); the game takes the "
@@ -219,7 +219,7 @@ def post_campaign_game(campaign_id: str, body: CampaignGameIn) -> dict[str, Any]
     return {**read_game(game_id), "token": token}
 
 
-@bp.post("/campaigns/<campaign_id>/results")
+@bp.post("/campaigns/<id:campaign_id>/results")
 @bp.input(ResultIn, arg_name="body")
 @bp.doc(summary="Record a finished game of the campaign (token needed): the dead leave, "
         "down survivors roll (D8), the reward, the consequence roll", security="Bearer")
@@ -242,7 +242,7 @@ def post_result(campaign_id: str, body: ResultIn) -> dict[str, Any]:
     return _change(campaign_id, step)
 
 
-@bp.post("/campaigns/<campaign_id>/choose")
+@bp.post("/campaigns/<id:campaign_id>/choose")
 @bp.input(ChooseIn, arg_name="body")
 @bp.output(CampaignOut)
 @bp.doc(summary="Name the last scenario when a player chooses it (token needed)",
@@ -252,7 +252,7 @@ def post_choose(campaign_id: str, body: ChooseIn) -> dict[str, Any]:
                                                       {}))
 
 
-@bp.post("/campaigns/<campaign_id>/heal")
+@bp.post("/campaigns/<id:campaign_id>/heal")
 @bp.input(HealIn, arg_name="body")
 @bp.output(CampaignOut)
 @bp.doc(summary="Heal a member between scenarios (D30) (token needed)", security="Bearer")

@@ -47,7 +47,7 @@ def _rings(shape: Any) -> list[list[list[float]]]:
     return out
 
 
-@bp.post("/games/<game_id>/path")
+@bp.post("/games/<id:game_id>/path")
 @bp.input(PathIn, arg_name="body")
 @bp.output(PathOut)
 @bp.doc(summary="Preview a move: the shortest legal route, its length, the AP it costs at M "
@@ -82,7 +82,7 @@ def post_path(game_id: str, body: PathIn) -> dict[str, Any]:
     return out
 
 
-@bp.get("/games/<game_id>/sight")
+@bp.get("/games/<id:game_id>/sight")
 @bp.input(FigureQuery, location="query", arg_name="query")
 @bp.output(SightOut)
 @bp.doc(summary="What a figure sees: its visibility polygon(s) and each enemy visible or "
@@ -105,7 +105,7 @@ def get_sight(game_id: str, query: FigureQuery) -> dict[str, Any]:
     return out
 
 
-@bp.get("/games/<game_id>/zone")
+@bp.get("/games/<id:game_id>/zone")
 @bp.output(ZoneOut)
 @bp.doc(summary="The 20 in rule: zombies with a human within 20 in, each zombie's nearest "
         "human, and the zombies that may be activated now")
@@ -123,7 +123,7 @@ def get_zone(game_id: str) -> dict[str, Any]:
     return out
 
 
-@bp.get("/games/<game_id>/engaged")
+@bp.get("/games/<id:game_id>/engaged")
 @bp.output(EngagedOut)
 @bp.doc(summary="Every pair of enemies in base contact")
 def get_engaged(game_id: str) -> dict[str, Any]:

@@ -139,14 +139,14 @@ def replay_export(export: dict[str, Any], where: str) -> tuple[Game, list[dict[s
     return game, [dict(e) for e in log[1:]]
 
 
-@bp.get("/games/<game_id>")
+@bp.get("/games/<id:game_id>")
 @bp.output(GameOut)
 @bp.doc(summary="A game's state (Game.to_json()), version, who decides, the outcome")
 def get_game(game_id: str) -> dict[str, Any]:
     return read_game(game_id)
 
 
-@bp.get("/games/<game_id>/export")
+@bp.get("/games/<id:game_id>/export")
 @bp.doc(summary="A game's export: its start and every action with its dice (replayable)")
 def get_export(game_id: str) -> dict[str, Any]:
     def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
@@ -157,7 +157,7 @@ def get_export(game_id: str) -> dict[str, Any]:
     return out
 
 
-@bp.get("/games/<game_id>/actions")
+@bp.get("/games/<id:game_id>/actions")
 @bp.input(FigureQuery, location="query", arg_name="query")
 @bp.output(LegalOut)
 @bp.doc(summary="The legal actions now (all, or ?figure=ID), each with a description and cost")
@@ -186,15 +186,14 @@ def change_out(game_id: str, change: Change, game: Game,
             "game": game_out(row, game, change.version)}
 
 
-@bp.post("/games/<game_id>/actions")
+@bp.post("/games/<id:game_id>/actions")
 @bp.input(ActionIn, arg_name="body")
 @bp.output(ChangeOut)
 @bp.doc(summary="Apply an action (token needed): 409 when the version is stale, 422 when "
         "illegal", security="Bearer")
 def post_action(game_id: str, body: ActionIn) -> dict[str, Any]:
-    act = parse_action(body.action, "action")
-
     def run(game: Game, _rng: random.Random | None) -> tuple[str, dict[str, Any] | None]:
+        act = parse_action(body.action, "action")  # after the token check
         game.apply(act, dice=body.dice, where="action")
         return "action", act.to_json()
 
@@ -203,7 +202,7 @@ def post_action(game_id: str, body: ActionIn) -> dict[str, Any]:
     return change_out(game_id, change, game)
 
 
-@bp.post("/games/<game_id>/undo")
+@bp.post("/games/<id:game_id>/undo")
 @bp.input(VersionIn, arg_name="body")
 @bp.output(ChangeOut)
 @bp.doc(summary="Take back the last action (token needed)", security="Bearer")
@@ -226,7 +225,7 @@ def _suggest(game_id: str, game: Game, version: int) -> tuple[Any, str]:
     return choice.action, choice.explanation
 
 
-@bp.post("/games/<game_id>/ai/suggest")
+@bp.post("/games/<id:game_id>/ai/suggest")
 @bp.input(VersionIn, arg_name="body")
 @bp.output(SuggestOut)
 @bp.doc(summary="The AI's next zombie choice with its explanation (nothing is applied)")
@@ -245,7 +244,7 @@ def post_suggest(game_id: str, body: VersionIn) -> dict[str, Any]:
     return out
 
 
-@bp.post("/games/<game_id>/ai/play")
+@bp.post("/games/<id:game_id>/ai/play")
 @bp.input(VersionIn, arg_name="body")
 @bp.output(ChangeOut)
 @bp.doc(summary="Let the AI make the zombies' next choice and apply it (token needed)",

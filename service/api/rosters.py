@@ -73,7 +73,7 @@ def post_roster(body: RosterIn) -> dict[str, Any]:
         return out(records.get_roster(conn, roster_id), token)
 
 
-@bp.get("/rosters/<roster_id>")
+@bp.get("/rosters/<id:roster_id>")
 @bp.output(RosterOut)
 @bp.doc(summary="A stored band, with its check")
 def get_roster(roster_id: str) -> dict[str, Any]:
@@ -81,7 +81,7 @@ def get_roster(roster_id: str) -> dict[str, Any]:
         return out(records.get_roster(conn, roster_id))
 
 
-@bp.get("/rosters/<roster_id>/validation")
+@bp.get("/rosters/<id:roster_id>/validation")
 @bp.output(ValidationOut)
 @bp.doc(summary="A stored band's problems and costs")
 def get_validation(roster_id: str) -> dict[str, Any]:
@@ -91,22 +91,22 @@ def get_validation(roster_id: str) -> dict[str, Any]:
                  Settings.from_json(row.settings) if row.settings else Settings())
 
 
-@bp.put("/rosters/<roster_id>")
+@bp.put("/rosters/<id:roster_id>")
 @bp.input(RosterIn, arg_name="body")
 @bp.output(RosterOut)
 @bp.doc(summary="Replace a stored band (token needed)")
 def put_roster(roster_id: str, body: RosterIn) -> dict[str, Any]:
-    roster, settings = parse(body)
     db = services().db
     with db.write() as conn:
         row = records.get_roster(conn, roster_id, lock=True)
         require_token(row.token_hash, f"roster {roster_id}")
+        roster, settings = parse(body)
         records.update_roster(conn, roster_id, roster.to_json(), settings.to_json())
     with db.read() as conn:
         return out(records.get_roster(conn, roster_id))
 
 
-@bp.delete("/rosters/<roster_id>")
+@bp.delete("/rosters/<id:roster_id>")
 @bp.output({}, status_code=204)
 @bp.doc(summary="Delete a stored band (token needed)")
 def delete_roster(roster_id: str) -> Response:

@@ -54,7 +54,7 @@ def get_scenarios() -> list[dict[str, Any]]:
     return listing()
 
 
-@bp.get("/scenarios/<scenario_id>")
+@bp.get("/scenarios/<id:scenario_id>")
 @bp.doc(summary="One whole scenario card (`scenario show`)")
 def get_scenario(scenario_id: str) -> dict[str, Any]:
     from service.errors import NotFound

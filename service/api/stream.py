@@ -52,7 +52,7 @@ def event_text(row: Any) -> str:
     return f"id: {row.seq}\nevent: {row.kind}\ndata: {json.dumps(data)}\n\n"
 
 
-@bp.get("/games/<game_id>/events")
+@bp.get("/games/<id:game_id>/events")
 @bp.input(EventsQuery, location="query", arg_name="query")
 @bp.doc(summary="Server-sent events: every action and undo after ?after=N (or Last-Event-ID)",
         responses=STREAM_DOC)
