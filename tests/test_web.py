@@ -296,3 +296,68 @@ def test_language_follows_browser_and_switch(browser: Browser, base_url: str) ->
     page.reload()
     expect(page.locator(".topbar nav a").first).to_have_text("Games")  # remembered
     page.context.close()
+
+
+def test_typed_dice_are_used_and_bad_dice_refused(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    game_id = start_game(page, base_url, seed=3)
+    page.click("[data-select='m1']")
+    shoot = page.locator("#actions [data-action-type='shoot']").first
+    page.fill("#dice-input", "6 9")
+    shoot.click()
+    expect(page.locator("#notice")).to_contain_text("1 to 6")
+    assert state_of(page, game_id)["version"] == 0
+    page.fill("#dice-input", "6 6 6 6")
+    shoot.click()
+    page.wait_for_function("document.querySelector('#log').children.length === 2")
+    log = api(page, "GET", f"/games/{game_id}/export")["export"]["log"]
+    assert log[-1]["action"]["type"] == "shoot"
+    assert log[-1]["dice"][0] == 6  # the typed die, not the service's
+    expect(page.locator("#log li").first).to_contain_text("dice: 6")
+    page.context.close()
+
+
+def test_zoom_pan_and_reset(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    start_game(page, base_url, seed=5)
+    box = page.locator(".table-svg").bounding_box()
+    assert box is not None
+    before = page.get_attribute(".table-svg", "viewBox")
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -400)
+    page.wait_for_function(f"document.querySelector('.table-svg').getAttribute('viewBox') "
+                           f"!== '{before}'")
+    zoomed = [float(v) for v in (page.get_attribute(".table-svg", "viewBox") or "").split()]
+    assert zoomed[2] < float((before or "").split()[2])  # narrower: zoomed in
+    # drag the empty board: the view pans
+    page.mouse.move(box["x"] + 30, box["y"] + box["height"] - 30)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 130, box["y"] + box["height"] - 60, steps=5)
+    page.mouse.up()
+    panned = [float(v) for v in (page.get_attribute(".table-svg", "viewBox") or "").split()]
+    assert panned[0] < zoomed[0] and panned[2] == pytest.approx(zoomed[2])
+    page.click("[data-action='reset-view']")
+    assert page.get_attribute(".table-svg", "viewBox") == before
+    page.context.close()
+
+
+def test_pinch_zooms_on_touch(browser: Browser, base_url: str) -> None:
+    page = new_page(browser, width=768, height=1024)
+    start_game(page, base_url, seed=5)
+    before = float((page.get_attribute(".table-svg", "viewBox") or "").split()[2])
+    # two fingers moving apart (touch pointer events, as a tablet sends them)
+    page.evaluate("""() => {
+        const svg = document.querySelector('.table-svg');
+        const r = svg.getBoundingClientRect();
+        const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+        const send = (type, id, x) => svg.dispatchEvent(new PointerEvent(type, {
+            pointerId: id, pointerType: 'touch', clientX: x, clientY: cy, bubbles: true,
+            isPrimary: id === 1, button: 0}));
+        send('pointerdown', 1, cx - 40); send('pointerdown', 2, cx + 40);
+        for (let d = 50; d <= 120; d += 10) { send('pointermove', 1, cx - d);
+                                               send('pointermove', 2, cx + d); }
+        send('pointerup', 1, cx - 120); send('pointerup', 2, cx + 120);
+    }""")
+    after = float((page.get_attribute(".table-svg", "viewBox") or "").split()[2])
+    assert after == pytest.approx(before * 80 / 240, rel=0.05)  # fingers 3x apart: 3x zoom
+    page.context.close()

@@ -6,7 +6,7 @@ import { h, select } from "./dom.js";
 import { pick, t } from "./i18n.js";
 import { notify } from "./main.js";
 import { sideName } from "./game.js";
-import { startCampaign } from "./roster.js";
+import { rulesData, startCampaign } from "./roster.js";
 
 /** Ids of campaigns (or games) with a token in this browser. */
 export function knownIds(kind) {
@@ -48,7 +48,10 @@ export async function showCampaigns() {
 export async function showCampaign(id) {
   const data = await get(`/campaigns/${encodeURIComponent(id)}`);
   const token = tokenFor(`campaign:${id}`);
-  const cards = await get("/scenarios");
+  const [cards, rules] = await Promise.all([get("/scenarios"), rulesData()]);
+  const names = new Map();
+  for (const kind of ["archetypes", "equipment", "skills"]) for (const x of rules[kind]) names.set(x.id, x.name);
+  const name = (k) => names.get(k) || k;
   const cardName = (sid) => {
     const c = cards.find((x) => x.id === sid);
     return c ? pick({ fr: c.name, en: c.name_en }) : sid;
@@ -84,11 +87,11 @@ export async function showCampaign(id) {
     h("table", { class: "grid", id: "band" },
       h("thead", {}, h("tr", {}, [t("roster.member_name"), t("roster.archetype"), t("stat.status"), t("stat.pv"), t("roster.skill"), t("stat.equipment"), t("roster.cost")].map((x) => h("th", {}, x)))),
       h("tbody", {}, s.band.map((m) => h("tr", { "data-member": m.id },
-        h("td", {}, m.name || m.id), h("td", {}, m.archetype),
+        h("td", {}, m.name || m.id), h("td", {}, name(m.archetype)),
         h("td", {}, t(`member.${m.status}`, {}, m.status), m.cause ? h("div", { class: "muted" }, m.cause) : null),
         h("td", {}, `${m.pv}/${m.wounds}`),
-        h("td", {}, [m.skill, m.second_skill].filter(Boolean).join(", ")),
-        h("td", {}, Object.entries(m.equipment).map(([k, n]) => `${k}${n > 1 ? ` ×${n}` : ""}`).join(", ")),
+        h("td", {}, [m.skill, m.second_skill].filter(Boolean).map(name).join(", ")),
+        h("td", {}, Object.entries(m.equipment).map(([k, n]) => `${name(k)}${n > 1 ? ` ×${n}` : ""}`).join(", ")),
         h("td", {}, String(m.cost)))))),
     h("h2", {}, t("campaign.results")),
     history.length ? h("div", { class: "cards", id: "history" }, history.map((p) => h("div", { class: "card" },

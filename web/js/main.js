@@ -87,6 +87,9 @@ async function start() {
       route();
     });
   }
+  // the campaign link the API hands out is /?campaign=ID
+  const campaign = new URLSearchParams(window.location.search).get("campaign");
+  if (campaign && !window.location.hash) window.location.hash = `#/campaign/${campaign}`;
   window.addEventListener("hashchange", route);
   await route();
 }

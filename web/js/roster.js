@@ -170,7 +170,7 @@ class RosterView {
       h("a", { class: "button", href: `#/sheet/${this.stored.id}`, id: "sheet-link" }, t("roster.sheet")),
       h("a", { class: "button", href: `#/roster/${this.stored.id}` }, t("roster.link"))) : null;
     const starter = this.stored ? this.starter() : null;
-    this.summary.replaceChildren(
+    this.summary.replaceChildren(...[
       h("h2", {}, t("roster.summary")),
       h("div", { class: "total", id: "roster-total" }, v ? t("roster.total", { n: v.cost.band }) : "…"),
       v && v.cost.limit ? h("div", { class: "muted" }, t("roster.limit", { n: v.cost.limit })) : null,
@@ -179,7 +179,7 @@ class RosterView {
         : h("span", { class: "badge bad" }, t("roster.illegal", { n: v.errors }))) : ""),
       h("ul", { class: "problems", id: "roster-problems" }, (v ? v.problems : []).map((p) =>
         h("li", { class: p.severity }, h("b", {}, p.where ? `${p.where}: ` : ""), p.message, p.fix ? h("div", { class: "muted" }, p.fix) : null))),
-      this.stored && !this.token ? null : save, links, starter);
+      this.stored && !this.token ? null : save, links, starter].filter(Boolean));
   }
 
   starter() {
