@@ -361,3 +361,31 @@ def test_pinch_zooms_on_touch(browser: Browser, base_url: str) -> None:
     after = float((page.get_attribute(".table-svg", "viewBox") or "").split()[2])
     assert after == pytest.approx(before * 80 / 240, rel=0.05)  # fingers 3x apart: 3x zoom
     page.context.close()
+
+
+def test_campaign_page_and_its_next_game(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    page.goto(base_url + "#/campaigns")
+    page.fill("#campaign-example", "cops_and_kids")
+    page.fill("#campaign-length", "3")
+    page.click("#campaigns-form button[type='submit']")
+    page.wait_for_url(re.compile(r"#/campaign/\w+"))
+    campaign_id = page.url.rsplit("/", 1)[1]
+    campaign = api(page, "GET", f"/campaigns/{campaign_id}")
+    expect(page.locator("#sequence li")).to_have_count(len(campaign["summary"]["scenarios"]))
+    expect(page.locator("#band tbody tr")).to_have_count(len(campaign["summary"]["band"]))
+    expect(page.locator("#sequence li").first).to_have_attribute("data-state", "next")
+    page.click("#next-game")
+    page.wait_for_url(re.compile(r"#/game/\w+"))
+    page.wait_for_selector("[data-figure-id]")
+    expect(page.locator(".readonly-banner")).to_have_count(0)  # the campaign's token
+    expect(page.locator("#to-campaign")).to_be_visible()
+    page.click("#to-campaign")
+    expect(page.locator("#open-game")).to_be_visible()
+    # a page without the campaign's token shows it read-only, without the buttons
+    other = new_page(browser)
+    other.goto(base_url + f"#/campaign/{campaign_id}")
+    expect(other.locator(".readonly-banner")).to_be_visible()
+    expect(other.locator("#open-game, #next-game")).to_have_count(0)
+    other.context.close()
+    page.context.close()

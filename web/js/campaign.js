@@ -35,7 +35,7 @@ export async function showCampaigns() {
         }))))) : h("p", { class: "muted" }, t("campaign.none")),
     h("h2", {}, t("campaign.new")),
     h("p", { class: "muted" }, t("campaign.new_hint")),
-    h("form", { class: "row", onsubmit: (e) => {
+    h("form", { class: "row", id: "campaigns-form", onsubmit: (e) => {
       e.preventDefault();
       startCampaign({ example: example.value.trim(), length: Number(length.value), seed: Number(seed.value) });
     } },

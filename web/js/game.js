@@ -146,7 +146,7 @@ class GameView {
     }
     if (this.toggles.zone20) marks.activatable = activatableZombies(this.state);
     this.table.drawFigures(marks);
-    this.table.setOverlay("zone20", this.toggles.zone20 ? zone20Nodes(this.state) : [], "under");
+    this.table.setOverlay("zone20", this.toggles.zone20 ? zone20Nodes(this.state) : [], "areas");
     this.table.setOverlay("engaged", this.toggles.engaged ? engagedNodes(engagedPairs(this.state)) : [], "under");
     this.drawTape();
     this.renderPanel();
@@ -191,12 +191,14 @@ class GameView {
         h("div", {}, sideName(side)), h("b", {}, String(s.pools[side])), " ", t("game.ap"))));
     const outcome = s.outcome ? h("p", { class: "outcome", "data-outcome": s.outcome.winner },
       t("game.outcome", { winner: sideName(s.outcome.winner), reason: s.outcome.reason })) : null;
+    const campaign = this.data.campaign_id ? h("a", { class: "button", id: "to-campaign", href: `#/campaign/${this.data.campaign_id}` },
+      s.outcome ? t("game.record_in_campaign") : t("game.campaign")) : null;
     return h("section", { "aria-label": t("game.status") },
       h("h2", {}, scenario || t("game.title")),
       h("div", { class: "status-line" },
         h("span", { id: "turn" }, t("game.turn", { turn: s.turn, max: s.max_turns })),
         h("span", { id: "to-act" }, t("game.to_act", { side: sideName(deciding) }))),
-      pools, outcome);
+      pools, outcome, campaign);
   }
 
   tokenSection() {
@@ -214,8 +216,7 @@ class GameView {
 
   windowSection() {
     const w = this.state.pending[0];
-    const legal = this.data.legal.filter((a) => !a.figure || true);
-    const buttons = this.readOnly ? [] : legal.map((a) => this.actionButton(a, true));
+    const buttons = this.readOnly ? [] : this.data.legal.map((a) => this.actionButton(a, true));
     return h("section", { class: "window-box", id: "window" },
       h("h2", {}, t("game.window", { side: sideName(w.side) })),
       h("p", {}, w.reason || w.kind || ""),

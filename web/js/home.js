@@ -12,7 +12,8 @@ export async function showHome() {
   const scenario = select(cards.map((c) => [c.id, `${c.number}. ${pick({ fr: c.name, en: c.name_en })}`]), cards[0] && cards[0].id, { id: "scenario", "aria-label": t("home.scenario") });
   const band = select([["", t("home.band_default")], ["cops_and_kids", "Les flics et les gosses"], ["la_zone", "La zone"], ["the_school", "Le lycée"]], "", { id: "band", "aria-label": t("home.band") });
   const rosterIds = knownIds("roster");
-  const roster = select([["", "—"], ...rosterIds.map((id) => [id, id])], "", { id: "roster-id", "aria-label": t("home.roster") });
+  const rosters = (await Promise.all(rosterIds.map((id) => get(`/rosters/${encodeURIComponent(id)}`).catch(() => null)))).filter(Boolean);
+  const roster = select([["", "—"], ...rosters.map((r) => [r.id, r.roster.name])], "", { id: "roster-id", "aria-label": t("home.roster") });
   const seed = h("input", { id: "seed", type: "number", min: 0, value: 1, "aria-label": t("home.seed") });
   const games = knownIds("game");
   const rows = await Promise.all(games.slice(-12).map((id) => get(`/games/${encodeURIComponent(id)}`).catch(() => null)));
@@ -31,7 +32,7 @@ export async function showHome() {
     h("div", { class: "row" },
       h("label", { class: "row" }, t("home.scenario"), scenario),
       h("label", { class: "row" }, t("home.band"), band),
-      rosterIds.length ? h("label", { class: "row" }, t("home.roster"), roster) : null,
+      rosters.length ? h("label", { class: "row" }, t("home.roster"), roster) : null,
       h("label", { class: "row" }, t("home.seed"), seed),
       h("button", { type: "submit", class: "primary", id: "start" }, t("home.start")))),
     h("h2", {}, t("home.scenarios")),

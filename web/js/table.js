@@ -45,7 +45,7 @@ export class TableView {
     });
     this.world = el("g", { class: "world" });
     this.layers = {};
-    for (const name of ["board", "zones", "terrain", "labels", "markers", "under", "figures", "over"]) {
+    for (const name of ["board", "areas", "zones", "terrain", "labels", "markers", "under", "figures", "over"]) {
       this.layers[name] = el("g", { class: `layer layer-${name}` });
       this.world.appendChild(this.layers[name]);
     }
