@@ -147,3 +147,38 @@ def test_page_is_served_at_root(client: Any) -> None:
     with client.get("/") as response:
         assert response.status_code == 200
         assert b"<html" in response.data.lower()
+
+
+def bench_request(observers: int, targets: int) -> dict[str, Any]:
+    from bench.tables import bench_figures, bench_terrain
+
+    terrain = bench_terrain()
+    spots = bench_figures(terrain, observers + targets)
+    scene = {
+        "terrain": [{"id": f"t{i}", "kind": "polygon",
+                     "polygon": [[float(x), float(y)] for x, y in p.exterior.coords[:-1]]}
+                    for i, p in enumerate(terrain)],
+        "figures": [{"id": f"s{i}" if i < observers else f"z{i}",
+                     "side": "survivors" if i < observers else "zombies",
+                     "x": float(x), "y": float(y)} for i, (x, y) in enumerate(spots)]}
+    questions: list[dict[str, Any]] = [
+        {"ask": "line_of_sight", "from": f"s{i}", "to": f"z{j}"}
+        for i in range(observers) for j in range(observers, observers + targets)]
+    questions += [{"ask": "line_of_sight", "from": "z5", "to": "s0"},
+                  {"ask": "distance", "a": "s0", "b": f"z{observers}"},
+                  {"ask": "activatable_zombies"}]
+    return {"scene": scene, "questions": questions}
+
+
+def test_batched_sight_gives_the_rules_answers(client: Any) -> None:
+    """The API batches the sight questions; every answer is still the rules' own."""
+    from rules.arbitration import arbitrate
+
+    request = bench_request(3, 30)
+    got = client.post("/api/v1/arbitrate", json=request).json
+    assert got == json.loads(json.dumps(arbitrate(request)))
+    assert any(a.get("visible") for a in got["answers"])
+    assert any(a.get("visible") is False for a in got["answers"])
+    request["questions"].append({"ask": "line_of_sight", "from": "s0", "to": "ghost"})
+    error = error_of(client.post("/api/v1/arbitrate", json=request), 422)
+    assert error == cli("arbitrate", stdin=json.dumps(request))["error"]
