@@ -389,3 +389,18 @@ def test_campaign_page_and_its_next_game(browser: Browser, base_url: str) -> Non
     expect(other.locator("#open-game, #next-game")).to_have_count(0)
     other.context.close()
     page.context.close()
+
+
+def test_keyboard_selects_a_figure_and_escape_leaves(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    start_game(page, base_url, seed=6)
+    page.focus("[data-figure-id='m2']")
+    page.keyboard.press("Enter")
+    expect(page.locator("#figure h2").first).to_contain_text("(m2)")
+    expect(page.locator(".figure.selected")).to_have_attribute("data-figure-id", "m2")
+    page.keyboard.press("Escape")
+    expect(page.locator(".figure.selected")).to_have_count(0)
+    # the printed roster sheet hides the page's chrome
+    page.emulate_media(media="print")
+    expect(page.locator(".topbar")).to_be_hidden()
+    page.context.close()

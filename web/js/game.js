@@ -90,7 +90,16 @@ class GameView {
     });
   }
 
+  /** Escape leaves the current tool, then the selection. */
+  onKey(e) {
+    if (e.key !== "Escape") return;
+    if (this.tool) this.setTool(this.tool);
+    else if (this.selected) this.select(null);
+  }
+
   async load() {
+    this.keys = (e) => this.onKey(e);
+    document.addEventListener("keydown", this.keys);
     const [data, rules, cards] = await Promise.all([games.load(this.id), rulesData(), get("/scenarios")]);
     this.names = new Map();
     for (const kind of ["archetypes", "zombies", "equipment", "skills"]) {
@@ -105,6 +114,7 @@ class GameView {
 
   close() {
     if (this.stream) this.stream.close();
+    document.removeEventListener("keydown", this.keys);
     this.closed = true;
   }
 

@@ -141,6 +141,9 @@ export class TableView {
   /** (Re)draw the figures, keeping the classes the page set (selected, active...). */
   drawFigures(extra = {}) {
     const g = this.layers.figures;
+    const focused = document.activeElement && document.activeElement.closest
+      ? document.activeElement.closest("[data-figure-id]") : null;
+    const refocus = focused && g.contains(focused) ? focused.getAttribute("data-figure-id") : null;
     g.replaceChildren();
     if (!this.state) return;
     for (const fig of this.state.figures) {
@@ -153,7 +156,8 @@ export class TableView {
       const title = el("title");
       title.textContent = this.hooks.figureTitle ? this.hooks.figureTitle(fig) : fig.id;
       const node = el("g", {
-        class: classes.join(" "), "data-figure-id": fig.id, tabindex: -1,
+        class: classes.join(" "), "data-figure-id": fig.id, tabindex: 0, role: "button",
+        "aria-label": this.hooks.figureTitle ? this.hooks.figureTitle(fig).split("\n")[0] : fig.id,
         transform: `translate(${round(fig.x)} ${round(fig.y)})`,
       }, [title, el("circle", { class: "base", r: round(r) })]);
       node.appendChild(label(0, 0.04, typeLetters(fig), { class: "fig-type" }));
@@ -169,6 +173,10 @@ export class TableView {
       if (fig.panicked) node.appendChild(label(-r * 0.8, r * 0.8, "!", { class: "fig-flag panic-flag" }));
       if (fig.origin) node.appendChild(label(-r * 0.8, -r * 0.8, "☣", { class: "fig-flag contaminated-flag" }));
       g.appendChild(node);
+    }
+    if (refocus) {
+      const node = this.figureNode(refocus);
+      if (node) node.focus();
     }
   }
 
@@ -258,6 +266,16 @@ export class TableView {
     svg.addEventListener("pointermove", (e) => this._move(e));
     svg.addEventListener("pointerup", (e) => this._up(e, false));
     svg.addEventListener("pointercancel", (e) => this._up(e, true));
+    // keyboard: Enter or Space on a focused figure taps it; + and - zoom; 0 resets
+    svg.addEventListener("keydown", (e) => {
+      const node = e.target.closest ? e.target.closest("[data-figure-id]") : null;
+      if (node && (e.key === "Enter" || e.key === " ")) {
+        e.preventDefault();
+        if (this.hooks.onFigureTap) this.hooks.onFigureTap(node.getAttribute("data-figure-id"));
+      } else if (e.key === "+" || e.key === "=") this.zoomBy(1.4);
+      else if (e.key === "-") this.zoomBy(1 / 1.4);
+      else if (e.key === "0") this.resetView();
+    });
   }
 
   _down(e) {
