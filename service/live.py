@@ -38,6 +38,7 @@ CACHE_SIZE = 64
 class Change:
     """What an acknowledged change did: the new version and the engine's words."""
 
+    row: sa.Row[Any]  # the game's row before the change
     version: int
     kind: str
     action: dict[str, Any] | None
@@ -142,4 +143,4 @@ class LiveGames:
                 self._drop(game_id)
                 raise
             self._put(game_id, new, game)
-            return Change(new, kind, action, dice, notes), game
+            return Change(row, new, kind, action, dice, notes), game

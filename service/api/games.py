@@ -177,13 +177,11 @@ def get_actions(game_id: str, query: FigureQuery) -> dict[str, Any]:
     return out
 
 
-def change_out(game_id: str, change: Change, game: Game,
+def change_out(change: Change, game: Game,
                explanation: str | None = None) -> dict[str, Any]:
-    with services().db.read() as conn:
-        row = gamelog.get_game(conn, game_id)
     return {"version": change.version, "kind": change.kind, "action": change.action,
             "dice": change.dice, "notes": change.notes, "explanation": explanation,
-            "game": game_out(row, game, change.version)}
+            "game": game_out(change.row, game, change.version)}
 
 
 @bp.post("/games/<id:game_id>/actions")
@@ -199,7 +197,7 @@ def post_action(game_id: str, body: ActionIn) -> dict[str, Any]:
 
     change, game = services().games.change(game_id, body.version, run,
                                            typed=body.dice is not None)
-    return change_out(game_id, change, game)
+    return change_out(change, game)
 
 
 @bp.post("/games/<id:game_id>/undo")
@@ -212,7 +210,7 @@ def post_undo(game_id: str, body: VersionIn) -> dict[str, Any]:
         return "undo", None
 
     change, game = services().games.change(game_id, body.version, run, typed=True)
-    return change_out(game_id, change, game)
+    return change_out(change, game)
 
 
 def _suggest(game_id: str, game: Game, version: int) -> tuple[Any, str]:
@@ -259,7 +257,7 @@ def post_ai_play(game_id: str, body: VersionIn) -> dict[str, Any]:
         return "action", act.to_json()
 
     change, game = services().games.change(game_id, body.version, run)
-    return change_out(game_id, change, game, why[0] if why else None)
+    return change_out(change, game, why[0] if why else None)
 
 
 def stored_game(game_id: str) -> tuple[sa.Row[Any], Game]:
