@@ -38,7 +38,7 @@ class PreviewOut(Strict):
     action: Json
     legal: bool
     reason: str | None
-    cost: int
+    cost: int | None
     figure: str | None
     end: list[float] | None
     length: float | None
@@ -53,7 +53,7 @@ def _route(game: Game, figure: str, end: tuple[float, float]) -> tuple[float | N
         return None, []
     try:
         path = game.space().path(figure, end)
-    except SurviveUsError:
+    except (SurviveUsError, ValueError):
         return None, []
     if not path.reachable:
         return None, []
@@ -69,7 +69,8 @@ def preview(game: Game, data: Json) -> dict[str, Any]:
         legal.check(game, act)
     except SurviveUsError as error:
         reason = error.message
-    cost = legal.cost(game, act) if who and act.type not in ("decline",) else 0
+    # the AP an action costs is only known for a well-formed one (a known weapon, rule...)
+    cost = (legal.cost(game, act) if who else 0) if reason is None else None
     end: tuple[float, float] | None = None
     length: float | None = None
     waypoints: list[list[float]] = []
