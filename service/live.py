@@ -62,6 +62,7 @@ class LiveGames:
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
         self.rebuilds = 0
+        self.catch_ups = 0
 
     @contextmanager
     def locked(self, game_id: str) -> Iterator[None]:
@@ -77,8 +78,29 @@ class LiveGames:
             if hit is not None and hit[0] == row.version:
                 self._cache.move_to_end(row.id)
                 return hit[1]
+        if hit is not None and hit[0] < row.version:
+            caught_up = self._catch_up(conn, row, *hit)
+            if caught_up is not None:
+                return caught_up
         game = rebuild(row.start, gamelog.game_events(conn, row.id))
         self.rebuilds += 1
+        self._put(row.id, row.version, game)
+        return game
+
+    def _catch_up(self, conn: Connection, row: sa.Row[Any], version: int,
+                  game: Game) -> Game | None:
+        """Another worker moved the game on: apply the actions it recorded, with their dice,
+        to the cached game (an undo among them: None, replay the whole log instead)."""
+        missed = gamelog.game_events(conn, row.id, after=version)
+        if any(r.kind != "action" for r in missed):
+            return None
+        try:
+            for r in missed:
+                game.apply(r.action, dice=r.dice, where=f"events[{r.seq}]", atomic=False)
+        except SurviveUsError:
+            self._drop(row.id)
+            return None
+        self.catch_ups += 1
         self._put(row.id, row.version, game)
         return game
 

@@ -313,14 +313,18 @@ def test_event_stream_follows_a_live_game(app: Any, tmp_path: Any) -> None:
 
 def test_two_workers_share_one_database(tmp_path: Any) -> None:
     """Two apps (as two worker processes) on one file: each sees the other's actions."""
-    one, two = make_app(tmp_path).test_client(), make_app(tmp_path).test_client()
+    apps = make_app(tmp_path), make_app(tmp_path)
+    one, two = apps[0].test_client(), apps[1].test_client()
     game = start_game(one)
     url = f"/api/v1/games/{game['id']}"
     two.get(url)  # worker two caches version 0
+    live = apps[1].extensions["survive_us"].games
+    rebuilt = live.rebuilds
     move = first_move(one, game)
     assert post(one, game, "/actions", {"version": 0, "action": move}).status_code == 200
     seen = two.get(url).json
     assert seen["version"] == 1 and seen == one.get(url).json
+    assert (live.rebuilds, live.catch_ups) == (rebuilt, 1)  # applied the one new event
     error_of(post(two, game, "/actions", {"version": 0, "action": move}), 409)
     assert post(two, game, "/undo", {"version": 1}).status_code == 200
     assert one.get(url).json["state"] == game["state"]
