@@ -58,6 +58,14 @@ def world(browser: Browser, base_url: str) -> dict[str, str]:  # noqa: F811
             "tokens": json.dumps(tokens)}
 
 
+def api_token(page: Page, game: dict[str, str]) -> None:
+    """Keep a game's token in the page's localStorage, as the page does when it starts one."""
+    page.evaluate("""([id, token]) => { const all = JSON.parse(localStorage.getItem(
+        'survive-us.tokens') || '{}'); all['game:' + id] = token;
+        localStorage.setItem('survive-us.tokens', JSON.stringify(all)); }""",
+                  [game["id"], game["token"]])
+
+
 def check_screen(page: Page, name: str, size: str, folder: Path) -> None:
     width = page.viewport_size["width"] if page.viewport_size else 0
     overflow = page.evaluate("document.documentElement.scrollWidth")
@@ -93,10 +101,7 @@ def test_every_screen_fits(browser: Browser, base_url: str, world: dict[str, str
                     storage={"survive-us.tokens": world["tokens"]})
     page.goto(base_url + "#/")
     game = api(page, "POST", "/games", {"scenario": "nettoyage", "seed": 3})
-    page.evaluate("""([id, token]) => { const all = JSON.parse(localStorage.getItem(
-        'survive-us.tokens')); all['game:' + id] = token;
-        localStorage.setItem('survive-us.tokens', JSON.stringify(all)); }""",
-                  [game["id"], game["token"]])
+    api_token(page, game)
     world = {**world, "game": game["id"]}
     for name, where, ready in SCREENS:
         page.goto(base_url + where(world))
@@ -120,5 +125,16 @@ def test_every_screen_fits(browser: Browser, base_url: str, world: dict[str, str
     page.wait_for_selector("#ai .ai-why")
     page.wait_for_timeout(150)
     check_screen(page, "game-ai", size, shots)
+    # a decision window: Inès (tireur rapide) may shoot again after shooting
+    page.goto(base_url + "#/")
+    game = api(page, "POST", "/games", {"scenario": "nettoyage", "seed": 3})
+    api_token(page, game)
+    page.goto(base_url + f"#/game/{game['id']}")
+    page.click("[data-select='m2']")
+    page.fill("#dice-input", "6 6 6 6 6 6")
+    page.locator("#actions [data-action-type='shoot']").first.click()
+    page.wait_for_selector("#window button")
+    page.wait_for_timeout(150)
+    check_screen(page, "game-window", size, shots)
     assert re.search(r"#/game/\w+", page.url)
     page.context.close()

@@ -229,7 +229,10 @@ class GameView {
     const buttons = this.readOnly ? [] : this.data.legal.map((a) => this.actionButton(a, true));
     return h("section", { class: "window-box", id: "window" },
       h("h2", {}, t("game.window", { side: sideName(w.side) })),
-      h("p", {}, w.reason || w.kind || ""),
+      h("p", {}, t(`window.${w.kind}`, {
+        figure: w.figure ? who(this.state.figures, w.figure) : "",
+        target: w.target ? who(this.state.figures, w.target) : "",
+      }, w.kind)),
       h("div", { class: "actions" }, buttons));
   }
 
