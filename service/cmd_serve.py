@@ -44,17 +44,30 @@ def run(args: argparse.Namespace) -> int:
     except SurviveUsError as error:
         print(f"survive-us serve: {error.message}", file=sys.stderr)
         return 2
+    try:
+        server = waitress.create_server(app, host=args.host, port=args.port,
+                                        threads=args.threads, channel_timeout=120,
+                                        ident="survive-us")
+    except OSError as error:
+        print(f"survive-us serve: cannot listen on {args.host}:{args.port}: "
+              f"{error.strerror}", file=sys.stderr)
+        return 2
     base = f"http://{args.host}:{args.port}/"
     print(f"Survive Us table service on {base} (API {base}api/v1, OpenAPI "
           f"{base}openapi.json)", flush=True)
     demo = app.config.get("DEMO")
     if demo:
-        print(f"demo campaign: {base}?campaign={demo['campaign']}"
-              + (f"&game={demo['game']}" if demo.get("game") else ""), flush=True)
+        print(f"demo campaign: {base}?campaign={demo['campaign']}", flush=True)
+        if demo.get("game"):
+            print(f"its first game: {base}#/game/{demo['game']}", flush=True)
         if demo.get("token"):
             print(f"demo token (Authorization: Bearer ...): {demo['token']}", flush=True)
         else:
             print("demo token: shown when the campaign was created", flush=True)
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
-                   channel_timeout=120, ident="survive-us")
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
     return 0

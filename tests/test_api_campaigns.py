@@ -185,3 +185,30 @@ def test_heal_a_wounded_member(client: Any) -> None:
     assert lucas["pv"] > 3
     assert doctor["units"] != next(m for m in made["summary"]["band"]
                                    if m["id"] == "m6")["units"]
+
+
+def test_demo_campaign_is_made_once(tmp_path: Path) -> None:
+    """`make run`: a demo campaign and its first game when the database has none; a later
+    start finds it again, with its token (kept beside the SQLite file for the demo)."""
+    first = make_app(tmp_path, DEMO_CAMPAIGN=True)
+    demo = first.config["DEMO"]
+    client = first.test_client()
+    campaign = client.get(f"/api/v1/campaigns/{demo['campaign']}").json
+    assert [g["id"] for g in campaign["games"]] == [demo["game"]]
+    game = client.get(f"/api/v1/games/{demo['game']}").json
+    listed = client.get(f"/api/v1/games/{demo['game']}/actions").json["actions"]
+    done = client.post(f"/api/v1/games/{demo['game']}/actions",
+                       json={"version": game["version"], "action": listed[0]["action"]},
+                       headers=auth(demo["token"]))
+    assert done.status_code == 200
+    again = make_app(tmp_path, DEMO_CAMPAIGN=True).config["DEMO"]
+    assert again == demo
+    with first.extensions["survive_us"].db.read() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(campaigns)).scalar() == 1
+
+
+def test_serve_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
+    from service.cli import main
+
+    assert main(["serve", "--port", "0"]) == 2
+    assert "--port" in capsys.readouterr().err
