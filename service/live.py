@@ -59,6 +59,7 @@ class LiveGames:
         self.db = db
         self.size = size
         self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        self._states: dict[str, tuple[int, dict[str, Any]]] = {}
         self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
         self.rebuilds = 0
@@ -114,6 +115,21 @@ class LiveGames:
     def _drop(self, game_id: str) -> None:
         with self._guard:
             self._cache.pop(game_id, None)
+            self._states.pop(game_id, None)
+
+    def state(self, game_id: str, version: int, game: Game) -> dict[str, Any]:
+        """`game.to_json()` at `version`, computed once per version (every open page asks
+        for it after each event; the caller must not change it)."""
+        with self._guard:
+            hit = self._states.get(game_id)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        state = game.to_json()
+        with self._guard:
+            self._states[game_id] = (version, state)
+            while len(self._states) > self.size:
+                self._states.pop(next(iter(self._states)))
+        return state
 
     def read(self, game_id: str, use: Callable[[sa.Row[Any], Game], Any]) -> Any:
         """Call `use(row, game)` on the current game under its lock (for queries)."""

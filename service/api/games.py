@@ -44,10 +44,11 @@ AI_POLICY = "tactician"
 
 
 def game_out(row: sa.Row[Any], game: Game, version: int | None = None) -> dict[str, Any]:
-    return {"id": row.id, "version": row.version if version is None else version,
-            "campaign_id": row.campaign_id, "scenario": row.scenario, "seed": row.seed,
-            "deciding": game.current_side(), "terminal": game.is_terminal,
-            "outcome": game.outcome, "state": game.to_json()}
+    at = row.version if version is None else version
+    return {"id": row.id, "version": at, "campaign_id": row.campaign_id,
+            "scenario": row.scenario, "seed": row.seed, "deciding": game.current_side(),
+            "terminal": game.is_terminal, "outcome": game.outcome,
+            "state": services().games.state(row.id, at, game)}
 
 
 def store_new(game: Game, *, token_hash: str, seed: int, setup: dict[str, Any],
