@@ -342,3 +342,42 @@ def test_import_a_game_export(client: Any, game: dict[str, Any]) -> None:
     error_of(client.post("/api/v1/games/import", json={"export": export}), 422)
     error = error_of(client.post("/api/v1/games/import", json={"export": {"start": {}}}), 422)
     assert error["code"] == "invalid_export"
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix] if prefix else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:3]):
+            out += _paths(item, (*prefix, i))
+    return out
+
+
+def test_broken_exports_never_crash_the_service(client: Any, game: dict[str, Any]) -> None:
+    """Seeded mutations of a real export (a field removed or given a wrong type): the
+    import answers 201 or 422, never a 500."""
+    import copy
+    import random
+
+    move = first_move(client, game)
+    post(client, game, "/actions", {"version": 0, "action": move})
+    export = client.get(f"/api/v1/games/{game['id']}/export").json["export"]
+    rng = random.Random(8)
+    paths = _paths(export)
+    statuses = set()
+    for path in rng.sample(paths, 40):
+        broken = copy.deepcopy(export)
+        *parents, last = path
+        holder = broken
+        for key in parents:
+            holder = holder[key]
+        if rng.random() < 0.4 and isinstance(holder, dict):
+            del holder[last]
+        else:
+            holder[last] = rng.choice([None, "x", -1, 1e9, [], {}, True])
+        response = client.post("/api/v1/games/import", json={"export": broken})
+        assert response.status_code in (201, 422), (path, response.data[:300])
+        statuses.add(response.status_code)
+    assert statuses == {201, 422}

@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from apiflask import APIBlueprint
 from flask import request
 
+from geometry.errors import SurviveUsError
 from rules.dice import Dice
 from rules.settings import Settings
 from rules.warband import Roster, example_bands
@@ -110,7 +111,13 @@ def post_campaign(body: CampaignIn) -> dict[str, Any]:
 @bp.output(CreatedCampaignOut, status_code=201)
 @bp.doc(summary="Store an exported campaign (and its games) under a new id and token")
 def post_import(body: CampaignImportIn) -> dict[str, Any]:
-    campaign = Campaign.from_json(body.campaign, "campaign")
+    try:
+        campaign = Campaign.from_json(body.campaign, "campaign")
+    except SurviveUsError:
+        raise
+    except Exception as error:  # a record is the client's JSON: any flaw is its flaw
+        raise ApiError(f"campaign: malformed campaign record: {type(error).__name__} {error}",
+                       "campaign", code="invalid_campaign") from None
     checked = []
     for i, item in enumerate(body.games):
         where = f"games[{i}]"

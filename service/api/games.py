@@ -132,11 +132,12 @@ def replay_export(export: dict[str, Any], where: str) -> tuple[Game, list[dict[s
                        code="invalid_export")
     try:
         game = Game.replay(export)
-    except SurviveUsError:
-        raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
-        raise ApiError(f"{where}: malformed game export: missing or bad {error}", where,
-                       code="invalid_export") from None
+    except SurviveUsError as error:
+        raise ApiError(f"{where}: {error.message}", f"{where}.{error.where}".rstrip("."),
+                       code=error.code) from None
+    except Exception as error:  # an export is the client's JSON: any flaw is its flaw
+        raise ApiError(f"{where}: malformed game export: missing or bad "
+                       f"{type(error).__name__} {error}", where, code="invalid_export") from None
     return game, [dict(e) for e in log[1:]]
 
 
