@@ -10,6 +10,7 @@ schema to the newest Alembic revision; it runs when the app starts.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -47,6 +48,10 @@ class Database:
     def __init__(self, url: str) -> None:
         self.url = normalise_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
+        # SQLite has one writer at a time; its busy handler makes a waiting writer sleep and
+        # poll (1, 2, 5 ... 100 ms), a long tail under load. Threads of this process queue
+        # here instead (other processes still meet the busy handler).
+        self._writer = threading.RLock() if self.is_sqlite else None
         if self.is_sqlite:
             self.engine = _sqlite_engine(self.url)
         else:
@@ -61,10 +66,18 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[Connection]:
         """A transaction that writes: committed when the block ends, rolled back on error."""
-        with self.engine.connect() as conn:
+        with self._one_writer(), self.engine.connect() as conn:
             conn.execution_options(**{_IMMEDIATE: True})
             with conn.begin():
                 yield conn
+
+    @contextmanager
+    def _one_writer(self) -> Iterator[None]:
+        if self._writer is None:
+            yield
+            return
+        with self._writer:
+            yield
 
     def upgrade(self) -> None:
         """Migrate the schema to the newest revision (several workers may start at once)."""
