@@ -366,7 +366,7 @@ def test_pinch_zooms_on_touch(browser: Browser, base_url: str) -> None:
 def test_campaign_page_and_its_next_game(browser: Browser, base_url: str) -> None:
     page = new_page(browser)
     page.goto(base_url + "#/campaigns")
-    page.fill("#campaign-example", "cops_and_kids")
+    page.select_option("#campaign-example", "cops_and_kids")
     page.fill("#campaign-length", "3")
     page.click("#campaigns-form button[type='submit']")
     page.wait_for_url(re.compile(r"#/campaign/\w+"))

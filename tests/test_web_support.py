@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -95,3 +96,13 @@ def test_both_languages_have_the_same_strings() -> None:
 
     fr, en = (json.loads((folder / f"{lang}.json").read_text("utf-8")) for lang in ("fr", "en"))
     assert keys(fr) == keys(en)
+
+
+def test_the_page_lists_every_example_band() -> None:
+    from rules.warband import example_bands
+
+    text = (Path(__file__).resolve().parent.parent / "web" / "js" / "examples.js").read_text(
+        "utf-8")
+    listed = dict(re.findall(r'\["(\w+)", "([^"]+)"\]', text))
+    bands = example_bands()
+    assert listed == {key: band.name for key, band in bands.items()}

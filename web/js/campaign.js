@@ -7,6 +7,7 @@ import { pick, t } from "./i18n.js";
 import { notify } from "./main.js";
 import { sideName } from "./game.js";
 import { rulesData, startCampaign } from "./roster.js";
+import { EXAMPLE_BANDS } from "./examples.js";
 
 /** Ids of campaigns (or games) with a token in this browser. */
 export function knownIds(kind) {
@@ -21,7 +22,7 @@ export function knownIds(kind) {
 export async function showCampaigns() {
   const ids = knownIds("campaign");
   const rows = await Promise.all(ids.map((id) => get(`/campaigns/${encodeURIComponent(id)}`).catch(() => null)));
-  const example = h("input", { id: "campaign-example", value: "cops_and_kids", "aria-label": t("campaign.example") });
+  const example = select(EXAMPLE_BANDS, EXAMPLE_BANDS[0][0], { id: "campaign-example", "aria-label": t("campaign.example") });
   const length = h("input", { id: "campaign-length", type: "number", min: 3, max: 10, value: 3, "aria-label": t("campaign.length") });
   const seed = h("input", { id: "campaign-seed", type: "number", min: 0, value: 1, "aria-label": t("home.seed") });
   document.getElementById("view").replaceChildren(h("div", { class: "page" },
@@ -37,7 +38,7 @@ export async function showCampaigns() {
     h("p", { class: "muted" }, t("campaign.new_hint")),
     h("form", { class: "row", id: "campaigns-form", onsubmit: (e) => {
       e.preventDefault();
-      startCampaign({ example: example.value.trim(), length: Number(length.value), seed: Number(seed.value) });
+      startCampaign({ example: example.value, length: Number(length.value), seed: Number(seed.value) });
     } },
     h("label", { class: "row" }, t("campaign.example"), example),
     h("label", { class: "row" }, t("campaign.length"), length),
@@ -123,4 +124,3 @@ async function record(id, gameId, token) {
   }
 }
 
-export { select };

@@ -6,11 +6,12 @@ import { h, select } from "./dom.js";
 import { pick, t } from "./i18n.js";
 import { knownIds } from "./campaign.js";
 import { startGame } from "./roster.js";
+import { EXAMPLE_BANDS } from "./examples.js";
 
 export async function showHome() {
   const cards = await get("/scenarios");
   const scenario = select(cards.map((c) => [c.id, `${c.number}. ${pick({ fr: c.name, en: c.name_en })}`]), cards[0] && cards[0].id, { id: "scenario", "aria-label": t("home.scenario") });
-  const band = select([["", t("home.band_default")], ["cops_and_kids", "Les flics et les gosses"], ["la_zone", "La zone"], ["the_school", "Le lycée"]], "", { id: "band", "aria-label": t("home.band") });
+  const band = select([["", t("home.band_default")], ...EXAMPLE_BANDS], "", { id: "band", "aria-label": t("home.band") });
   const rosterIds = knownIds("roster");
   const rosters = (await Promise.all(rosterIds.map((id) => get(`/rosters/${encodeURIComponent(id)}`).catch(() => null)))).filter(Boolean);
   const roster = select([["", "—"], ...rosters.map((r) => [r.id, r.roster.name])], "", { id: "roster-id", "aria-label": t("home.roster") });
