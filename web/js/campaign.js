@@ -4,7 +4,7 @@
 import { get, post, saveToken, tokenFor } from "./api.js";
 import { h, select } from "./dom.js";
 import { pick, t } from "./i18n.js";
-import { notify } from "./main.js";
+import { notify } from "./notice.js";
 import { sideName } from "./game.js";
 import { rulesData, startCampaign } from "./roster.js";
 import { EXAMPLE_BANDS } from "./examples.js";

@@ -7,11 +7,11 @@ import { get } from "./api.js";
 import { rulesData } from "./roster.js";
 import { actionPhrase, describe, who } from "./actions.js";
 import { h } from "./dom.js";
-import { lang, num, pick, t, translate } from "./i18n.js";
-import { notify } from "./main.js";
+import { num, pick, t, translate } from "./i18n.js";
+import { notify } from "./notice.js";
 import { TableView, statusMarks, typeLetters } from "./table.js";
 import {
-  activatableZombies, aiGhostNodes, circleOf, engagedNodes, engagedPairs, pathNodes,
+  activatableZombies, aiGhostNodes, engagedNodes, engagedPairs, pathNodes,
   sightNodes, tapeEnd, tapeNodes, zone20Nodes,
 } from "./tools.js";
 
@@ -571,5 +571,3 @@ function figureTitle(fig, name) {
   if (fig.skills && fig.skills.length) lines.push(`${t("stat.skills")}: ${fig.skills.map(name).join(", ")}`);
   return lines.join("\n");
 }
-
-export { circleOf, lang };

@@ -20,16 +20,6 @@ const ROUTES = [
 
 let leave = null; // what the current view does when the page goes elsewhere
 
-/** Show a message under the top bar (an error in red); clears after a while. */
-export function notify(text, kind = "info") {
-  const box = document.getElementById("notice");
-  box.textContent = text;
-  box.className = `notice ${kind}`;
-  box.hidden = !text;
-  clearTimeout(notify.timer);
-  if (text) notify.timer = setTimeout(() => { box.hidden = true; }, kind === "error" ? 9000 : 4000);
-}
-
 async function route() {
   if (leave) {
     leave();

@@ -5,7 +5,7 @@
 import { get, post, put, saveToken, tokenFor } from "./api.js";
 import { h, select } from "./dom.js";
 import { pick, t } from "./i18n.js";
-import { notify } from "./main.js";
+import { notify } from "./notice.js";
 
 let rulesCache = null;
 
