@@ -107,6 +107,10 @@ class GameView {
     }
     this.cards = new Map(cards.map((c) => [c.id, { fr: c.name, en: c.name_en }]));
     this.setData(data);
+    if (data.scenario && this.cards.has(data.scenario)) {
+      const card = await get(`/scenarios/${encodeURIComponent(data.scenario)}`);
+      this.table.setExits((card.exits || []).map((e) => ({ ...e, label: pick(e.name) })));
+    }
     this.stream = games.follow(this.id, this.data.version, (version) => {
       if (!this.data || version !== this.data.version) this.refresh();
     });
@@ -203,8 +207,12 @@ class GameView {
       t("game.outcome", { winner: sideName(s.outcome.winner), reason: s.outcome.reason })) : null;
     const campaign = this.data.campaign_id ? h("a", { class: "button", id: "to-campaign", href: `#/campaign/${this.data.campaign_id}` },
       s.outcome ? t("game.record_in_campaign") : t("game.campaign")) : null;
+    const weather = s.referee && s.referee.weather;
     return h("section", { "aria-label": t("game.status") },
       h("h2", {}, scenario || t("game.title")),
+      weather ? h("p", { class: "muted weather", style: "margin:0 0 4px" }, t("game.weather", { name: pick(weather.name) }),
+        weather.effects && weather.effects.sight_limit ? ` · ${t("game.sight_limit", { n: weather.effects.sight_limit })}` : "",
+        weather.effects && weather.effects.range_factor !== undefined && weather.effects.range_factor !== 1 ? ` · ${t("game.range_factor", { f: weather.effects.range_factor })}` : "") : null,
       h("div", { class: "status-line" },
         h("span", { id: "turn" }, t("game.turn", { turn: s.turn, max: s.max_turns })),
         h("span", { id: "to-act" }, t("game.to_act", { side: sideName(deciding) }))),

@@ -74,6 +74,28 @@ export class TableView {
     this.drawFigures();
   }
 
+  /** The scenario's exits: stretches of table edge (from/to inches along it). */
+  setExits(exits) {
+    const nodes = [];
+    for (const e of exits || []) {
+      const along = e.edge === "near" || e.edge === "far" ? this.width : this.depth;
+      const a = e.from || 0;
+      const b = e.to === null || e.to === undefined ? along : e.to;
+      const at = { near: 0, far: this.depth, left: 0, right: this.width }[e.edge];
+      const horizontal = e.edge === "near" || e.edge === "far";
+      const [x1, y1, x2, y2] = horizontal ? [a, at, b, at] : [at, a, at, b];
+      const outward = { near: -0.45, far: 0.45, left: -0.45, right: 0.45 }[e.edge]; // in the margin
+      const [lx, ly] = horizontal ? [(a + b) / 2, at + outward] : [at + outward, (a + b) / 2];
+      const title = el("title");
+      title.textContent = e.label || e.id;
+      const text = label(lx, ly, `${e.label || e.id} ↦`, { class: "exit-label" });
+      if (!horizontal) text.setAttribute("transform", `${text.getAttribute("transform")} rotate(${e.edge === "left" ? 90 : -90})`);
+      nodes.push(el("g", { class: "exit", "data-exit-id": e.id }, [title,
+        el("line", { x1: round(x1), y1: round(y1), x2: round(x2), y2: round(y2) }), text]));
+    }
+    this.setOverlay("exits", nodes, "labels");
+  }
+
   _drawBoard() {
     const g = this.layers.board;
     g.replaceChildren(el("rect", {
@@ -83,7 +105,7 @@ export class TableView {
       if (i < this.width) g.appendChild(el("line", { class: "grid", x1: i, y1: 0, x2: i, y2: this.depth }));
       if (i < this.depth) g.appendChild(el("line", { class: "grid", x1: 0, y1: i, x2: this.width, y2: i }));
     }
-    g.appendChild(label(this.width / 2, 0.35, t("table.survivors_edge"), { class: "edge-label" }));
+    g.appendChild(label(this.width / 2, -0.45, t("table.survivors_edge"), { class: "edge-label" }));
   }
 
   _drawTerrain(terrain) {
@@ -206,7 +228,7 @@ export class TableView {
   // --- zoom and pan ------------------------------------------------------------------------
 
   resetView() {
-    const m = 0.4;
+    const m = 0.9; // room in the margin for the edges' labels
     this.view = { x: -m, y: -m, w: this.width + 2 * m, h: this.depth + 2 * m };
     this._applyView();
   }
