@@ -404,3 +404,20 @@ def test_keyboard_selects_a_figure_and_escape_leaves(browser: Browser, base_url:
     page.emulate_media(media="print")
     expect(page.locator(".topbar")).to_be_hidden()
     page.context.close()
+
+
+def test_tap_a_spot_then_move_here_and_exits_drawn(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    game_id = start_game(page, base_url, scenario="evacuation", seed=1)
+    card = api(page, "GET", "/scenarios/evacuation")
+    for exit_ in card["exits"]:
+        expect(page.locator(f"[data-exit-id='{exit_['id']}']")).to_have_count(1)
+    m3 = next(f for f in state_of(page, game_id)["state"]["figures"] if f["id"] == "m3")
+    x, y, _length = legal_spot(page, game_id, m3)
+    page.click("[data-select='m3']")
+    page.mouse.click(*table_point(page, x, y))
+    page.click("#move-here")
+    page.wait_for_function("document.querySelector('#log').children.length === 2")
+    moved = next(f for f in state_of(page, game_id)["state"]["figures"] if f["id"] == "m3")
+    assert (moved["x"], moved["y"]) == pytest.approx((x, y), abs=0.02)
+    page.context.close()
