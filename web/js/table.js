@@ -40,7 +40,7 @@ export class TableView {
     this.width = 31.4961;
     this.depth = 31.4961;
     this.svg = el("svg", {
-      class: "table-svg", role: "img", "aria-label": t("table.aria"),
+      class: "table-svg", role: "group", "aria-label": t("table.aria"),
       preserveAspectRatio: "xMidYMid meet",
     });
     this.world = el("g", { class: "world" });
@@ -181,7 +181,7 @@ export class TableView {
         class: classes.join(" "), "data-figure-id": fig.id, tabindex: 0, role: "button",
         "aria-label": this.hooks.figureTitle ? this.hooks.figureTitle(fig).split("\n")[0] : fig.id,
         transform: `translate(${round(fig.x)} ${round(fig.y)})`,
-      }, [title, el("circle", { class: "base", r: round(r) })]);
+      }, [title, el("circle", { class: "hit", r: round(r + 0.3) }), el("circle", { class: "base", r: round(r) })]);
       node.appendChild(label(0, 0.04, typeLetters(fig), { class: "fig-type" }));
       if (fig.side !== "zombies") {
         const pv = el("g", { class: "fig-pv", transform: `translate(${round(r * 0.78)} ${round(r * 0.78)})` },
