@@ -381,3 +381,29 @@ def test_broken_exports_never_crash_the_service(client: Any, game: dict[str, Any
         assert response.status_code in (201, 422), (path, response.data[:300])
         statuses.add(response.status_code)
     assert statuses == {201, 422}
+
+
+def test_racing_clients_one_wins_the_rest_are_stale(app: Any) -> None:
+    """Eight threads send the same version at once: exactly one action is applied."""
+    import threading
+
+    client = app.test_client()
+    game = start_game(client, seed=7)
+    move = first_move(client, game)
+    statuses: list[int] = []
+    barrier = threading.Barrier(8)
+
+    def race() -> None:
+        mine = app.test_client()
+        barrier.wait()
+        statuses.append(post(mine, game, "/actions", {"version": 0, "action": move}
+                             ).status_code)
+
+    threads = [threading.Thread(target=race) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(statuses) == [200] + [409] * 7
+    with client.get(f"/api/v1/games/{game['id']}/events") as response:
+        assert [e["id"] for e in events_of(response.data)] == [1]
