@@ -380,8 +380,36 @@ def test_campaign_page_and_its_next_game(browser: Browser, base_url: str) -> Non
     page.wait_for_selector("[data-figure-id]")
     expect(page.locator(".readonly-banner")).to_have_count(0)  # the campaign's token
     expect(page.locator("#to-campaign")).to_be_visible()
+    game_id = page.url.rsplit("/", 1)[1]
     page.click("#to-campaign")
     expect(page.locator("#open-game")).to_be_visible()
+    # both sides give up their activations to the turn limit, then the result is recorded
+    # with the consequence die typed in
+    token = json.loads(page.evaluate("localStorage.getItem('survive-us.tokens')"))[
+        f"campaign:{campaign_id}"]
+    played = page.evaluate(
+        """async ([id, token]) => {
+            const call = async (method, path, body) => (await fetch('api/v1' + path, {method,
+              headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
+              body: body && JSON.stringify(body)})).json();
+            for (let n = 0; n < 60; n += 1) {
+              const game = await call('GET', `/games/${id}`);
+              if (game.terminal) return n;
+              const acts = (await call('GET', `/games/${id}/actions`)).actions.map(a => a.action);
+              const pick = acts.find(a => a.type === 'end_activations')
+                || acts.find(a => a.type === 'decline' || a.type === 'pass') || acts[0];
+              await call('POST', `/games/${id}/actions`, {version: game.version, action: pick});
+            }
+            return -1;
+        }""", [game_id, token])
+    assert played > 0
+    page.fill("#result-dice", "4")
+    page.click("#record-result")
+    expect(page.locator("#history .card")).to_have_count(1)
+    history = api(page, "GET", f"/campaigns/{campaign_id}/history")["history"]
+    assert history[0]["consequence"]["first"] == 4  # the typed die
+    expect(page.locator("#history .consequence")).to_contain_text("4")
+    expect(page.locator("#sequence li").first).to_have_attribute("data-state", "played")
     # a page without the campaign's token shows it read-only, without the buttons
     other = new_page(browser)
     other.goto(base_url + f"#/campaign/{campaign_id}")

@@ -58,14 +58,29 @@ export async function showCampaign(id) {
     return c ? pick({ fr: c.name, en: c.name_en }) : sid;
   };
   const s = data.summary;
+  const memberName = (mid) => {
+    const m = s.band.find((x) => x.id === mid);
+    return m && m.name ? m.name : mid;
+  };
   const history = data.record.history || [];
   const openGame = data.games.find((g) => !g.recorded && g.scenario === s.next_scenario);
   const finishedGames = data.games.filter((g) => !g.recorded);
   const actions = [];
+  const pending = s.scenarios.find((sc) => sc.choice_pending);
   if (token && !s.finished) {
     if (openGame) {
+      const dice = h("input", { id: "result-dice", inputmode: "numeric", placeholder: "4", "aria-label": t("campaign.result_dice") });
       actions.push(h("a", { class: "button primary", href: `#/game/${openGame.id}`, id: "open-game" }, t("campaign.open_game")));
-      actions.push(h("button", { type: "button", id: "record-result", onclick: () => record(id, openGame.id, token) }, t("campaign.record")));
+      actions.push(h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); record(id, openGame.id, token, dice.value); } },
+        h("label", { class: "row" }, t("campaign.result_dice"), dice),
+        h("button", { type: "submit", id: "record-result" }, t("campaign.record"))));
+    } else if (pending && pending.state === "next") {
+      const choice = select(pending.choice_pending.options.map((o) => [o, cardName(o)]), pending.choice_pending.options[0], { id: "final-choice", "aria-label": t("campaign.choose") });
+      actions.push(h("form", { class: "row", onsubmit: async (e) => {
+        e.preventDefault();
+        await change(id, "choose", { scenario: choice.value }, token);
+      } }, h("label", { class: "row" }, t("campaign.choose", { by: sideName(pending.choice_pending.by) }), choice),
+      h("button", { type: "submit", class: "primary" }, t("campaign.choose_button"))));
     } else {
       actions.push(h("button", { type: "button", class: "primary", id: "next-game", onclick: () => nextGame(id, token) }, t("campaign.next_game", { name: cardName(s.next_scenario) })));
     }
@@ -93,12 +108,14 @@ export async function showCampaign(id) {
         h("td", {}, `${m.pv}/${m.wounds}`),
         h("td", {}, [m.skill, m.second_skill].filter(Boolean).map(name).join(", ")),
         h("td", {}, Object.entries(m.equipment).map(([k, n]) => `${name(k)}${n > 1 ? ` ×${n}` : ""}`).join(", ")),
-        h("td", {}, String(m.cost)))))),
+        h("td", {}, String(m.cost),
+          token && !openGame && !s.finished && m.status === "alive" && m.pv < m.wounds
+            ? h("button", { type: "button", class: "heal", "data-heal": m.id, onclick: () => change(id, "heal", { target: m.id }, token) }, t("campaign.heal")) : null))))),
     h("h2", {}, t("campaign.results")),
     history.length ? h("div", { class: "cards", id: "history" }, history.map((p) => h("div", { class: "card" },
       h("h3", {}, `${p.number}. ${cardName(p.scenario)}`),
       h("p", {}, t("campaign.won_by", { winner: sideName(p.winner) }), p.reason ? h("span", { class: "muted" }, ` (${p.reason})`) : null),
-      h("ul", {}, p.fates.map((f) => h("li", {}, `${f.member}: ${t(`member.${f.status}`, {}, f.status)}${f.roll ? ` (${t("game.dice_rolled", { dice: f.roll })})` : ""}`))),
+      h("ul", {}, p.fates.map((f) => h("li", {}, `${memberName(f.member)}: ${t(`status.${f.end_status}`, {}, f.end_status)} → ${t(`member.${f.status}`, {}, f.status)}${f.roll ? ` (${t("game.dice_rolled", { dice: f.roll })})` : ""}`))),
       p.consequence ? h("p", { class: "consequence" }, h("b", {}, t("campaign.consequence", { face: p.consequence.face })), " ", p.consequence.effect.text) : null,
       p.rewards && p.rewards.length ? h("p", { class: "muted" }, p.rewards.map((r) => r.text).join(" · ")) : null))) : h("p", { class: "muted" }, t("campaign.no_results")),
     finishedGames.length > 1 ? h("p", { class: "muted" }, t("campaign.unrecorded", { n: finishedGames.length })) : null));
@@ -114,9 +131,24 @@ async function nextGame(id, token) {
   }
 }
 
-async function record(id, gameId, token) {
+/** A campaign change (choose, heal) with its token; the page is drawn again. */
+async function change(id, what, body, token) {
   try {
-    await post(`/campaigns/${id}/results`, { game_id: gameId, seed: Math.floor(Math.random() * 1e6) }, token);
+    await post(`/campaigns/${id}/${what}`, body, token);
+    showCampaign(id);
+  } catch (error) {
+    notify(error.message, "error");
+  }
+}
+
+async function record(id, gameId, token, typed) {
+  const dice = String(typed || "").trim().split(/[\s,;]+/).filter(Boolean).map(Number);
+  if (dice.some((d) => !Number.isInteger(d) || d < 1 || d > 6)) {
+    notify(t("game.bad_dice", { text: typed }), "error");
+    return;
+  }
+  try {
+    await post(`/campaigns/${id}/results`, { game_id: gameId, seed: Math.floor(Math.random() * 1e6), dice }, token);
     notify(t("campaign.recorded"));
     showCampaign(id);
   } catch (error) {

@@ -248,6 +248,7 @@ class GameView {
     const fig = this.selected && this.table.figure(this.selected);
     if (!fig) {
       const actors = [...this.actors()].map((id) => this.table.figure(id)).filter(Boolean);
+      if (!actors.length) return h("section", { id: "figure", class: "muted" }, t("game.tap_to_see"));
       return h("section", { id: "figure" },
         h("h2", {}, t("game.figures")),
         h("p", { class: "muted" }, t("game.tap_hint")),

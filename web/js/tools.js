@@ -151,6 +151,14 @@ export function aiGhostNodes(fig, waypoints, target) {
     nodes.push(el("polyline", { class: "ai-arrow", points: points(waypoints) }));
     nodes.push(el("g", { class: "ai-ghost" }, [el("circle", { cx: round(end[0]), cy: round(end[1]), r: round(r) })]));
   }
+  if (target && !(waypoints && waypoints.length > 1)) { // an attack: an arrow to its target
+    const d = Math.hypot(target.x - fig.x, target.y - fig.y) || 1;
+    const tr = radiusOf(target.base_mm) + 0.25;
+    nodes.push(el("line", {
+      class: "ai-arrow", x1: round(fig.x), y1: round(fig.y),
+      x2: round(target.x - (target.x - fig.x) / d * tr), y2: round(target.y - (target.y - fig.y) / d * tr),
+    }));
+  }
   if (target) {
     nodes.push(el("circle", { class: "ai-target", cx: round(target.x), cy: round(target.y), r: round(radiusOf(target.base_mm) + 0.2) }));
   }
