@@ -113,6 +113,27 @@ def legal_spot(page: Page, game_id: str, fig: dict[str, Any]) -> tuple[float, fl
     raise AssertionError(f"no legal spot near {fig['id']}")
 
 
+def play_out(page: Page, game_id: str, token: str) -> int:
+    """Both sides give up their activations until the turn limit ends the game; the number
+    of actions it took (-1 when it did not end)."""
+    played: int = page.evaluate(
+        """async ([id, token]) => {
+            const call = async (method, path, body) => (await fetch('api/v1' + path, {method,
+              headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
+              body: body && JSON.stringify(body)})).json();
+            for (let n = 0; n < 60; n += 1) {
+              const game = await call('GET', `/games/${id}`);
+              if (game.terminal) return n;
+              const acts = (await call('GET', `/games/${id}/actions`)).actions.map(a => a.action);
+              const pick = acts.find(a => a.type === 'end_activations')
+                || acts.find(a => a.type === 'decline' || a.type === 'pass') || acts[0];
+              await call('POST', `/games/${id}/actions`, {version: game.version, action: pick});
+            }
+            return -1;
+        }""", [game_id, token])
+    return played
+
+
 def state_of(page: Page, game_id: str) -> dict[str, Any]:
     game: dict[str, Any] = api(page, "GET", f"/games/{game_id}")
     return game
@@ -387,21 +408,7 @@ def test_campaign_page_and_its_next_game(browser: Browser, base_url: str) -> Non
     # with the consequence die typed in
     token = json.loads(page.evaluate("localStorage.getItem('survive-us.tokens')"))[
         f"campaign:{campaign_id}"]
-    played = page.evaluate(
-        """async ([id, token]) => {
-            const call = async (method, path, body) => (await fetch('api/v1' + path, {method,
-              headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
-              body: body && JSON.stringify(body)})).json();
-            for (let n = 0; n < 60; n += 1) {
-              const game = await call('GET', `/games/${id}`);
-              if (game.terminal) return n;
-              const acts = (await call('GET', `/games/${id}/actions`)).actions.map(a => a.action);
-              const pick = acts.find(a => a.type === 'end_activations')
-                || acts.find(a => a.type === 'decline' || a.type === 'pass') || acts[0];
-              await call('POST', `/games/${id}/actions`, {version: game.version, action: pick});
-            }
-            return -1;
-        }""", [game_id, token])
+    played = play_out(page, game_id, token)
     assert played > 0
     page.fill("#result-dice", "4")
     page.click("#record-result")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_web import CHROMIUM, api, new_page
+from tests.test_web import CHROMIUM, api, new_page, play_out
 
 if not CHROMIUM.exists() and not os.environ.get("CI"):
     pytest.skip("chromium is not installed (make test installs it)", allow_module_level=True)
@@ -51,6 +51,17 @@ def world(browser: Browser, base_url: str) -> dict[str, str]:  # noqa: F811
         {"id": "m3", "archetype": "ado_h", "name": "Yanis", "skill": "bon_viseur",
          "equipment": {"arc": 1, "fleches": 1}}]}})
     campaign = api(page, "POST", "/campaigns", {"example": "cops_and_kids", "seed": 5})
+    # its first scenario played out and recorded, so the page shows a result
+    game = page.evaluate(
+        """async ([id, token]) => (await fetch(`api/v1/campaigns/${id}/games`, {method: 'POST',
+            headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
+            body: '{"seed": 1}'})).json()""", [campaign["id"], campaign["token"]])
+    assert play_out(page, game["id"], campaign["token"]) > 0
+    page.evaluate(
+        """async ([id, game, token]) => fetch(`api/v1/campaigns/${id}/results`, {method: 'POST',
+            headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
+            body: JSON.stringify({game_id: game, seed: 2})})""",
+        [campaign["id"], game["id"], campaign["token"]])
     tokens = {f"roster:{roster['id']}": roster["token"],
               f"campaign:{campaign['id']}": campaign["token"]}
     page.context.close()
@@ -89,7 +100,7 @@ SCREENS: list[tuple[str, Callable[[dict[str, str]], str], str]] = [
     ("roster", lambda w: f"#/roster/{w['roster']}", "[data-member]"),
     ("sheet", lambda w: f"#/sheet/{w['roster']}", ".sheet-member"),
     ("campaigns", lambda w: "#/campaigns", ".card"),
-    ("campaign", lambda w: f"#/campaign/{w['campaign']}", "#sequence"),
+    ("campaign", lambda w: f"#/campaign/{w['campaign']}", "#history .card"),
 ]
 
 
