@@ -19,7 +19,7 @@ __all__ = [
     "CampaignIn", "CampaignImportIn", "CampaignOut", "CreatedCampaignOut", "ResultIn",
     "ChooseIn", "HealIn", "CampaignGameIn",
     "GameIn", "GameImportIn", "GameOut", "CreatedGameOut", "ActionIn", "VersionIn",
-    "ChangeOut", "LegalOut", "SuggestOut", "PathIn", "PathOut", "SightOut", "ZoneOut",
+    "ChangeOut", "AiPlayIn", "LegalOut", "SuggestOut", "PathIn", "PathOut", "SightOut", "ZoneOut",
     "EngagedOut", "FigureQuery", "EventsQuery",
 ]
 
@@ -213,6 +213,13 @@ class ActionIn(Strict):
     dice: list[Die] | None = Field(default=None, max_length=60,
                                    description="dice rolled at the table; none: the "
                                    "service rolls")
+
+
+class AiPlayIn(Strict):
+    version: Annotated[int, Field(ge=0)]
+    dice: list[Die] | None = Field(default=None, max_length=60,
+                                   description="dice rolled at the table for the zombies' "
+                                   "action; none: the service rolls")
 
 
 class ChangeOut(Strict):

@@ -407,3 +407,15 @@ def test_racing_clients_one_wins_the_rest_are_stale(app: Any) -> None:
     assert sorted(statuses) == [200] + [409] * 7
     with client.get(f"/api/v1/games/{game['id']}/events") as response:
         assert [e["id"] for e in events_of(response.data)] == [1]
+
+
+def test_ai_play_with_dice_typed_in(client: Any, game: dict[str, Any]) -> None:
+    version = _zombies_turn(client, game)
+    hint = post(client, game, "/ai/suggest", {"version": version}).json
+    played = post(client, game, "/ai/play", {"version": version, "dice": [6] * 10})
+    assert played.status_code == 200, played.json
+    assert played.json["action"] == hint["action"]
+    assert all(d == 6 for d in played.json["dice"])
+    with client.get(f"/api/v1/games/{game['id']}/events?after={version}") as response:
+        assert events_of(response.data)[0]["typed"] is True
+    error_of(post(client, game, "/ai/play", {"version": version + 1, "dice": [0]}), 422)

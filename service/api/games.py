@@ -25,6 +25,7 @@ from service.errors import ApiError, NotFound
 from service.live import Change, rebuild
 from service.schemas import (
     ActionIn,
+    AiPlayIn,
     ChangeOut,
     CreatedGameOut,
     FigureQuery,
@@ -245,20 +246,21 @@ def post_suggest(game_id: str, body: VersionIn) -> dict[str, Any]:
 
 
 @bp.post("/games/<id:game_id>/ai/play")
-@bp.input(VersionIn, arg_name="body")
+@bp.input(AiPlayIn, arg_name="body")
 @bp.output(ChangeOut)
-@bp.doc(summary="Let the AI make the zombies' next choice and apply it (token needed)",
-        security="Bearer")
-def post_ai_play(game_id: str, body: VersionIn) -> dict[str, Any]:
+@bp.doc(summary="Let the AI make the zombies' next choice and apply it (token needed); "
+        "dice rolled at the table may be typed in", security="Bearer")
+def post_ai_play(game_id: str, body: AiPlayIn) -> dict[str, Any]:
     why: list[str] = []
 
     def run(game: Game, _rng: random.Random | None) -> tuple[str, dict[str, Any] | None]:
         act, explanation = _suggest(game_id, game, body.version)
         why.append(explanation)
-        game.apply(act)
+        game.apply(act, dice=body.dice)
         return "action", act.to_json()
 
-    change, game = services().games.change(game_id, body.version, run)
+    change, game = services().games.change(game_id, body.version, run,
+                                           typed=body.dice is not None)
     return change_out(change, game, why[0] if why else None)
 
 
