@@ -7,8 +7,9 @@ concurrent clients on loopback, beside one client and the in-process Flask test 
 - requests per second.
 
 Two loads: back to back (each client sends its next request as soon as the last one is
-answered: the worst case) and at table pace (each client sends one request a second: 20
-tablets at 20 requests/s together, already far faster than people play).
+answered: the worst case) and at table pace (each client sends one request a second, the
+clients' moments spread over the second: 20 tablets at 20 requests/s together, already far
+faster than people play).
 """
 
 from __future__ import annotations
@@ -172,6 +173,8 @@ def apply_load(port: int, plans: dict[int, list[dict[str, Any]]], seeds: list[in
         seed = seeds[i]
         client, samples = Client(port), []
         game = games[seed]
+        if pace is not None:  # players act at their own moments, not all together
+            time.sleep(pace * i / len(seeds))
         for version, action in enumerate(plans[seed]):
             start = time.perf_counter()
             status, body = client.call("POST", f"/api/v1/games/{game['id']}/actions",
@@ -189,8 +192,10 @@ def apply_load(port: int, plans: dict[int, list[dict[str, Any]]], seeds: list[in
 
 def sight_load(port: int, request: dict[str, Any], clients: int,
                pace: float | None) -> tuple[list[float], float]:
-    def work(_i: int) -> list[float]:
+    def work(i: int) -> list[float]:
         client, samples = Client(port), []
+        if pace is not None:
+            time.sleep(pace * i / clients)
         for _ in range(SIGHT_REPEATS):
             start = time.perf_counter()
             status, body = client.call("POST", "/api/v1/arbitrate", request)
