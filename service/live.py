@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import threading
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -32,6 +33,7 @@ from service.tokens import require_token
 __all__ = ["LiveGames", "Change", "rebuild"]
 
 CACHE_SIZE = 64
+LOCK_STRIPES = 64
 
 
 @dataclass(frozen=True)
@@ -60,16 +62,16 @@ class LiveGames:
         self.size = size
         self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
         self._states: dict[str, tuple[int, dict[str, Any]]] = {}
-        self._locks: dict[str, threading.RLock] = {}
+        self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
         self._guard = threading.Lock()
         self.rebuilds = 0
         self.catch_ups = 0
 
     @contextmanager
     def locked(self, game_id: str) -> Iterator[None]:
-        with self._guard:
-            lock = self._locks.setdefault(game_id, threading.RLock())
-        with lock:
+        """One thread at a time per game: games share a fixed set of locks (striped by id),
+        so the locks never grow with the number of games."""
+        with self._locks[zlib.crc32(game_id.encode()) % len(self._locks)]:
             yield
 
     def _get(self, conn: Connection, row: sa.Row[Any]) -> Game:
