@@ -9,7 +9,6 @@ open before the browser reconnects with Last-Event-ID), `WEB_DIR` (the page's fi
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from importlib import import_module
 from pathlib import Path
@@ -31,7 +30,6 @@ __all__ = ["create_app", "services", "Services", "WEB_DIR"]
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 API = "/api/v1"
 MAX_BODY = 1024 * 1024
-log = logging.getLogger(__name__)
 
 
 class IdConverter(BaseConverter):
