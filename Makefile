@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: setup run test lint bench soak clean
+.PHONY: setup run test lint bench soak clean chromium
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,10 +16,19 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/survive-us demo
+	$(BIN)/survive-us serve --host 127.0.0.1 --port 8000 --demo
 
-test: $(STAMP)
+test: $(STAMP) chromium
 	$(BIN)/python -m pytest -q
+
+# The page's browser tests drive Debian's chromium (Playwright from PyPI brings no browser).
+chromium:
+	@test -x $(CHROMIUM) || ! command -v apt-get >/dev/null || { \
+		SUDO=$$(test "$$(id -u)" = 0 || echo sudo); \
+		echo "installing chromium with apt-get for the page's browser tests"; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+			chromium fonts-dejavu-core >/dev/null; }
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -9,14 +9,15 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import ai_bench, engine_bench, geometry_bench, vision_bench
+from bench import ai_bench, engine_bench, geometry_bench, http_bench, vision_bench
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--out", default="docs/benchmarks.md")
     args = parser.parse_args()
-    rows = geometry_bench.run() + engine_bench.run() + ai_bench.run() + vision_bench.run()
+    rows = (geometry_bench.run() + engine_bench.run() + ai_bench.run() + http_bench.run()
+            + vision_bench.run())
     lines = [
         "# Benchmarks",
         "",

@@ -17,12 +17,13 @@ from service import (
     cmd_replay,
     cmd_rules,
     cmd_scenarios,
+    cmd_serve,
     cmd_simulate,
     cmd_vision,
 )
 
 COMMANDS = (cmd_arbitrate, cmd_rules, cmd_odds, cmd_band, cmd_replay, cmd_demo, cmd_scenarios,
-            cmd_campaign, cmd_simulate, cmd_vision, cmd_markers)
+            cmd_campaign, cmd_simulate, cmd_vision, cmd_markers, cmd_serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,271 @@
+"""Games: start one, read its state, list and apply legal actions, undo, and the AI.
+
+A change sends the version the client saw (`{"version": N, ...}`): a stale one answers 409
+with the current version, an illegal action 422 with the engine's message. Dice come from
+the service's seeded RNG (recorded in the event) unless the client types them in.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import sqlalchemy as sa
+from apiflask import APIBlueprint
+
+from ai.policy import describe, make_policy
+from geometry.errors import SurviveUsError
+from rules import legal
+from rules.actions import actor, parse_action
+from rules.game import ZOMBIES, Game
+from rules.warband import Roster, example_bands
+from scenarios.play import start_scenario
+from service.app import services
+from service.errors import ApiError, NotFound
+from service.live import Change, rebuild
+from service.schemas import (
+    ActionIn,
+    AiPlayIn,
+    ChangeOut,
+    CreatedGameOut,
+    FigureQuery,
+    GameImportIn,
+    GameIn,
+    GameOut,
+    LegalOut,
+    SuggestOut,
+    VersionIn,
+)
+from service.storage import gamelog, records
+from service.tokens import new_token
+
+bp = APIBlueprint("games", __name__, tag="Games")
+
+AI_POLICY = "tactician"
+
+
+def game_out(row: sa.Row[Any], game: Game, version: int | None = None) -> dict[str, Any]:
+    at = row.version if version is None else version
+    return {"id": row.id, "version": at, "campaign_id": row.campaign_id,
+            "scenario": row.scenario, "seed": row.seed, "deciding": game.current_side(),
+            "terminal": game.is_terminal, "outcome": game.outcome,
+            "state": services().games.state(row.id, at, game)}
+
+
+def store_new(game: Game, *, token_hash: str, seed: int, setup: dict[str, Any],
+              scenario: str | None, campaign_id: str | None,
+              log: list[dict[str, Any]] | None = None) -> str:
+    """Write a new game: its start (the export before any action) and any imported log."""
+    export = game.export()
+    start = {"start": export["start"], "log": export["log"][:1]}
+    db = services().db
+    with db.write() as conn:
+        return gamelog.insert_game(conn, token_hash=token_hash, seed=seed, setup=setup,
+                                   start=start, scenario=scenario, campaign_id=campaign_id,
+                                   log=log or [])
+
+
+def read_game(game_id: str) -> dict[str, Any]:
+    out: dict[str, Any] = services().games.read(game_id, game_out)
+    return out
+
+
+def _band(body: GameIn) -> Roster | None:
+    if body.band is not None and body.roster_id is not None:
+        raise ApiError("give either band or roster_id, not both", "band")
+    if body.roster_id is not None:
+        with services().db.read() as conn:
+            row = records.get_roster(conn, body.roster_id)
+        return Roster.from_json(row.data)
+    if body.band is not None:
+        bands = example_bands()
+        if body.band not in bands:
+            raise ApiError(f"no example band {body.band!r} (known: {', '.join(sorted(bands))})",
+                           "band", code="unknown_band")
+        return bands[body.band]
+    return None
+
+
+@bp.post("/games")
+@bp.input(GameIn, arg_name="body")
+@bp.output(CreatedGameOut, status_code=201)
+@bp.doc(summary="Start a one-off game of a scenario from its seeded set-up; answers its token")
+def post_game(body: GameIn) -> dict[str, Any]:
+    band = _band(body)
+    if body.table is not None:
+        from service.cmd_scenarios import _check_table
+
+        _check_table(body.table)
+    game = start_scenario(body.scenario, band, body.seed, table=body.table,
+                          max_turns=body.max_turns)
+    token, digest = new_token()
+    setup = {"kind": "scenario", **body.model_dump(),
+             "band_json": band.to_json() if band is not None else None}
+    game_id = store_new(game, token_hash=digest, seed=body.seed, setup=setup,
+                        scenario=body.scenario, campaign_id=None)
+    return {**read_game(game_id), "token": token}
+
+
+@bp.post("/games/import")
+@bp.input(GameImportIn, arg_name="body")
+@bp.output(CreatedGameOut, status_code=201)
+@bp.doc(summary="Store a game from its export ({start, log}); answers a new id and token")
+def post_import(body: GameImportIn) -> dict[str, Any]:
+    game, log = replay_export(body.export, "export")
+    token, digest = new_token()
+    start = game.export()["start"]
+    first = {"start": start, "log": body.export["log"][:1]}
+    with services().db.write() as conn:
+        game_id = gamelog.insert_game(conn, token_hash=digest, seed=body.seed,
+                                      setup={"kind": "import"}, start=first,
+                                      scenario=body.scenario, campaign_id=None, log=log)
+    return {**read_game(game_id), "token": token}
+
+
+def replay_export(export: dict[str, Any], where: str) -> tuple[Game, list[dict[str, Any]]]:
+    """Check an export by replaying it; answers the game and its actions after the start."""
+    log = export.get("log")
+    if not isinstance(export.get("start"), dict) or not isinstance(log, list) or not log:
+        raise ApiError(f"{where}: a game export has 'start' (an object) and 'log' (a list "
+                       "starting with the start entry)", where, code="invalid_export")
+    if not isinstance(log[0], dict) or log[0].get("action", {}).get("type") != "start":
+        raise ApiError(f"{where}.log[0]: the first entry must be the start", f"{where}.log[0]",
+                       code="invalid_export")
+    try:
+        game = Game.replay(export)
+    except SurviveUsError as error:
+        raise ApiError(f"{where}: {error.message}", f"{where}.{error.where}".rstrip("."),
+                       code=error.code) from None
+    except Exception as error:  # an export is the client's JSON: any flaw is its flaw
+        raise ApiError(f"{where}: malformed game export: missing or bad "
+                       f"{type(error).__name__} {error}", where, code="invalid_export") from None
+    return game, [dict(e) for e in log[1:]]
+
+
+@bp.get("/games/<id:game_id>")
+@bp.output(GameOut)
+@bp.doc(summary="A game's state (Game.to_json()), version, who decides, the outcome")
+def get_game(game_id: str) -> dict[str, Any]:
+    return read_game(game_id)
+
+
+@bp.get("/games/<id:game_id>/export")
+@bp.doc(summary="A game's export: its start and every action with its dice (replayable)")
+def get_export(game_id: str) -> dict[str, Any]:
+    def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
+        return {"version": row.version, "scenario": row.scenario, "seed": row.seed,
+                "export": game.export()}
+
+    out: dict[str, Any] = services().games.read(game_id, use)
+    return out
+
+
+@bp.get("/games/<id:game_id>/actions")
+@bp.input(FigureQuery, location="query", arg_name="query")
+@bp.output(LegalOut)
+@bp.doc(summary="The legal actions now (all, or ?figure=ID), each with a description and cost")
+def get_actions(game_id: str, query: FigureQuery) -> dict[str, Any]:
+    def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
+        if query.figure is not None and query.figure not in game.figures:
+            raise NotFound(f"no figure {query.figure!r} in game {game_id}", "figure")
+        listed = []
+        for act in game.legal_actions():
+            if query.figure is not None and actor(act) != query.figure:
+                continue
+            listed.append({"action": act.to_json(), "text": describe(game, act),
+                           "cost": legal.cost(game, act) if actor(act) else 0})
+        return {"version": row.version, "deciding": game.current_side(), "actions": listed}
+
+    out: dict[str, Any] = services().games.read(game_id, use)
+    return out
+
+
+def change_out(change: Change, game: Game,
+               explanation: str | None = None) -> dict[str, Any]:
+    return {"version": change.version, "kind": change.kind, "action": change.action,
+            "dice": change.dice, "notes": change.notes, "explanation": explanation,
+            "game": game_out(change.row, game, change.version)}
+
+
+@bp.post("/games/<id:game_id>/actions")
+@bp.input(ActionIn, arg_name="body")
+@bp.output(ChangeOut)
+@bp.doc(summary="Apply an action (token needed): 409 when the version is stale, 422 when "
+        "illegal", security="Bearer")
+def post_action(game_id: str, body: ActionIn) -> dict[str, Any]:
+    def run(game: Game, _rng: random.Random | None) -> tuple[str, dict[str, Any] | None]:
+        act = parse_action(body.action, "action")  # after the token check
+        game.apply(act, dice=body.dice, where="action")
+        return "action", act.to_json()
+
+    change, game = services().games.change(game_id, body.version, run,
+                                           typed=body.dice is not None)
+    return change_out(change, game)
+
+
+@bp.post("/games/<id:game_id>/undo")
+@bp.input(VersionIn, arg_name="body")
+@bp.output(ChangeOut)
+@bp.doc(summary="Take back the last action (token needed)", security="Bearer")
+def post_undo(game_id: str, body: VersionIn) -> dict[str, Any]:
+    def run(game: Game, _rng: random.Random | None) -> tuple[str, dict[str, Any] | None]:
+        game.undo()
+        return "undo", None
+
+    change, game = services().games.change(game_id, body.version, run, typed=True)
+    return change_out(change, game)
+
+
+def _suggest(game_id: str, game: Game, version: int) -> tuple[Any, str]:
+    if game.is_terminal:
+        raise ApiError(f"game {game_id} is over: {game.outcome}", "game", code="game_over")
+    if game.current_side() != ZOMBIES:
+        raise ApiError(f"the zombies do not decide now: the {game.current_side()} do",
+                       "game.deciding", code="not_zombies_turn")
+    choice = make_policy(AI_POLICY, ZOMBIES, f"{game_id}:{version}").choose(game)
+    return choice.action, choice.explanation
+
+
+@bp.post("/games/<id:game_id>/ai/suggest")
+@bp.input(VersionIn, arg_name="body")
+@bp.output(SuggestOut)
+@bp.doc(summary="The AI's next zombie choice with its explanation (nothing is applied)")
+def post_suggest(game_id: str, body: VersionIn) -> dict[str, Any]:
+    def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
+        if body.version != row.version:
+            from service.errors import Conflict
+
+            raise Conflict(f"game {game_id} is at version {row.version}, not {body.version}",
+                           "version", extra={"version": row.version})
+        act, why = _suggest(game_id, game, row.version)
+        return {"version": row.version, "action": act.to_json(), "text": describe(game, act),
+                "explanation": why, "policy": AI_POLICY}
+
+    out: dict[str, Any] = services().games.read(game_id, use)
+    return out
+
+
+@bp.post("/games/<id:game_id>/ai/play")
+@bp.input(AiPlayIn, arg_name="body")
+@bp.output(ChangeOut)
+@bp.doc(summary="Let the AI make the zombies' next choice and apply it (token needed); "
+        "dice rolled at the table may be typed in", security="Bearer")
+def post_ai_play(game_id: str, body: AiPlayIn) -> dict[str, Any]:
+    why: list[str] = []
+
+    def run(game: Game, _rng: random.Random | None) -> tuple[str, dict[str, Any] | None]:
+        act, explanation = _suggest(game_id, game, body.version)
+        why.append(explanation)
+        game.apply(act, dice=body.dice)
+        return "action", act.to_json()
+
+    change, game = services().games.change(game_id, body.version, run,
+                                           typed=body.dice is not None)
+    return change_out(change, game, why[0] if why else None)
+
+
+def stored_game(game_id: str) -> tuple[sa.Row[Any], Game]:
+    """The row and a fresh replay (for code outside the live cache, e.g. campaigns)."""
+    with services().db.read() as conn:
+        row = gamelog.get_game(conn, game_id)
+        return row, rebuild(row.start, gamelog.game_events(conn, game_id))

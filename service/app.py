@@ -1,0 +1,198 @@
+"""The Flask app: the JSON API under /api/v1, its OpenAPI document, and the page at /.
+
+`create_app(test_config=None)` follows the Flask tutorial's factory. Configuration keys:
+`DATABASE_URL` (default: the environment's, else ./data/survive-us.sqlite3), `SSE_POLL`
+(seconds between event-table polls of a live stream), `SSE_LIFETIME` (seconds a stream stays
+open before the browser reconnects with Last-Event-ID), `WEB_DIR` (the page's files),
+`DEMO_CAMPAIGN` (create a demo campaign when the database has none).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
+from typing import Any
+
+from apiflask import APIFlask
+from apiflask.exceptions import HTTPError
+from flask import Response, current_app, jsonify, send_from_directory
+from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter
+
+from geometry.errors import SurviveUsError
+from service.errors import ApiError, error_body
+from service.live import LiveGames
+from service.storage.db import Database, database_url
+
+__all__ = ["create_app", "services", "Services", "WEB_DIR"]
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+API = "/api/v1"
+MAX_BODY = 1024 * 1024
+
+
+class IdConverter(BaseConverter):
+    """An id in a path: any segment but the words that name fixed routes beside it
+    (`/rosters/validate`, `/campaigns/import`, `/games/import`)."""
+
+    regex = r"(?!(?:validate|import)$)[^/]+"
+
+
+@dataclass
+class Services:
+    """What the views share in one worker: the database and the live games."""
+
+    db: Database
+    games: LiveGames
+
+
+def services() -> Services:
+    found: Services = current_app.extensions["survive_us"]
+    return found
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> APIFlask:
+    app = APIFlask(__name__, title="Survive Us table service", version="1.0",
+                   spec_path="/openapi.json", docs_path="/docs")
+    app.config.update(
+        DATABASE_URL=None, MAX_CONTENT_LENGTH=MAX_BODY, VALIDATION_ERROR_STATUS_CODE=422,
+        VALIDATION_ERROR_DESCRIPTION="Validation error", SSE_POLL=0.4, SSE_LIFETIME=300.0,
+        WEB_DIR=str(WEB_DIR), DEMO_CAMPAIGN=False,
+        SECURITY_SCHEMES={"Bearer": {"type": "http", "scheme": "bearer",
+                                     "description": "the token answered at creation"}},
+        INFO={"description": "Arbitration, rules, rosters, campaigns and live games of "
+                             "Survive Us. Every 4xx answer is {\"error\": {\"code\", "
+                             "\"message\", \"where\"}}; see docs/api.md."},
+    )
+    if test_config:
+        app.config.update(test_config)
+    db = Database(database_url(app.config["DATABASE_URL"]))
+    db.upgrade()
+    app.extensions["survive_us"] = Services(db=db, games=LiveGames(db))
+    app.url_map.converters["id"] = IdConverter
+    _errors(app)
+    _spec(app)
+    _blueprints(app)
+    _web(app)
+    if app.config["DEMO_CAMPAIGN"]:
+        from service.demo import ensure_demo
+
+        with app.app_context():
+            ensure_demo(app)
+    return app
+
+
+def _blueprints(app: APIFlask) -> None:
+    from service.api import campaigns, game_views, games, rosters, rules_api, stream
+
+    for module in (rules_api, rosters, campaigns, games, game_views, stream):
+        app.register_blueprint(module.bp, url_prefix=API)
+    app.register_blueprint(import_module("service.api.page_support").bp, url_prefix=API)
+
+
+def _errors(app: APIFlask) -> None:
+    @app.error_processor
+    def http_error(error: HTTPError) -> tuple[dict[str, Any], int, Any]:
+        detail = error.detail if isinstance(error.detail, dict) else {}
+        if error.status_code == 422 and detail:  # a request body/query that fails its schema
+            problems = [(f"{loc}.{field}" if field != "_schema" else loc, "; ".join(msgs))
+                        for loc, fields in detail.items() for field, msgs in fields.items()]
+            message = "; ".join(f"{where}: {msg}" for where, msg in problems)
+            return error_body("invalid_request", message, problems[0][0]), 422, error.headers
+        code = _CODES.get(error.status_code, "http_error")
+        return error_body(code, error.message or "error"), error.status_code, error.headers
+
+    @app.errorhandler(HTTPException)
+    def werkzeug_error(error: HTTPException) -> tuple[Response, int]:
+        status = error.code or 500
+        message = error.description or error.name
+        cause = error.__cause__  # Flask hides the JSON parser's words behind a bare 400
+        if status == 400 and isinstance(cause, HTTPException) and "JSON" in str(
+                cause.description):
+            body = error_body("invalid_json", f"the body is not valid JSON: "
+                              f"{cause.description}", "body")
+        elif status == 413:
+            body = error_body("too_large", f"the body is over {MAX_BODY} bytes", "body")
+        else:
+            body = error_body(_CODES.get(status, "http_error"), str(message))
+        response = jsonify(body)
+        for key, value in error.get_headers():
+            if key.lower() != "content-type":
+                response.headers[key] = value
+        return response, status
+
+    @app.errorhandler(ApiError)
+    def api_error(error: ApiError) -> tuple[Response, int]:
+        response = jsonify(error.to_json())
+        if error.status == 401:
+            response.headers["WWW-Authenticate"] = 'Bearer realm="survive-us"'
+        return response, error.status
+
+    @app.errorhandler(SurviveUsError)
+    def rules_error(error: SurviveUsError) -> tuple[Response, int]:
+        return jsonify(error.to_json()), 422
+
+
+_CODES = {400: "bad_request", 401: "token_required", 404: "not_found",
+          405: "method_not_allowed", 409: "stale_version", 413: "too_large",
+          415: "unsupported_media_type", 422: "invalid_request", 500: "server_error"}
+
+ERROR_SCHEMA = {
+    "type": "object", "required": ["error"], "additionalProperties": False,
+    "properties": {"error": {
+        "type": "object", "required": ["code", "message", "where"],
+        "properties": {"code": {"type": "string"}, "message": {"type": "string"},
+                       "where": {"type": "string"}, "version": {"type": "integer"}}}}}
+_ERROR_TEXT = {"400": "Malformed JSON", "401": "Token missing", "404": "Unknown id, or not "
+               "yours", "409": "Stale version", "413": "Body over 1 MB",
+               "422": "Invalid request or illegal action"}
+
+
+def _spec(app: APIFlask) -> None:
+    @app.spec_processor
+    def complete(spec: Any) -> Any:
+        """Bodies are required; every operation documents the errors it can answer."""
+        assert isinstance(spec, dict)
+        spec.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+        ref = {"$ref": "#/components/schemas/Error"}
+        for path, item in spec.get("paths", {}).items():
+            for method, op in item.items():
+                if not isinstance(op, dict) or "responses" not in op:
+                    continue
+                codes = ["404", "422"]  # an id in the path or in the body may be unknown
+                if "requestBody" in op:
+                    op["requestBody"]["required"] = True
+                    codes += ["400", "413"]
+                if method in ("post", "put", "delete", "patch") and "{" in path:
+                    codes += ["401", "409"]
+                for code in codes:
+                    op["responses"][code] = {"description": _ERROR_TEXT[code],
+                                             "content": {"application/json": {"schema": ref}}}
+        return spec
+
+
+def _web(app: APIFlask) -> None:
+    """The page: index.html at /, its files at /NAME and /FOLDER/... (the folders of web/ at
+    start-up), so no route of the page overlaps /api/v1."""
+    web = Path(app.config["WEB_DIR"])
+    folders = sorted(p.name for p in web.iterdir() if p.is_dir() and p.name != "api") \
+        if web.is_dir() else []
+
+    @app.get("/")
+    @app.doc(hide=True)
+    def index() -> Response:
+        return send_from_directory(web, "index.html")
+
+    @app.get("/<name>")
+    @app.doc(hide=True)
+    def web_file(name: str) -> Response:
+        return send_from_directory(web, name)
+
+    if folders:
+        choices = ", ".join(f'"{f}"' for f in folders)
+
+        @app.get(f"/<any({choices}):folder>/<path:name>")
+        @app.doc(hide=True)
+        def web_folder_file(folder: str, name: str) -> Response:
+            return send_from_directory(web / folder, name)

@@ -1,0 +1,73 @@
+"""`survive-us serve [--host 127.0.0.1] [--port 8000] [--db URL]`: the service and the page.
+
+Runs the app under waitress (threads, one process). The database is SQLite in ./data by
+default, or `--db` / `DATABASE_URL` (e.g. postgresql://user@host/db). With `--demo` a demo
+campaign is created when the database has none, and its link and token are printed. Several
+processes on one PostgreSQL database: see docs/api.md (gunicorn).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+__all__ = ["register", "run"]
+
+
+def register(sub: Any) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser(
+        "serve", help="serve the HTTP API and the page",
+        description="Serves /api/v1 (OpenAPI at /openapi.json) and the page at /.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--db", help="database URL or SQLite file (default: DATABASE_URL, "
+                        "else ./data/survive-us.sqlite3)")
+    parser.add_argument("--threads", type=int, default=16,
+                        help="worker threads (each live event stream holds one)")
+    parser.add_argument("--demo", action="store_true",
+                        help="create a demo campaign if the database has none; print its link")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import waitress
+
+    from geometry.errors import SurviveUsError
+    from service.app import create_app
+
+    if not 0 < args.port < 65536:
+        print(f"survive-us serve: --port must be 1-65535, got {args.port}", file=sys.stderr)
+        return 2
+    try:
+        app = create_app({"DATABASE_URL": args.db, "DEMO_CAMPAIGN": args.demo})
+    except SurviveUsError as error:
+        print(f"survive-us serve: {error.message}", file=sys.stderr)
+        return 2
+    try:
+        server = waitress.create_server(app, host=args.host, port=args.port,
+                                        threads=args.threads, channel_timeout=120,
+                                        ident="survive-us")
+    except OSError as error:
+        print(f"survive-us serve: cannot listen on {args.host}:{args.port}: "
+              f"{error.strerror}", file=sys.stderr)
+        return 2
+    base = f"http://{args.host}:{args.port}/"
+    print(f"Survive Us table service on {base} (API {base}api/v1, OpenAPI "
+          f"{base}openapi.json)", flush=True)
+    demo = app.config.get("DEMO")
+    if demo:
+        print(f"demo campaign: {base}?campaign={demo['campaign']}", flush=True)
+        if demo.get("game"):
+            print(f"its first game: {base}#/game/{demo['game']}", flush=True)
+        if demo.get("token"):
+            print(f"demo token (Authorization: Bearer ...): {demo['token']}", flush=True)
+        else:
+            print("demo token: shown when the campaign was created", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+    return 0

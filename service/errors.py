@@ -1,0 +1,48 @@
+"""HTTP errors in the project's one shape: `{"error": {"code", "message", "where"}}`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from geometry.errors import SurviveUsError
+
+__all__ = ["ApiError", "NotFound", "Conflict", "TokenRequired", "error_body"]
+
+
+class ApiError(SurviveUsError):
+    """An error answered with `status` (the engine's own errors are 422)."""
+
+    status = 422
+
+    def __init__(self, message: str, where: str = "", *, code: str | None = None,
+                 status: int | None = None, extra: dict[str, Any] | None = None) -> None:
+        super().__init__(message, where)
+        if code is not None:
+            self.code = code
+        if status is not None:
+            self.status = status
+        self.extra = extra or {}
+
+    def to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = super().to_json()
+        body["error"].update(self.extra)
+        return body
+
+
+class NotFound(ApiError):
+    code = "not_found"
+    status = 404
+
+
+class Conflict(ApiError):
+    code = "stale_version"
+    status = 409
+
+
+class TokenRequired(ApiError):
+    code = "token_required"
+    status = 401
+
+
+def error_body(code: str, message: str, where: str = "") -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "where": where}}

@@ -1,0 +1,186 @@
+"""Live games of one worker: the `Game` rebuilt from its event log, cached by id and version.
+
+Any worker may have taken the last action, so the cache is only trusted when the version it
+holds is the database's. Every change runs under the game's lock (one thread at a time per
+game in this worker) inside a write transaction (one writer at a time across workers), is
+checked against the version the client saw (409 when stale), and is committed before the
+answer. Dice the client did not type in are rolled by a RNG seeded from the game's seed and
+the event number, and recorded in the event, so a replay finds the same dice.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import zlib
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+import scenarios.play  # noqa: F401  (registers the scenario referee used by Game.replay)
+from geometry.errors import SurviveUsError
+from rules.game import Game
+from service.errors import ApiError, Conflict
+from service.storage import gamelog
+from service.storage.db import Database
+from service.tokens import require_token
+
+__all__ = ["LiveGames", "Change", "rebuild"]
+
+CACHE_SIZE = 64
+LOCK_STRIPES = 64
+
+
+@dataclass(frozen=True)
+class Change:
+    """What an acknowledged change did: the new version and the engine's words."""
+
+    row: sa.Row[Any]  # the game's row before the change
+    version: int
+    kind: str
+    action: dict[str, Any] | None
+    dice: list[int]
+    notes: list[str]
+
+
+def rebuild(start: dict[str, Any], rows: Sequence[sa.Row[Any]]) -> Game:
+    """The game from its stored start (`Game.export()` at creation) and its events."""
+    record = {"start": start["start"], "log": [*start["log"], *gamelog.effective_log(rows)]}
+    return Game.replay(record)
+
+
+class LiveGames:
+    """The per-worker cache of games in play and the one way to change one."""
+
+    def __init__(self, db: Database, size: int = CACHE_SIZE) -> None:
+        self.db = db
+        self.size = size
+        self._cache: OrderedDict[str, tuple[int, Game]] = OrderedDict()
+        self._states: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._locks = [threading.RLock() for _ in range(LOCK_STRIPES)]
+        self._guard = threading.Lock()
+        self.rebuilds = 0
+        self.catch_ups = 0
+
+    @contextmanager
+    def locked(self, game_id: str) -> Iterator[None]:
+        """One thread at a time per game: games share a fixed set of locks (striped by id),
+        so the locks never grow with the number of games."""
+        with self._locks[zlib.crc32(game_id.encode()) % len(self._locks)]:
+            yield
+
+    def _get(self, conn: Connection, row: sa.Row[Any]) -> Game:
+        """The game at the row's version: cached, or replayed from the log."""
+        with self._guard:
+            hit = self._cache.get(row.id)
+            if hit is not None and hit[0] == row.version:
+                self._cache.move_to_end(row.id)
+                return hit[1]
+        if hit is not None and hit[0] < row.version:
+            caught_up = self._catch_up(conn, row, *hit)
+            if caught_up is not None:
+                return caught_up
+        game = rebuild(row.start, gamelog.game_events(conn, row.id))
+        self.rebuilds += 1
+        self._put(row.id, row.version, game)
+        return game
+
+    def _catch_up(self, conn: Connection, row: sa.Row[Any], version: int,
+                  game: Game) -> Game | None:
+        """Another worker moved the game on: apply the actions it recorded, with their dice,
+        to the cached game (an undo among them: None, replay the whole log instead)."""
+        missed = gamelog.game_events(conn, row.id, after=version)
+        if any(r.kind != "action" for r in missed):
+            return None
+        try:
+            for r in missed:
+                game.apply(r.action, dice=r.dice, where=f"events[{r.seq}]", atomic=False)
+        except SurviveUsError:
+            self._drop(row.id)
+            return None
+        self.catch_ups += 1
+        self._put(row.id, row.version, game)
+        return game
+
+    def _put(self, game_id: str, version: int, game: Game) -> None:
+        with self._guard:
+            self._cache[game_id] = (version, game)
+            self._cache.move_to_end(game_id)
+            while len(self._cache) > self.size:
+                self._cache.popitem(last=False)
+
+    def _drop(self, game_id: str) -> None:
+        with self._guard:
+            self._cache.pop(game_id, None)
+            self._states.pop(game_id, None)
+
+    def state(self, game_id: str, version: int, game: Game) -> dict[str, Any]:
+        """`game.to_json()` at `version`, computed once per version (every open page asks
+        for it after each event; the caller must not change it)."""
+        with self._guard:
+            hit = self._states.get(game_id)
+        if hit is not None and hit[0] == version:
+            return hit[1]
+        state = game.to_json()
+        with self._guard:
+            self._states[game_id] = (version, state)
+            while len(self._states) > self.size:
+                self._states.pop(next(iter(self._states)))
+        return state
+
+    def read(self, game_id: str, use: Callable[[sa.Row[Any], Game], Any]) -> Any:
+        """Call `use(row, game)` on the current game under its lock (for queries)."""
+        with self.locked(game_id):
+            with self.db.read() as conn:
+                row = gamelog.get_game(conn, game_id)
+                game = self._get(conn, row)
+            return use(row, game)
+
+    def change(self, game_id: str, version: int,
+               act: Callable[[Game, random.Random | None], tuple[str, dict[str, Any] | None]],
+               *, typed: bool = False) -> tuple[Change, Game]:
+        """Run `act(game, rng)` on the game at `version` and record it as the next event.
+
+        `act` returns the event's kind and action JSON; it may raise a `SurviveUsError`
+        (nothing is written). A version other than the current one answers 409.
+        """
+        with self.locked(game_id):
+            try:
+                with self.db.write() as conn:
+                    row = gamelog.get_game(conn, game_id, lock=True)
+                    require_token(row.token_hash, f"game {game_id}")
+                    if version != row.version:
+                        raise Conflict(
+                            f"game {game_id} is at version {row.version}, not {version}: "
+                            "reload it and try again", "version",
+                            extra={"version": row.version})
+                    game = self._get(conn, row)
+                    rng = None if typed else random.Random(f"{row.seed}:{row.version + 1}")
+                    game.rng = rng
+                    try:
+                        kind, action = act(game, rng)
+                    finally:
+                        game.rng = None
+                    if kind == "undo":
+                        dice: list[int] = []
+                        notes = ["the last action was taken back"]
+                    else:
+                        entry = game.log[-1]
+                        dice, notes = list(entry["dice"]), list(entry["notes"])
+                    new = gamelog.append_event(conn, game_id, row.version, kind=kind,
+                                               action=action, dice=dice, typed=typed,
+                                               notes=notes)
+            except SurviveUsError as error:
+                if not isinstance(error, ApiError):
+                    self._drop(game_id)  # the engine left the game as it was, but be sure
+                raise
+            except BaseException:
+                self._drop(game_id)
+                raise
+            self._put(game_id, new, game)
+            return Change(row, new, kind, action, dice, notes), game

@@ -1,0 +1,295 @@
+"""Request and response bodies of the HTTP API (pydantic v2, strict, no extra fields).
+
+Strict models refuse `false` for a number and `"3"` for an integer; `extra="forbid"` names
+a misspelt field instead of ignoring it. Documents the engine already checks field by field
+(scenes, rosters, actions, campaign records) pass through as JSON objects: the engine's
+messages name the bad field better than a schema could.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "Strict", "ErrorOut", "Die", "Json",
+    "ArbitrateIn", "ArbitrateOut", "OddsIn", "OddsOut", "DrawIn",
+    "RosterIn", "RosterOut", "CreatedRosterOut", "ValidationOut",
+    "CampaignIn", "CampaignImportIn", "CampaignOut", "CreatedCampaignOut", "ResultIn",
+    "ChooseIn", "HealIn", "CampaignGameIn",
+    "GameIn", "GameImportIn", "GameOut", "CreatedGameOut", "ActionIn", "VersionIn",
+    "ChangeOut", "AiPlayIn", "LegalOut", "SuggestOut", "PathIn", "PathOut", "SightOut", "ZoneOut",
+    "EngagedOut", "FigureQuery", "EventsQuery",
+]
+
+Json = dict[str, Any]
+Die = Annotated[int, Field(ge=1, le=6)]
+Seed = Annotated[int, Field(ge=0, le=2**53)]
+Id = Annotated[str, Field(min_length=1, max_length=64)]
+Coordinate = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class ErrorDetail(Strict):
+    code: str
+    message: str
+    where: str
+    version: int | None = None
+
+
+class ErrorOut(Strict):
+    error: ErrorDetail
+
+
+# --- rules, arbitration ----------------------------------------------------------------------
+
+
+class ArbitrateIn(Strict):
+    scene: Json = Field(description="the scene JSON of DESIGN.md")
+    questions: list[Json] = Field(max_length=2000, description="arbitration questions")
+
+
+class ArbitrateOut(Strict):
+    answers: list[Json]
+
+
+class OddsIn(Strict):
+    attacker: Id
+    target: Id
+    weapon: Id | None = None
+    mode: Literal["shoot", "melee"] | None = None
+    attacker_skills: list[Id] = Field(default_factory=list, max_length=10)
+    target_skills: list[Id] = Field(default_factory=list, max_length=10)
+    target_items: list[Id] = Field(default_factory=list, max_length=10)
+    target_moves: Annotated[int, Field(ge=0, le=20)] = 0
+    target_panicked: bool = False
+    alone: bool = False
+
+
+class OddsOut(Strict):
+    hit: float
+    saved: float
+    unsaved: float
+    exact: dict[str, str]
+    die: Json
+    explain: str
+
+
+class DrawIn(Strict):
+    length: Annotated[int, Field(ge=0, le=100)]
+    seed: Seed
+
+
+# --- rosters ---------------------------------------------------------------------------------
+
+
+class RosterIn(Strict):
+    roster: Json = Field(description="a band: {name, members: [...]} as `band check` reads")
+    settings: Json = Field(default_factory=dict, description="changed settings (docs/rules.md)")
+
+
+class ValidationOut(Strict):
+    name: str
+    legal: bool
+    errors: int
+    warnings: int
+    problems: list[Json]
+    cost: Json
+
+
+class RosterOut(Strict):
+    id: str
+    version: int
+    roster: Json
+    settings: Json
+    validation: ValidationOut
+
+
+class CreatedRosterOut(RosterOut):
+    token: str
+
+
+# --- campaigns -------------------------------------------------------------------------------
+
+
+class CampaignIn(Strict):
+    roster_id: Id | None = Field(default=None, description="a stored roster")
+    roster: Json | None = Field(default=None, description="or the band itself")
+    example: Id | None = Field(default=None, description="or an example band's name")
+    length: Annotated[int, Field(ge=0, le=100)] = 3
+    seed: Seed = 0
+    zombie_players: list[Annotated[str, Field(min_length=1, max_length=60)]] = Field(
+        default_factory=lambda: ["zombies"], max_length=8)
+    settings: Json = Field(default_factory=dict)
+
+
+class CampaignImportIn(Strict):
+    campaign: Json = Field(description="a campaign record (GET .../export's `campaign`)")
+    games: list[Json] = Field(default_factory=list, max_length=100,
+                              description="exported games: {scenario, seed, export, "
+                              "recorded}")
+
+
+class CampaignOut(Strict):
+    id: str
+    version: int
+    summary: Json
+    record: Json
+    games: list[Json]
+
+
+class CreatedCampaignOut(CampaignOut):
+    token: str
+    link: str
+
+
+class ResultIn(Strict):
+    game_id: Id
+    seed: Seed = 0
+    dice: list[Die] = Field(default_factory=list, max_length=40,
+                            description="dice rolled at the table, used before the seed")
+    reroll: bool = False
+    zombie_players: dict[str, str] | None = None
+
+
+class ChooseIn(Strict):
+    scenario: Id
+
+
+class HealIn(Strict):
+    target: Id
+    healer: Id | None = None
+
+
+class CampaignGameIn(Strict):
+    seed: Seed = 0
+
+
+# --- games -----------------------------------------------------------------------------------
+
+
+class GameIn(Strict):
+    scenario: Id
+    seed: Seed = 0
+    band: Id | None = Field(default=None, description="an example band's name")
+    roster_id: Id | None = Field(default=None, description="or a stored roster")
+    max_turns: Annotated[int, Field(ge=1, le=12)] | None = None
+    table: Id | None = None
+
+
+class GameImportIn(Strict):
+    export: Json = Field(description="a game export: {start, log}")
+    seed: Seed = 0
+    scenario: Id | None = None
+
+
+class GameOut(Strict):
+    id: str
+    version: int
+    campaign_id: str | None
+    scenario: str | None
+    seed: int
+    deciding: str
+    terminal: bool
+    outcome: Json | None
+    state: Json
+
+
+class CreatedGameOut(GameOut):
+    token: str
+
+
+class VersionIn(Strict):
+    version: Annotated[int, Field(ge=0)]
+
+
+class ActionIn(Strict):
+    version: Annotated[int, Field(ge=0)]
+    action: Json = Field(description="an action, e.g. {type: move, figure: s1, to: [x, y]}")
+    dice: list[Die] | None = Field(default=None, max_length=60,
+                                   description="dice rolled at the table; none: the "
+                                   "service rolls")
+
+
+class AiPlayIn(Strict):
+    version: Annotated[int, Field(ge=0)]
+    dice: list[Die] | None = Field(default=None, max_length=60,
+                                   description="dice rolled at the table for the zombies' "
+                                   "action; none: the service rolls")
+
+
+class ChangeOut(Strict):
+    version: int
+    kind: str
+    action: Json | None
+    dice: list[int]
+    notes: list[str]
+    explanation: str | None = None
+    game: GameOut
+
+
+class LegalOut(Strict):
+    version: int
+    deciding: str
+    actions: list[Json]
+
+
+class SuggestOut(Strict):
+    version: int
+    action: Json
+    text: str
+    explanation: str
+    policy: str
+
+
+class PathIn(Strict):
+    figure: Id
+    to: Annotated[list[Coordinate], Field(min_length=2, max_length=2)]
+
+
+class PathOut(Strict):
+    figure: str
+    to: list[float]
+    reachable: bool
+    length: float | None
+    waypoints: list[list[float]]
+    move: float
+    moves: int | None
+    ap_cost: int | None
+    legal_now: bool
+    refused: str | None
+    reason: str
+
+
+class SightOut(Strict):
+    figure: str
+    polygons: list[list[list[float]]]
+    enemies: list[Json]
+
+
+class ZoneOut(Strict):
+    version: int
+    in_zone: list[str]
+    out_of_zone: list[str]
+    nearest: Json
+    activatable: list[str]
+    pool: int
+
+
+class EngagedOut(Strict):
+    version: int
+    pairs: list[list[str]]
+
+
+class FigureQuery(Strict):
+    model_config = ConfigDict(strict=False, extra="forbid")
+    figure: Id | None = None
+
+
+class EventsQuery(Strict):
+    model_config = ConfigDict(strict=False, extra="forbid")
+    after: Annotated[int, Field(ge=0)] | None = None

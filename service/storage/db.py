@@ -1,0 +1,123 @@
+"""The database: an engine for SQLite (default) or PostgreSQL, durable writes, migrations.
+
+SQLite runs in WAL mode with `synchronous=FULL` (an acknowledged write survives a power cut)
+and every write transaction starts with `BEGIN IMMEDIATE`, so two workers never both read a
+row, change it and write it back (the default deferred BEGIN loses such updates). PostgreSQL
+writes lock the row they change (`SELECT ... FOR UPDATE`) instead. `upgrade` brings the
+schema to the newest Alembic revision; it runs when the app starts.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+from sqlalchemy.engine import Connection, Engine
+
+__all__ = ["Database", "DEFAULT_URL", "database_url", "normalise_url"]
+
+DEFAULT_URL = "sqlite:///data/survive-us.sqlite3"
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+_IMMEDIATE = "survive_us_immediate"
+
+
+def database_url(explicit: str | None = None) -> str:
+    """`explicit`, else `DATABASE_URL`, else the SQLite file in ./data."""
+    return normalise_url(explicit or os.environ.get("DATABASE_URL") or DEFAULT_URL)
+
+
+def normalise_url(url: str) -> str:
+    """Plain `postgresql://` URLs use psycopg 3; a bare path means a SQLite file."""
+    if url.startswith(("postgres://", "postgresql://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    if "://" not in url:
+        return f"sqlite:///{url}"
+    return url
+
+
+class Database:
+    """One engine and the two kinds of transaction the service uses: `read` and `write`."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalise_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        # SQLite has one writer at a time; its busy handler makes a waiting writer sleep and
+        # poll (1, 2, 5 ... 100 ms), a long tail under load. Threads of this process queue
+        # here instead (other processes still meet the busy handler).
+        self._writer = threading.RLock() if self.is_sqlite else None
+        if self.is_sqlite:
+            self.engine = _sqlite_engine(self.url)
+        else:
+            self.engine = sa.create_engine(self.url, pool_pre_ping=True)
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A transaction that only reads (in WAL mode readers never wait for a writer)."""
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A transaction that writes: committed when the block ends, rolled back on error."""
+        with self._one_writer(), self.engine.connect() as conn:
+            conn.execution_options(**{_IMMEDIATE: True})
+            with conn.begin():
+                yield conn
+
+    @contextmanager
+    def _one_writer(self) -> Iterator[None]:
+        if self._writer is None:
+            yield
+            return
+        with self._writer:
+            yield
+
+    def upgrade(self) -> None:
+        """Migrate the schema to the newest revision (several workers may start at once)."""
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with self.write() as conn:
+            if not self.is_sqlite:
+                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(72201)")
+            config.attributes["connection"] = conn
+            command.upgrade(config, "head")
+
+    def integrity_ok(self) -> bool:
+        """SQLite's `PRAGMA integrity_check` (always true elsewhere)."""
+        if not self.is_sqlite:
+            return True
+        with self.read() as conn:
+            return bool(conn.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok")
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _sqlite_engine(url: str) -> Engine:
+    path = sa.engine.make_url(url).database
+    if path and path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    engine = sa.create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # SQLAlchemy's "begin" hook below issues BEGIN
+        cursor = dbapi_conn.cursor()
+        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON",
+                       "busy_timeout=30000"):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        immediate = conn.get_execution_options().get(_IMMEDIATE, False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+    return engine

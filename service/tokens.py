@@ -1,0 +1,39 @@
+"""Secret tokens for campaigns, games and rosters: handed out once, stored only as a hash."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from flask import request
+
+from service.errors import NotFound, TokenRequired
+
+__all__ = ["new_token", "token_hash", "require_token"]
+
+
+def new_token() -> tuple[str, str]:
+    """A fresh token and the sha256 hex digest that is stored in its place."""
+    token = secrets.token_urlsafe(24)
+    return token, token_hash(token)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def require_token(stored_hash: str, what: str) -> None:
+    """The request must carry `Authorization: Bearer TOKEN` matching `stored_hash`.
+
+    No header: 401. A wrong token: 404, as for an unknown id (the thing is not yours to
+    change, and nothing says whether the token or the id was wrong).
+    """
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise TokenRequired(f"changing {what} needs its token: send 'Authorization: Bearer "
+                            "TOKEN' (the token was given when it was created)", "Authorization")
+    if not hmac.compare_digest(token_hash(token.strip()), stored_hash):
+        raise NotFound(f"{what} does not exist or the token does not open it", "Authorization",
+                       code="not_yours")

@@ -1,0 +1,458 @@
+"""The page in a real browser (Playwright driving Debian's chromium) against the real app.
+
+A werkzeug server in a thread serves `create_app` on a temporary SQLite database. The tests
+build a roster, start a scenario, move a survivor by dragging it along its route, look at a
+line of sight, let the AI play the zombies' activation, undo it, follow another page's
+changes through the live stream, and switch languages. Skipped only when chromium is missing
+and CI is not set (on CI they must run).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+if not CHROMIUM.exists() and not os.environ.get("CI"):
+    pytest.skip("chromium is not installed (make test installs it)", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from werkzeug.serving import WSGIRequestHandler, make_server  # noqa: E402
+
+from service.app import create_app  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+        "--disable-background-networking", "--disable-component-update", "--no-first-run",
+        "--disable-sync"]
+TIMEOUT = 8000  # ms, for each wait
+
+
+class QuietHandler(WSGIRequestHandler):
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """Requests are not logged (the test output stays readable)."""
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("web") / "web.sqlite3"
+    app = create_app({"DATABASE_URL": f"sqlite:///{db}", "SSE_POLL": 0.1,
+                      "SSE_LIFETIME": 20.0, "TESTING": True})
+    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    thread.join(5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+def new_page(browser: Browser, *, locale: str = "en-GB", width: int = 1024,
+             height: int = 768, storage: dict[str, Any] | None = None) -> Page:
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=locale,
+                                  has_touch=False)
+    if storage is not None:
+        context.add_init_script("for (const [k, v] of Object.entries("
+                                f"{json.dumps(storage)})) localStorage.setItem(k, v);")
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors  # type: ignore[attr-defined]
+    return page
+
+
+def api(page: Page, method: str, path: str, body: Any = None) -> Any:
+    """Call the API from inside the page (same origin)."""
+    return page.evaluate(
+        """async ([method, path, body]) => {
+            const r = await fetch('api/v1' + path, {method, headers: {'Content-Type':
+              'application/json'}, body: body === null ? undefined : JSON.stringify(body)});
+            return r.json();
+        }""", [method, path, body])
+
+
+def table_point(page: Page, x: float, y: float) -> tuple[float, float]:
+    """Screen pixels of the table point (x, y) in inches."""
+    p = page.evaluate(
+        """([x, y]) => { const m = document.querySelector('.world').getScreenCTM();
+            const q = new DOMPoint(x, y).matrixTransform(m); return [q.x, q.y]; }""", [x, y])
+    return float(p[0]), float(p[1])
+
+
+def start_game(page: Page, base_url: str, scenario: str = "nettoyage", seed: int = 1) -> str:
+    page.goto(base_url + "#/")
+    page.select_option("#scenario", scenario)
+    page.fill("#seed", str(seed))
+    page.click("#start")
+    page.wait_for_url(re.compile(r"#/game/\w+"))
+    page.wait_for_selector("[data-figure-id]")
+    return page.url.rsplit("/", 1)[1]
+
+
+def legal_spot(page: Page, game_id: str, fig: dict[str, Any]) -> tuple[float, float, float]:
+    """A spot the figure may move to now, 2.5-4 in away (asked of the service)."""
+    for dx, dy in ((0, 3.5), (2.5, 2.5), (-2.5, 2.5), (3.5, 0), (-3.5, 0), (0, -3)):
+        to = [round(fig["x"] + dx, 2), round(fig["y"] + dy, 2)]
+        answer = api(page, "POST", f"/games/{game_id}/path", {"figure": fig["id"], "to": to})
+        if answer.get("legal_now"):
+            return to[0], to[1], float(answer["length"])
+    raise AssertionError(f"no legal spot near {fig['id']}")
+
+
+def play_out(page: Page, game_id: str, token: str) -> int:
+    """Both sides give up their activations until the turn limit ends the game; the number
+    of actions it took (-1 when it did not end)."""
+    played: int = page.evaluate(
+        """async ([id, token]) => {
+            const call = async (method, path, body) => (await fetch('api/v1' + path, {method,
+              headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
+              body: body && JSON.stringify(body)})).json();
+            for (let n = 0; n < 60; n += 1) {
+              const game = await call('GET', `/games/${id}`);
+              if (game.terminal) return n;
+              const acts = (await call('GET', `/games/${id}/actions`)).actions.map(a => a.action);
+              const pick = acts.find(a => a.type === 'end_activations')
+                || acts.find(a => a.type === 'decline' || a.type === 'pass') || acts[0];
+              await call('POST', `/games/${id}/actions`, {version: game.version, action: pick});
+            }
+            return -1;
+        }""", [game_id, token])
+    return played
+
+
+def state_of(page: Page, game_id: str) -> dict[str, Any]:
+    game: dict[str, Any] = api(page, "GET", f"/games/{game_id}")
+    return game
+
+
+# --- the roster builder --------------------------------------------------------------------
+
+
+def test_roster_builder_prices_and_lists_problems_live(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    page.goto(base_url + "#/roster")
+    page.fill("#roster-name", "Les testeurs")
+    page.select_option("#add-archetype", "ex_flic_h")
+    page.click("#add-member")
+    expect(page.locator("#roster-total")).to_have_text(re.compile(r"\d+ points"))
+    one = int(page.locator("#roster-total").inner_text().split()[0])
+    # one member is too small a band: the service's problem is listed with its fix
+    expect(page.locator("#roster-problems li").first).to_be_visible()
+    expect(page.locator("#roster-legal")).to_contain_text("problems to fix")
+    for archetype in ("mere", "enfant", "medecin", "ado_f"):
+        page.select_option("#add-archetype", archetype)
+        page.click("#add-member")
+    expect(page.locator("[data-member]")).to_have_count(5)
+    page.wait_for_function(
+        f"parseInt(document.querySelector('#roster-total').textContent) > {one}")
+    # equipment changes the cost as it is added
+    before = int(page.locator("#roster-total").inner_text().split()[0])
+    page.locator("[data-member='m1'] select[aria-label='Add an item…']").select_option("pistolet")
+    page.wait_for_function(
+        f"parseInt(document.querySelector('#roster-total').textContent) > {before}")
+    expect(page.locator("[data-member='m1'] .chip")).to_contain_text("Pistolet")
+    page.click("#save-roster")
+    page.wait_for_url(re.compile(r"#/roster/\w+"))
+    roster_id = page.url.rsplit("/", 1)[1]
+    tokens = json.loads(page.evaluate("localStorage.getItem('survive-us.tokens')"))
+    assert f"roster:{roster_id}" in tokens
+    stored = api(page, "GET", f"/rosters/{roster_id}")
+    assert [m["archetype"] for m in stored["roster"]["members"]] == [
+        "ex_flic_h", "mere", "enfant", "medecin", "ado_f"]
+    # the printable sheet shows every member with its profile
+    page.click("#sheet-link")
+    expect(page.locator(".sheet-member")).to_have_count(5)
+    expect(page.locator("#sheet h1")).to_contain_text("Les testeurs")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+# --- playing -------------------------------------------------------------------------------
+
+
+def test_game_move_sight_ai_undo(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    game_id = start_game(page, base_url, seed=3)  # zombies within 20 in: they act next
+    game = state_of(page, game_id)
+    on_table = {f["id"] for f in game["state"]["figures"] if f["status"] in ("standing", "down")}
+    drawn = set(page.eval_on_selector_all(
+        "svg [data-figure-id]", "els => els.map(e => e.dataset.figureId)"))
+    assert drawn == on_table
+    expect(page.locator("#turn")).to_have_text("Turn 1 of 6")
+
+    # select a survivor: only its legal actions are listed
+    page.click("[data-select='m1']")
+    expect(page.locator("#figure h2").first).to_contain_text("Lucas (m1)")
+    legal = api(page, "GET", f"/games/{game_id}/actions?figure=m1")["actions"]
+    expect(page.locator("#actions button")).to_have_count(len(legal))
+
+    # drag it: the route is drawn with its length and cost, then the move is played
+    m1 = next(f for f in game["state"]["figures"] if f["id"] == "m1")
+    x, y, length = legal_spot(page, game_id, m1)
+    sx, sy = table_point(page, m1["x"], m1["y"])
+    tx, ty = table_point(page, x, y)
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    page.mouse.move((sx + tx) / 2, (sy + ty) / 2, steps=4)
+    page.mouse.move(tx, ty, steps=4)
+    expect(page.locator(".overlay-path polyline")).to_have_count(1)
+    expect(page.locator("#readout")).to_contain_text(f"Route {length:.1f} in, 1 AP")
+    page.mouse.up()
+    page.wait_for_function("document.querySelector('#log').children.length === 2")
+    after = state_of(page, game_id)
+    moved = next(f for f in after["state"]["figures"] if f["id"] == "m1")
+    assert after["version"] == 1
+    assert (moved["x"], moved["y"]) == pytest.approx((x, y), abs=0.02)
+    expect(page.locator("#log li").first).to_contain_text("Lucas (m1): move to")
+
+    assert after["deciding"] == "zombies"
+
+    # the zombies decide now: the AI's choice is drawn as a ghost with its explanation
+    expect(page.locator("#ai .ai-why")).not_to_be_empty()
+    proposal = page.locator("#ai .ai-action").inner_text()
+    assert proposal
+    expect(page.locator(".overlay-ai .ai-target, .overlay-ai .ai-ghost")).not_to_have_count(0)
+
+    # line of sight from a zombie: the visibility polygon and a tag per enemy
+    page.click("[data-tool='sight']")
+    for zombie in after["state"]["figures"]:  # one that sees something
+        if zombie["side"] == "zombies" and zombie["status"] == "standing":
+            sight = api(page, "GET", f"/games/{game_id}/sight?figure={zombie['id']}")
+            if sight["polygons"]:
+                break
+    page.click(f"[data-figure-id='{zombie['id']}']", force=True)
+    expect(page.locator(".overlay-sight polygon")).to_have_count(len(sight["polygons"]))
+    expect(page.locator(".overlay-sight .sight-tag")).to_have_count(len(sight["enemies"]))
+    seen = sum(e["visible"] for e in sight["enemies"])
+    expect(page.locator("#readout")).to_contain_text(f"sees {seen} of {len(sight['enemies'])}")
+    page.click("[data-tool='sight']")
+
+    # play the AI's move; the log says it in words; undo takes it back
+    page.click("#ai-play")
+    page.wait_for_function("document.querySelector('#log').children.length === 3")
+    assert state_of(page, game_id)["version"] == 2
+    page.click("#undo")
+    page.wait_for_function("document.querySelector('#log').children.length === 2")
+    assert state_of(page, game_id)["version"] == 3  # undo is itself an event
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_refused_drop_says_why(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    game_id = start_game(page, base_url, seed=2)
+    game = state_of(page, game_id)
+    m1 = next(f for f in game["state"]["figures"] if f["id"] == "m1")
+    page.click("[data-select='m1']")
+    sx, sy = table_point(page, m1["x"], m1["y"])
+    tx, ty = table_point(page, m1["x"], m1["y"] + 9.0)  # beyond its 5 in move
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    page.mouse.move(tx, ty, steps=6)
+    expect(page.locator(".overlay-path polyline.refused")).to_have_count(1)
+    page.mouse.up()
+    expect(page.locator("#readout")).to_contain_text("Refused")
+    expect(page.locator("#readout")).to_contain_text("away along the shortest route")
+    assert state_of(page, game_id)["version"] == 0
+    page.context.close()
+
+
+def test_measure_tape_edge_to_edge(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    game_id = start_game(page, base_url, seed=3)
+    figures = {f["id"]: f for f in state_of(page, game_id)["state"]["figures"]}
+    page.click("[data-tool='measure']")
+    page.click("[data-figure-id='m1']", force=True)
+    page.click("[data-figure-id='m2']", force=True)
+    a, b = figures["m1"], figures["m2"]
+    gap = max(0.0, ((a["x"] - b["x"]) ** 2 + (a["y"] - b["y"]) ** 2) ** 0.5 - 25 / 25.4)
+    expect(page.locator("#readout")).to_contain_text(f"{gap:.2f} in")
+    expect(page.locator(".overlay-measure line")).to_have_count(1)
+    # the 20 in zone marks the zombies the service says have a human within 20 in
+    page.click("[data-toggle='zone20']")
+    zone = api(page, "GET", f"/games/{game_id}/zone")
+    expect(page.locator(".figure.activatable.side-zombies")).to_have_count(len(zone["in_zone"]))
+    page.context.close()
+
+
+def test_other_pages_follow_live_and_read_only(browser: Browser, base_url: str) -> None:
+    player = new_page(browser)
+    game_id = start_game(player, base_url, seed=4)
+    watcher = new_page(browser)  # another browser profile: no token
+    watcher.goto(base_url + f"#/game/{game_id}")
+    watcher.wait_for_selector("[data-figure-id]")
+    expect(watcher.locator(".readonly-banner")).to_be_visible()
+    expect(watcher.locator("#undo")).to_have_count(0)
+    # the player ends the survivors' activations; the watcher's page follows the stream
+    player.click("[data-action-type='end_activations']")
+    player.wait_for_function("document.querySelector('#log').children.length === 2")
+    expect(watcher.locator("#log li")).to_have_count(2)
+    expect(watcher.locator("#to-act")).to_contain_text("Zombies")
+    player.context.close()
+    watcher.context.close()
+
+
+def test_language_follows_browser_and_switch(browser: Browser, base_url: str) -> None:
+    page = new_page(browser, locale="fr-FR")
+    page.goto(base_url + "#/")
+    expect(page.locator(".topbar nav a").first).to_have_text("Parties")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    page.click(".lang-switch [data-lang='en']")
+    expect(page.locator(".topbar nav a").first).to_have_text("Games")
+    expect(page.locator("#new-game h2")).to_have_text("New game")
+    page.reload()
+    expect(page.locator(".topbar nav a").first).to_have_text("Games")  # remembered
+    page.context.close()
+
+
+def test_typed_dice_are_used_and_bad_dice_refused(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    game_id = start_game(page, base_url, seed=3)
+    page.click("[data-select='m1']")
+    shoot = page.locator("#actions [data-action-type='shoot']").first
+    page.fill("#dice-input", "6 9")
+    shoot.click()
+    expect(page.locator("#notice")).to_contain_text("1 to 6")
+    assert state_of(page, game_id)["version"] == 0
+    page.fill("#dice-input", "6 6 6 6")
+    shoot.click()
+    page.wait_for_function("document.querySelector('#log').children.length === 2")
+    log = api(page, "GET", f"/games/{game_id}/export")["export"]["log"]
+    assert log[-1]["action"]["type"] == "shoot"
+    assert log[-1]["dice"][0] == 6  # the typed die, not the service's
+    expect(page.locator("#log li").first).to_contain_text("dice: 6")
+    page.context.close()
+
+
+def test_zoom_pan_and_reset(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    start_game(page, base_url, seed=5)
+    box = page.locator(".table-svg").bounding_box()
+    assert box is not None
+    before = page.get_attribute(".table-svg", "viewBox")
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -400)
+    page.wait_for_function(f"document.querySelector('.table-svg').getAttribute('viewBox') "
+                           f"!== '{before}'")
+    zoomed = [float(v) for v in (page.get_attribute(".table-svg", "viewBox") or "").split()]
+    assert zoomed[2] < float((before or "").split()[2])  # narrower: zoomed in
+    # drag the empty board: the view pans
+    page.mouse.move(box["x"] + 30, box["y"] + box["height"] - 30)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 130, box["y"] + box["height"] - 60, steps=5)
+    page.mouse.up()
+    panned = [float(v) for v in (page.get_attribute(".table-svg", "viewBox") or "").split()]
+    assert panned[0] < zoomed[0] and panned[2] == pytest.approx(zoomed[2])
+    page.click("[data-action='reset-view']")
+    assert page.get_attribute(".table-svg", "viewBox") == before
+    page.context.close()
+
+
+def test_pinch_zooms_on_touch(browser: Browser, base_url: str) -> None:
+    page = new_page(browser, width=768, height=1024)
+    start_game(page, base_url, seed=5)
+    before = float((page.get_attribute(".table-svg", "viewBox") or "").split()[2])
+    # two fingers moving apart (touch pointer events, as a tablet sends them)
+    page.evaluate("""() => {
+        const svg = document.querySelector('.table-svg');
+        const r = svg.getBoundingClientRect();
+        const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+        const send = (type, id, x) => svg.dispatchEvent(new PointerEvent(type, {
+            pointerId: id, pointerType: 'touch', clientX: x, clientY: cy, bubbles: true,
+            isPrimary: id === 1, button: 0}));
+        send('pointerdown', 1, cx - 40); send('pointerdown', 2, cx + 40);
+        for (let d = 50; d <= 120; d += 10) { send('pointermove', 1, cx - d);
+                                               send('pointermove', 2, cx + d); }
+        send('pointerup', 1, cx - 120); send('pointerup', 2, cx + 120);
+    }""")
+    after = float((page.get_attribute(".table-svg", "viewBox") or "").split()[2])
+    assert after == pytest.approx(before * 80 / 240, rel=0.05)  # fingers 3x apart: 3x zoom
+    page.context.close()
+
+
+def test_campaign_page_and_its_next_game(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    page.goto(base_url + "#/campaigns")
+    page.select_option("#campaign-example", "cops_and_kids")
+    page.fill("#campaign-length", "3")
+    page.click("#campaigns-form button[type='submit']")
+    page.wait_for_url(re.compile(r"#/campaign/\w+"))
+    campaign_id = page.url.rsplit("/", 1)[1]
+    campaign = api(page, "GET", f"/campaigns/{campaign_id}")
+    expect(page.locator("#sequence li")).to_have_count(len(campaign["summary"]["scenarios"]))
+    expect(page.locator("#band tbody tr")).to_have_count(len(campaign["summary"]["band"]))
+    expect(page.locator("#sequence li").first).to_have_attribute("data-state", "next")
+    page.click("#next-game")
+    page.wait_for_url(re.compile(r"#/game/\w+"))
+    page.wait_for_selector("[data-figure-id]")
+    expect(page.locator(".readonly-banner")).to_have_count(0)  # the campaign's token
+    expect(page.locator("#to-campaign")).to_be_visible()
+    game_id = page.url.rsplit("/", 1)[1]
+    page.click("#to-campaign")
+    expect(page.locator("#open-game")).to_be_visible()
+    # both sides give up their activations to the turn limit, then the result is recorded
+    # with the consequence die typed in
+    token = json.loads(page.evaluate("localStorage.getItem('survive-us.tokens')"))[
+        f"campaign:{campaign_id}"]
+    played = play_out(page, game_id, token)
+    assert played > 0
+    page.fill("#result-dice", "4")
+    page.click("#record-result")
+    expect(page.locator("#history .card")).to_have_count(1)
+    history = api(page, "GET", f"/campaigns/{campaign_id}/history")["history"]
+    assert history[0]["consequence"]["first"] == 4  # the typed die
+    expect(page.locator("#history .consequence")).to_contain_text("4")
+    expect(page.locator("#sequence li").first).to_have_attribute("data-state", "played")
+    # a page without the campaign's token shows it read-only, without the buttons
+    other = new_page(browser)
+    other.goto(base_url + f"#/campaign/{campaign_id}")
+    expect(other.locator(".readonly-banner")).to_be_visible()
+    expect(other.locator("#open-game, #next-game")).to_have_count(0)
+    other.context.close()
+    page.context.close()
+
+
+def test_keyboard_selects_a_figure_and_escape_leaves(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    start_game(page, base_url, seed=6)
+    page.focus("[data-figure-id='m2']")
+    page.keyboard.press("Enter")
+    expect(page.locator("#figure h2").first).to_contain_text("(m2)")
+    expect(page.locator(".figure.selected")).to_have_attribute("data-figure-id", "m2")
+    page.keyboard.press("Escape")
+    expect(page.locator(".figure.selected")).to_have_count(0)
+    # the printed roster sheet hides the page's chrome
+    page.emulate_media(media="print")
+    expect(page.locator(".topbar")).to_be_hidden()
+    page.context.close()
+
+
+def test_tap_a_spot_then_move_here_and_exits_drawn(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    game_id = start_game(page, base_url, scenario="evacuation", seed=1)
+    card = api(page, "GET", "/scenarios/evacuation")
+    for exit_ in card["exits"]:
+        expect(page.locator(f"[data-exit-id='{exit_['id']}']")).to_have_count(1)
+    m3 = next(f for f in state_of(page, game_id)["state"]["figures"] if f["id"] == "m3")
+    x, y, _length = legal_spot(page, game_id, m3)
+    page.click("[data-select='m3']")
+    page.mouse.click(*table_point(page, x, y))
+    page.click("#move-here")
+    page.wait_for_function("document.querySelector('#log').children.length === 2")
+    moved = next(f for f in state_of(page, game_id)["state"]["figures"] if f["id"] == "m3")
+    assert (moved["x"], moved["y"]) == pytest.approx((x, y), abs=0.02)
+    page.context.close()

@@ -1,0 +1,158 @@
+// Campaigns: the ones this page holds a token for, a form to start one, and a campaign's
+// page (scenario sequence, results, each survivor's state, consequence rolls, next game).
+
+import { get, post, saveToken, tokenFor } from "./api.js";
+import { h, select } from "./dom.js";
+import { pick, t } from "./i18n.js";
+import { notify } from "./notice.js";
+import { sideName } from "./game.js";
+import { rulesData, startCampaign } from "./roster.js";
+import { EXAMPLE_BANDS } from "./examples.js";
+
+/** Ids of campaigns (or games) with a token in this browser. */
+export function knownIds(kind) {
+  try {
+    const all = JSON.parse(localStorage.getItem("survive-us.tokens") || "{}");
+    return Object.keys(all).filter((k) => k.startsWith(`${kind}:`)).map((k) => k.slice(kind.length + 1));
+  } catch (_) {
+    return [];
+  }
+}
+
+export async function showCampaigns() {
+  const ids = knownIds("campaign");
+  const rows = await Promise.all(ids.map((id) => get(`/campaigns/${encodeURIComponent(id)}`).catch(() => null)));
+  const example = select(EXAMPLE_BANDS, EXAMPLE_BANDS[0][0], { id: "campaign-example", "aria-label": t("campaign.example") });
+  const length = h("input", { id: "campaign-length", type: "number", min: 3, max: 10, value: 3, "aria-label": t("campaign.length") });
+  const seed = h("input", { id: "campaign-seed", type: "number", min: 0, value: 1, "aria-label": t("home.seed") });
+  document.getElementById("view").replaceChildren(h("div", { class: "page" },
+    h("h1", {}, t("campaign.list_title")),
+    rows.filter(Boolean).length ? h("div", { class: "cards" }, rows.filter(Boolean).map((c) =>
+      h("a", { class: "card", href: `#/campaign/${c.id}` },
+        h("h3", {}, c.summary.name),
+        h("div", { class: "muted" }, t("campaign.progress", {
+          done: c.summary.scenarios.filter((s) => s.state === "played").length,
+          total: c.summary.scenarios.length,
+        }))))) : h("p", { class: "muted" }, t("campaign.none")),
+    h("h2", {}, t("campaign.new")),
+    h("p", { class: "muted" }, t("campaign.new_hint")),
+    h("form", { class: "row", id: "campaigns-form", onsubmit: (e) => {
+      e.preventDefault();
+      startCampaign({ example: example.value, length: Number(length.value), seed: Number(seed.value) });
+    } },
+    h("label", { class: "row" }, t("campaign.example"), example),
+    h("label", { class: "row" }, t("campaign.length"), length),
+    h("label", { class: "row" }, t("home.seed"), seed),
+    h("button", { type: "submit", class: "primary" }, t("campaign.start")))));
+}
+
+export async function showCampaign(id) {
+  const data = await get(`/campaigns/${encodeURIComponent(id)}`);
+  const token = tokenFor(`campaign:${id}`);
+  const [cards, rules] = await Promise.all([get("/scenarios"), rulesData()]);
+  const names = new Map();
+  for (const kind of ["archetypes", "equipment", "skills"]) for (const x of rules[kind]) names.set(x.id, x.name);
+  const name = (k) => names.get(k) || k;
+  const cardName = (sid) => {
+    const c = cards.find((x) => x.id === sid);
+    return c ? pick({ fr: c.name, en: c.name_en }) : sid;
+  };
+  const s = data.summary;
+  const memberName = (mid) => {
+    const m = s.band.find((x) => x.id === mid);
+    return m && m.name ? m.name : mid;
+  };
+  const history = data.record.history || [];
+  const openGame = data.games.find((g) => !g.recorded && g.scenario === s.next_scenario);
+  const finishedGames = data.games.filter((g) => !g.recorded);
+  const actions = [];
+  const pending = s.scenarios.find((sc) => sc.choice_pending);
+  if (token && !s.finished) {
+    if (openGame) {
+      const dice = h("input", { id: "result-dice", inputmode: "numeric", placeholder: "4", "aria-label": t("campaign.result_dice") });
+      actions.push(h("a", { class: "button primary", href: `#/game/${openGame.id}`, id: "open-game" }, t("campaign.open_game")));
+      actions.push(h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); record(id, openGame.id, token, dice.value); } },
+        h("label", { class: "row" }, t("campaign.result_dice"), dice),
+        h("button", { type: "submit", id: "record-result" }, t("campaign.record"))));
+    } else if (pending && pending.state === "next") {
+      const choice = select(pending.choice_pending.options.map((o) => [o, cardName(o)]), pending.choice_pending.options[0], { id: "final-choice", "aria-label": t("campaign.choose") });
+      actions.push(h("form", { class: "row", onsubmit: async (e) => {
+        e.preventDefault();
+        await change(id, "choose", { scenario: choice.value }, token);
+      } }, h("label", { class: "row" }, t("campaign.choose", { by: sideName(pending.choice_pending.by) }), choice),
+      h("button", { type: "submit", class: "primary" }, t("campaign.choose_button"))));
+    } else {
+      actions.push(h("button", { type: "button", class: "primary", id: "next-game", onclick: () => nextGame(id, token) }, t("campaign.next_game", { name: cardName(s.next_scenario) })));
+    }
+  }
+  const outcome = s.outcome || {};
+  document.getElementById("view").replaceChildren(h("div", { class: "page", id: "campaign" },
+    h("h1", {}, t("campaign.title", { name: s.name })),
+    token ? null : h("p", { class: "readonly-banner" }, t("campaign.read_only")),
+    outcome.finished ? h("p", { class: "outcome" }, t("campaign.won", { winner: sideName(outcome.winner) })) : null,
+    h("div", { class: "row" }, actions,
+      h("a", { class: "button", href: `#/sheet/campaign-${id}` }, t("roster.sheet"))),
+    h("h2", {}, t("campaign.sequence")),
+    h("ol", { class: "sequence", id: "sequence" }, s.scenarios.map((sc) => h("li", { "data-state": sc.state },
+      h("b", {}, cardName(sc.id)), " ",
+      h("span", { class: `badge ${sc.state === "played" ? (sc.winner === "survivors" ? "good" : "bad") : ""}` },
+        sc.state === "played" ? t("campaign.won_by", { winner: sideName(sc.winner) }) : t(`campaign.state.${sc.state.replace(" ", "_")}`, {}, sc.state)),
+      sc.kind === "conclusive" ? h("span", { class: "muted" }, ` · ${t("campaign.conclusive")}`) : null))),
+    s.zombie_points && s.next_scenario ? h("p", { class: "muted" }, t("campaign.zombie_points", { n: s.zombie_points.points, formula: s.zombie_points.formula })) : null,
+    h("h2", {}, t("campaign.band")),
+    h("table", { class: "grid", id: "band" },
+      h("thead", {}, h("tr", {}, [t("roster.member_name"), t("roster.archetype"), t("stat.status"), t("stat.pv"), t("roster.skill"), t("stat.equipment"), t("roster.cost")].map((x) => h("th", {}, x)))),
+      h("tbody", {}, s.band.map((m) => h("tr", { "data-member": m.id },
+        h("td", {}, m.name || m.id), h("td", {}, name(m.archetype)),
+        h("td", {}, t(`member.${m.status}`, {}, m.status), m.cause ? h("div", { class: "muted" }, m.cause) : null),
+        h("td", {}, `${m.pv}/${m.wounds}`),
+        h("td", {}, [m.skill, m.second_skill].filter(Boolean).map(name).join(", ")),
+        h("td", {}, Object.entries(m.equipment).map(([k, n]) => `${name(k)}${n > 1 ? ` ×${n}` : ""}`).join(", ")),
+        h("td", {}, String(m.cost),
+          token && !openGame && !s.finished && m.status === "alive" && m.pv < m.wounds
+            ? h("button", { type: "button", class: "heal", "data-heal": m.id, onclick: () => change(id, "heal", { target: m.id }, token) }, t("campaign.heal")) : null))))),
+    h("h2", {}, t("campaign.results")),
+    history.length ? h("div", { class: "cards", id: "history" }, history.map((p) => h("div", { class: "card" },
+      h("h3", {}, `${p.number}. ${cardName(p.scenario)}`),
+      h("p", {}, t("campaign.won_by", { winner: sideName(p.winner) }), p.reason ? h("span", { class: "muted" }, ` (${p.reason})`) : null),
+      h("ul", {}, p.fates.map((f) => h("li", {}, `${memberName(f.member)}: ${t(`status.${f.end_status}`, {}, f.end_status)} → ${t(`member.${f.status}`, {}, f.status)}${f.roll ? ` (${t("game.dice_rolled", { dice: f.roll })})` : ""}`))),
+      p.consequence ? h("p", { class: "consequence" }, h("b", {}, t("campaign.consequence", { face: p.consequence.face })), " ", p.consequence.effect.text) : null,
+      p.rewards && p.rewards.length ? h("p", { class: "muted" }, p.rewards.map((r) => r.text).join(" · ")) : null))) : h("p", { class: "muted" }, t("campaign.no_results")),
+    finishedGames.length > 1 ? h("p", { class: "muted" }, t("campaign.unrecorded", { n: finishedGames.length })) : null));
+}
+
+async function nextGame(id, token) {
+  try {
+    const game = await post(`/campaigns/${id}/games`, { seed: Math.floor(Math.random() * 1e6) }, token);
+    saveToken(`game:${game.id}`, game.token);
+    window.location.hash = `#/game/${game.id}`;
+  } catch (error) {
+    notify(error.message, "error");
+  }
+}
+
+/** A campaign change (choose, heal) with its token; the page is drawn again. */
+async function change(id, what, body, token) {
+  try {
+    await post(`/campaigns/${id}/${what}`, body, token);
+    showCampaign(id);
+  } catch (error) {
+    notify(error.message, "error");
+  }
+}
+
+async function record(id, gameId, token, typed) {
+  const dice = String(typed || "").trim().split(/[\s,;]+/).filter(Boolean).map(Number);
+  if (dice.some((d) => !Number.isInteger(d) || d < 1 || d > 6)) {
+    notify(t("game.bad_dice", { text: typed }), "error");
+    return;
+  }
+  try {
+    await post(`/campaigns/${id}/results`, { game_id: gameId, seed: Math.floor(Math.random() * 1e6), dice }, token);
+    notify(t("campaign.recorded"));
+    showCampaign(id);
+  } catch (error) {
+    notify(error.message, "error");
+  }
+}
+

@@ -1,0 +1,582 @@
+// The game screen: the table with its tools beside a panel for playing (whose activation,
+// the AP pools, the selected figure's legal actions, dice, the AI's proposal, undo, the log).
+// It follows the server's live event stream, so every open page shows the same game.
+
+import * as games from "./gameapi.js";
+import { get } from "./api.js";
+import { rulesData } from "./roster.js";
+import { actionPhrase, describe, who } from "./actions.js";
+import { h } from "./dom.js";
+import { num, pick, t, translate } from "./i18n.js";
+import { notify } from "./notice.js";
+import { TableView, statusMarks, typeLetters } from "./table.js";
+import {
+  activatableZombies, aiGhostNodes, engagedNodes, engagedPairs, pathNodes,
+  sightNodes, tapeEnd, tapeNodes, zone20Nodes,
+} from "./tools.js";
+
+export async function showGame(id) {
+  const view = new GameView(id);
+  await view.load();
+  return () => view.close();
+}
+
+const TOOLS = ["measure", "sight"];
+
+class GameView {
+  constructor(id) {
+    this.id = id;
+    this.data = null; // {state, legal, log, version, ...} from the server
+    this.selected = null;
+    this.tool = null;
+    this.tape = [];
+    this.toggles = { zone20: false, engaged: false };
+    this.sightOf = null;
+    this.proposal = null;
+    this.pendingMove = null; // a move previewed by a tap, waiting for "move here"
+    this.previewSeq = 0;
+    this.busy = false;
+    this._build();
+  }
+
+  get token() {
+    return games.tokenOf(this.id, this.data);
+  }
+
+  get readOnly() {
+    return !this.token;
+  }
+
+  get state() {
+    return this.data.state;
+  }
+
+  // --- layout ------------------------------------------------------------------------------
+
+  _build() {
+    const root = document.getElementById("view");
+    this.tableHost = h("div", { class: "table-host" });
+    this.readout = h("span", { id: "readout", role: "status", "aria-live": "polite" });
+    const toolButton = (name, icon) => h("button", {
+      type: "button", "data-tool": name, "aria-pressed": "false", dataset: { i18nLabel: `tools.${name}` },
+      onclick: () => this.setTool(name),
+    }, icon);
+    const toggle = (name, icon) => h("button", {
+      type: "button", "data-toggle": name, "aria-pressed": "false", dataset: { i18nLabel: `tools.${name}` },
+      onclick: () => this.toggle(name),
+    }, icon);
+    const tools = h("div", { class: "table-tools", role: "toolbar", "aria-label": t("tools.aria") },
+      h("div", { class: "group" },
+        h("button", { type: "button", dataset: { i18nLabel: "tools.zoom_in" }, onclick: () => this.table.zoomBy(1.4) }, "+"),
+        h("button", { type: "button", dataset: { i18nLabel: "tools.zoom_out" }, onclick: () => this.table.zoomBy(1 / 1.4) }, "−"),
+        h("button", { type: "button", "data-action": "reset-view", dataset: { i18nLabel: "tools.reset" }, onclick: () => this.table.resetView() }, "⟲")),
+      h("div", { class: "group" },
+        toolButton("measure", t("tools.measure_short")), toolButton("sight", t("tools.sight_short")),
+        toggle("zone20", t("tools.zone20_short")), toggle("engaged", t("tools.engaged_short"))));
+    this.panel = h("aside", { class: "panel", "aria-label": t("game.panel") });
+    this.root = h("section", { class: "game" },
+      h("div", { class: "table-wrap" }, tools, h("div", { class: "table-area" }, this.tableHost), h("div", { class: "readout" }, this.readout)),
+      this.panel);
+    root.replaceChildren(this.root);
+    translate(this.root);
+    this.table = new TableView(this.tableHost, {
+      onFigureTap: (id) => this.tapFigure(id),
+      onPointTap: (p) => this.tapPoint(p),
+      dragFigure: (id) => this.canMove(id),
+      onDrag: (id, p) => this.dragTo(id, p),
+      onDrop: (id, p) => this.dropAt(id, p),
+      onDragCancel: () => this.clearMovePreview(),
+      figureTitle: (fig) => figureTitle(fig, (k) => this.name(k)),
+    });
+  }
+
+  /** Escape leaves the current tool, then the selection. */
+  onKey(e) {
+    if (e.key !== "Escape") return;
+    if (this.tool) this.setTool(this.tool);
+    else if (this.selected) this.select(null);
+  }
+
+  async load() {
+    this.keys = (e) => this.onKey(e);
+    document.addEventListener("keydown", this.keys);
+    const [data, rules, cards] = await Promise.all([games.load(this.id), rulesData(), get("/scenarios")]);
+    this.names = new Map();
+    for (const kind of ["archetypes", "zombies", "equipment", "skills"]) {
+      for (const x of rules[kind]) this.names.set(x.id, x.name);
+    }
+    this.cards = new Map(cards.map((c) => [c.id, { fr: c.name, en: c.name_en }]));
+    this.setData(data);
+    if (data.scenario && this.cards.has(data.scenario)) {
+      const card = await get(`/scenarios/${encodeURIComponent(data.scenario)}`);
+      this.table.setExits((card.exits || []).map((e) => ({ ...e, label: pick(e.name) })));
+    }
+    this.stream = games.follow(this.id, this.data.version, (version) => {
+      if (!this.data || version !== this.data.version) this.refresh();
+    });
+  }
+
+  close() {
+    if (this.stream) this.stream.close();
+    document.removeEventListener("keydown", this.keys);
+    this.closed = true;
+  }
+
+  async refresh() {
+    if (this.closed) return;
+    try {
+      this.setData(await games.load(this.id));
+    } catch (error) {
+      notify(error.message, "error");
+    }
+  }
+
+  setData(data) {
+    const versionChanged = !this.data || this.data.version !== data.version;
+    this.data = data;
+    if (versionChanged) {
+      this.proposal = null;
+      this.pendingMove = null;
+      this.sightOf = null;
+      this.table.clearOverlay("sight");
+      this.table.clearOverlay("path");
+      this.table.clearOverlay("ai");
+      this.readout.textContent = "";
+    }
+    if (this.selected && !this.state.figures.some((f) => f.id === this.selected)) this.selected = null;
+    this.table.setState(this.state);
+    this.redraw();
+    if (versionChanged) this.maybePropose();
+  }
+
+  // --- drawing -----------------------------------------------------------------------------
+
+  redraw() {
+    const active = this.actors();
+    const marks = { selected: new Set(this.selected ? [this.selected] : []), activatable: active };
+    if (this.sightOf) {
+      marks["visible-target"] = new Set(this.sightOf.targets.filter((x) => x.visible).map((x) => x.id));
+      marks["hidden-target"] = new Set(this.sightOf.targets.filter((x) => !x.visible).map((x) => x.id));
+    }
+    if (this.toggles.zone20) marks.activatable = activatableZombies(this.state);
+    this.table.drawFigures(marks);
+    this.table.setOverlay("zone20", this.toggles.zone20 ? zone20Nodes(this.state) : [], "areas");
+    this.table.setOverlay("engaged", this.toggles.engaged ? engagedNodes(engagedPairs(this.state)) : [], "under");
+    this.drawTape();
+    this.renderPanel();
+  }
+
+  /** Figures with a legal action now. */
+  actors() {
+    return new Set(this.data.legal.filter((a) => a.figure).map((a) => a.figure));
+  }
+
+  drawTape() {
+    if (this.tape.length === 2) {
+      const a = tapeEnd(this.state, this.tape[0]);
+      const b = tapeEnd(this.state, this.tape[1]);
+      if (a && b) {
+        this.table.setOverlay("measure", tapeNodes(a, b));
+        return;
+      }
+    }
+    this.table.setOverlay("measure", []);
+  }
+
+  renderPanel() {
+    const s = this.state;
+    const sections = [this.statusSection()];
+    if (this.readOnly) sections.push(this.tokenSection());
+    if (this.proposal) sections.push(this.aiSection());
+    if (s.pending && s.pending.length) sections.push(this.windowSection());
+    sections.push(this.figureSection());
+    if (!this.readOnly && !s.outcome) sections.push(this.playSection());
+    sections.push(this.logSection());
+    this.panel.replaceChildren(...sections);
+  }
+
+  statusSection() {
+    const s = this.state;
+    const scenario = this.cards.has(this.data.scenario) ? pick(this.cards.get(this.data.scenario)) : (s.scene.name || "");
+    const deciding = s.pending && s.pending.length ? s.pending[0].side : s.to_act;
+    const sides = s.mode === "zombie_war" ? ["A", "B", "zombies"] : ["survivors", "zombies"];
+    const pools = h("div", { class: "pools" }, sides.filter((side) => side in s.pools).map((side) =>
+      h("div", { class: `pool ${side === "A" || side === "B" ? `survivors band-${side}` : side}${side === deciding ? " acting" : ""}`, "data-pool": side },
+        h("div", {}, sideName(side)), h("b", {}, String(s.pools[side])), " ", t("game.ap"))));
+    const outcome = s.outcome ? h("p", { class: "outcome", "data-outcome": s.outcome.winner },
+      t("game.outcome", { winner: sideName(s.outcome.winner), reason: s.outcome.reason })) : null;
+    const campaign = this.data.campaign_id ? h("a", { class: "button", id: "to-campaign", href: `#/campaign/${this.data.campaign_id}` },
+      s.outcome ? t("game.record_in_campaign") : t("game.campaign")) : null;
+    const weather = s.referee && s.referee.weather;
+    return h("section", { "aria-label": t("game.status") },
+      h("h2", {}, scenario || t("game.title")),
+      weather ? h("p", { class: "muted weather", style: "margin:0 0 4px" }, t("game.weather", { name: pick(weather.name) }),
+        weather.effects && weather.effects.sight_limit ? ` · ${t("game.sight_limit", { n: weather.effects.sight_limit })}` : "",
+        weather.effects && weather.effects.range_factor !== undefined && weather.effects.range_factor !== 1 ? ` · ${t("game.range_factor", { f: weather.effects.range_factor })}` : "") : null,
+      h("div", { class: "status-line" },
+        h("span", { id: "turn" }, t("game.turn", { turn: s.turn, max: s.max_turns })),
+        h("span", { id: "to-act" }, t("game.to_act", { side: sideName(deciding) }))),
+      pools, outcome, campaign);
+  }
+
+  tokenSection() {
+    const input = h("input", { type: "password", id: "token-input", "aria-label": t("game.token"), placeholder: t("game.token") });
+    return h("section", { class: "readonly-banner" },
+      h("p", {}, t("game.read_only")),
+      h("form", { class: "row", onsubmit: (e) => {
+        e.preventDefault();
+        if (input.value.trim()) {
+          games.rememberToken(this.id, input.value.trim());
+          this.redraw();
+        }
+      } }, input, h("button", { type: "submit" }, t("game.unlock"))));
+  }
+
+  windowSection() {
+    const w = this.state.pending[0];
+    const buttons = this.readOnly ? [] : this.data.legal.map((a) => this.actionButton(a, true));
+    return h("section", { class: "window-box", id: "window" },
+      h("h2", {}, t("game.window", { side: sideName(w.side) })),
+      h("p", {}, t(`window.${w.kind}`, {
+        figure: w.figure ? who(this.state.figures, w.figure) : "",
+        target: w.target ? who(this.state.figures, w.target) : "",
+      }, w.kind)),
+      h("div", { class: "actions" }, buttons));
+  }
+
+  figureSection() {
+    const fig = this.selected && this.table.figure(this.selected);
+    if (!fig) {
+      const actors = [...this.actors()].map((id) => this.table.figure(id)).filter(Boolean);
+      if (!actors.length) return h("section", { id: "figure", class: "muted" }, t("game.tap_to_see"));
+      return h("section", { id: "figure" },
+        h("h2", {}, t("game.figures")),
+        h("p", { class: "muted" }, t("game.tap_hint")),
+        h("div", { class: "row" }, actors.map((f) => h("button", {
+          type: "button", "data-select": f.id, onclick: () => this.select(f.id),
+        }, `${typeLetters(f)} · ${f.name} (${f.id})`))));
+    }
+    const items = Object.entries(fig.items || {}).map(([k, n]) => `${this.name(k)}${n > 1 ? ` ×${n}` : ""}`);
+    const units = Object.entries(fig.units || {}).map(([k, n]) => `${this.name(k)}: ${n}`);
+    const marks = statusMarks(fig).map((k) => t(k));
+    const mine = this.data.legal.filter((a) => a.figure === fig.id && !(this.state.pending || []).length);
+    const card = h("div", { class: "figure-card" },
+      h("h2", {}, `${fig.name} (${fig.id})`, " ", h("span", { class: `badge ${fig.side}` }, sideName(fig.side))),
+      h("div", { class: "stats" },
+        h("span", {}, `${t("stat.move")} ${fig.move}`), h("span", {}, `${t("stat.pv")} ${fig.pv}/${fig.wounds}`),
+        h("span", {}, `${t("stat.attack")} ${fig.attack}`), h("span", {}, `${t("stat.defense")} ${fig.defense}+`),
+        fig.side !== "zombies" ? h("span", {}, `${t("stat.panic")} ${fig.panic}+`) : null),
+      h("dl", {},
+        h("dt", {}, t("stat.type")), h("dd", {}, this.kindName(fig)),
+        h("dt", {}, t("stat.status")), h("dd", {}, marks.length ? marks.join(", ") : t("status.standing")),
+        fig.skills && fig.skills.length ? [h("dt", {}, t("stat.skills")), h("dd", {}, fig.skills.map((k) => this.name(k)).join(", "))] : null,
+        items.length ? [h("dt", {}, t("stat.equipment")), h("dd", { id: "equipment" }, items.join(", "))] : null,
+        units.length ? [h("dt", {}, t("stat.units")), h("dd", {}, units.join(", "))] : null));
+    const actions = this.readOnly ? [] : mine.map((a) => this.actionButton(a, false));
+    const moveHint = !this.readOnly && this.canMove(fig.id) ? h("p", { class: "muted" }, t("game.drag_hint", { m: fig.move })) : null;
+    const moveHere = this.pendingMove && this.pendingMove.figure === fig.id && this.pendingMove.legal
+      ? h("button", { type: "button", class: "primary", id: "move-here", onclick: () => this.applyMove(fig.id, this.pendingMove.to) }, t("game.move_here")) : null;
+    return h("section", { id: "figure" }, card,
+      h("div", { class: "row" },
+        h("button", { type: "button", onclick: () => this.select(null) }, t("game.deselect")),
+        h("button", { type: "button", onclick: () => this.showSight(fig.id) }, t("tools.sight"))),
+      moveHint, moveHere,
+      actions.length ? h("h2", {}, t("game.legal_actions")) : null,
+      h("div", { class: "actions", id: "actions" }, actions));
+  }
+
+  kindName(fig) {
+    return fig.side === "civilians" ? t("side.civilians") : this.name(fig.kind);
+  }
+
+  /** The rules' name of an archetype, zombie type, item or skill id. */
+  name(id) {
+    return (this.names && this.names.get(id)) || id;
+  }
+
+  actionButton(action, withActor) {
+    const cost = this.data.costs ? this.data.costs[JSON.stringify(action)] : undefined;
+    const text = withActor ? describe(action, this.state.figures, (k) => this.name(k)) : actionPhrase(action, this.state.figures, (k) => this.name(k));
+    return h("button", {
+      type: "button", "data-action-type": action.type, disabled: this.busy,
+      onclick: () => this.apply(action),
+    }, h("span", {}, text), cost ? h("span", { class: "cost" }, t("game.cost", { ap: cost })) : null);
+  }
+
+  playSection() {
+    const side = this.data.legal.filter((a) => !a.figure);
+    const dice = h("input", {
+      id: "dice-input", inputmode: "numeric", placeholder: "3 5 1", value: this.diceText || "",
+      "aria-label": t("game.dice_label"), oninput: (e) => { this.diceText = e.target.value; },
+    });
+    return h("section", { id: "play" },
+      h("h2", {}, t("game.play")),
+      h("div", { class: "row dice-row" },
+        h("label", { for: "dice-input" }, t("game.dice")), dice),
+      h("p", { class: "muted" }, t("game.dice_hint")),
+      h("div", { class: "row" },
+        (this.state.pending || []).length ? null : side.map((a) => this.actionButton(a, true)),
+        h("button", { type: "button", id: "undo", disabled: this.busy || this.data.version === 0 || this.data.can_undo === false, onclick: () => this.undo() }, t("game.undo"))));
+  }
+
+  aiSection() {
+    const p = this.proposal;
+    return h("section", { class: "ai-box", id: "ai" },
+      h("h2", {}, t("ai.title")),
+      h("p", { class: "ai-action" }, describe(p.action, this.state.figures, (k) => this.name(k))),
+      h("p", { class: "ai-why" }, p.explanation),
+      this.readOnly ? null : h("div", { class: "row" },
+        h("button", { type: "button", class: "primary", id: "ai-play", disabled: this.busy, onclick: () => this.apply(p.action, { roll: true }) }, t("ai.play_it")),
+        h("button", { type: "button", id: "ai-done", disabled: this.busy, onclick: () => this.apply(p.action) }, t("ai.moved_it"))));
+  }
+
+  logSection() {
+    const entries = [...(this.data.log || [])].reverse();
+    return h("section", { id: "log-section" },
+      h("h2", {}, t("game.log")),
+      h("ol", { class: "log", id: "log", reversed: true }, entries.map((e) => h("li", {},
+        h("span", { class: "who" }, describe(e.action, this.state.figures, (k) => this.name(k))),
+        e.dice && e.dice.length ? h("span", { class: "dice" }, ` ${t("game.dice_rolled", { dice: e.dice.join(" ")})}`) : "",
+        e.notes && e.notes.length ? h("span", { class: "notes" }, e.notes.join(" · ")) : null))));
+  }
+
+  // --- tools -------------------------------------------------------------------------------
+
+  setTool(name) {
+    this.tool = this.tool === name ? null : name;
+    this.tape = [];
+    for (const b of this.root.querySelectorAll("[data-tool]")) {
+      b.setAttribute("aria-pressed", String(b.dataset.tool === this.tool));
+    }
+    this.readout.textContent = this.tool ? t(`tools.${this.tool}_hint`) : "";
+    this.readout.className = "";
+    if (this.tool !== "sight") {
+      this.sightOf = null;
+      this.table.clearOverlay("sight");
+    }
+    this.redraw();
+  }
+
+  toggle(name) {
+    this.toggles[name] = !this.toggles[name];
+    const b = this.root.querySelector(`[data-toggle="${name}"]`);
+    b.setAttribute("aria-pressed", String(this.toggles[name]));
+    if (name === "zone20" && this.toggles.zone20) {
+      const n = activatableZombies(this.state).size;
+      this.readout.textContent = t("tools.zone20_count", { n });
+    } else if (name === "engaged" && this.toggles.engaged) {
+      this.readout.textContent = t("tools.engaged_count", { n: engagedPairs(this.state).length });
+    }
+    this.redraw();
+  }
+
+  tapFigure(id) {
+    if (this.tool === "measure") return this.addTape(id);
+    if (this.tool === "sight") return this.showSight(id);
+    this.select(this.selected === id ? null : id);
+  }
+
+  tapPoint(p) {
+    if (this.tool === "measure") return this.addTape(p);
+    if (this.tool) return;
+    if (this.selected && this.canMove(this.selected)) this.previewMove(this.selected, p, true);
+  }
+
+  addTape(end) {
+    if (this.tape.length >= 2) this.tape = [];
+    this.tape.push(end);
+    if (this.tape.length === 2) {
+      const a = tapeEnd(this.state, this.tape[0]);
+      const b = tapeEnd(this.state, this.tape[1]);
+      this.readout.textContent = t("tools.tape", { n: num(Math.max(0, Math.hypot(b.x - a.x, b.y - a.y) - a.r - b.r), 2) });
+    } else this.readout.textContent = t("tools.measure_next");
+    this.drawTape();
+  }
+
+  async showSight(id) {
+    try {
+      const answer = await games.sight(this.id, id);
+      this.sightOf = { id, ...answer };
+      this.table.setOverlay("sight", sightNodes(this.state, answer), "under");
+      const seen = answer.targets.filter((x) => x.visible).length;
+      this.readout.textContent = t("tools.sight_count", { who: who(this.state.figures, id), seen, total: answer.targets.length });
+      this.readout.className = "";
+      this.redraw();
+    } catch (error) {
+      notify(error.message, "error");
+    }
+  }
+
+  select(id) {
+    this.selected = id;
+    this.pendingMove = null;
+    this.table.clearOverlay("path");
+    this.redraw();
+  }
+
+  // --- moving by dragging ------------------------------------------------------------------
+
+  /** May this figure be dragged now? Only with a legal move and the token. */
+  canMove(id) {
+    if (this.readOnly || this.tool || this.busy || !this.data) return false;
+    return this.data.legal.some((a) => a.figure === id && a.type === "move");
+  }
+
+  dragTo(id, p) {
+    const node = this.table.figureNode(id);
+    if (node) node.classList.add("dragging");
+    this.previewMove(id, p, false);
+  }
+
+  /** Ask the service for the route and the verdict, one request at a time. */
+  async previewMove(id, p, tapped) {
+    const to = [Math.round(p[0] * 100) / 100, Math.round(p[1] * 100) / 100];
+    this.wanted = { id, to, tapped };
+    if (this.previewing) return;
+    this.previewing = true;
+    try {
+      while (this.wanted) {
+        const want = this.wanted;
+        this.wanted = null;
+        const answer = await games.path(this.id, want.id, want.to);
+        if (this.closed) return;
+        this.showPreview(want.id, want.to, answer, want.tapped);
+      }
+    } catch (error) {
+      notify(error.message, "error");
+    } finally {
+      this.previewing = false;
+    }
+  }
+
+  showPreview(id, to, answer, tapped) {
+    const fig = this.table.figure(id);
+    if (!fig) return;
+    const route = answer.waypoints && answer.waypoints.length ? answer.waypoints : [[fig.x, fig.y], to];
+    const length = answer.length !== undefined && answer.length !== null ? answer.length : null;
+    let text = length !== null ? t("game.route", { n: num(length, 1), ap: answer.cost }) : "";
+    if (!answer.legal) text = length !== null ? `${text} ✗` : "✗";
+    this.table.setOverlay("path", pathNodes(fig, route, text, !answer.legal));
+    this.readout.textContent = answer.legal ? t("game.route_ok", { n: num(length || 0, 1), ap: answer.cost }) : t("game.refused", { reason: answer.reason });
+    this.readout.className = answer.legal ? "" : "refused";
+    this.pendingMove = tapped ? { figure: id, to, legal: answer.legal } : this.pendingMove;
+    if (tapped) this.renderPanel();
+  }
+
+  clearMovePreview() {
+    this.table.clearOverlay("path");
+    const node = this.table.layers.figures.querySelector(".dragging");
+    if (node) node.classList.remove("dragging");
+  }
+
+  async dropAt(id, p) {
+    const to = [Math.round(p[0] * 100) / 100, Math.round(p[1] * 100) / 100];
+    this.wanted = null;
+    const ok = await this.applyMove(id, to);
+    if (!ok) {
+      const node = this.table.figureNode(id);
+      if (node) node.classList.remove("dragging");
+    }
+  }
+
+  async applyMove(id, to) {
+    return this.apply({ type: "move", figure: id, to });
+  }
+
+  // --- playing -----------------------------------------------------------------------------
+
+  typedDice() {
+    const text = (this.diceText || "").trim();
+    if (!text) return null;
+    const dice = text.split(/[\s,;]+/).map((x) => Number(x));
+    if (dice.some((d) => !Number.isInteger(d) || d < 1 || d > 6)) {
+      throw new Error(t("game.bad_dice", { text }));
+    }
+    return dice;
+  }
+
+  async apply(action, { roll = false } = {}) {
+    if (this.busy) return false;
+    let dice = null;
+    try {
+      dice = roll ? null : this.typedDice();
+    } catch (error) {
+      notify(error.message, "error");
+      return false;
+    }
+    this.busy = true;
+    try {
+      const data = await games.act(this.id, this.data.version, action, dice, this.token);
+      this.diceText = "";
+      this.busy = false;
+      this.setData(data);
+      const last = (data.log || [])[data.log.length - 1];
+      this.readout.className = "";
+      this.readout.textContent = last ? describe(last.action, this.state.figures) : "";
+      return true;
+    } catch (error) {
+      this.busy = false;
+      this.readout.className = "refused";
+      this.readout.textContent = t("game.refused", { reason: error.message });
+      notify(error.message, "error");
+      if (error.status === 409) await this.refresh();
+      else this.renderPanel();
+      return false;
+    }
+  }
+
+  async undo() {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const data = await games.undo(this.id, this.data.version, this.token);
+      this.busy = false;
+      this.setData(data);
+      this.readout.className = "";
+      this.readout.textContent = t("game.undone");
+    } catch (error) {
+      this.busy = false;
+      notify(error.message, "error");
+      if (error.status === 409) await this.refresh();
+    }
+  }
+
+  /** Solo play: when the zombies decide, ask the AI and draw its choice as a ghost. */
+  async maybePropose() {
+    const s = this.state;
+    if (s.outcome || s.mode !== "solo") return;
+    const deciding = s.pending && s.pending.length ? s.pending[0].side : s.to_act;
+    if (deciding !== "zombies") {
+      this.table.clearOverlay("ai");
+      return;
+    }
+    const version = this.data.version;
+    try {
+      const proposal = await games.propose(this.id, version);
+      if (this.closed || !this.data || this.data.version !== version) return;
+      this.proposal = proposal;
+      const fig = proposal.action.figure && this.table.figure(proposal.action.figure);
+      const target = proposal.action.target && this.table.figure(proposal.action.target);
+      this.table.setOverlay("ai", fig ? aiGhostNodes(fig, proposal.waypoints, target) : [], "under");
+      if (fig) this.selected = null;
+      this.renderPanel();
+    } catch (error) {
+      notify(error.message, "error");
+    }
+  }
+}
+
+export function sideName(side) {
+  return t(`side.${side}`, {}, side);
+}
+
+function figureTitle(fig, name) {
+  const lines = [`${fig.name} (${fig.id}) · ${t(`side.${fig.side}`, {}, fig.side)}`];
+  lines.push(`${t("stat.pv")} ${fig.pv}/${fig.wounds} · ${t("stat.move")} ${fig.move}`);
+  const marks = statusMarks(fig).map((k) => t(k));
+  if (marks.length) lines.push(marks.join(", "));
+  const items = Object.keys(fig.items || {}).map(name);
+  if (items.length) lines.push(`${t("stat.equipment")}: ${items.join(", ")}`);
+  if (fig.skills && fig.skills.length) lines.push(`${t("stat.skills")}: ${fig.skills.map(name).join(", ")}`);
+  return lines.join("\n");
+}

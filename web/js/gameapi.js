@@ -1,0 +1,99 @@
+// A game through the API (docs/api.md): its state, legal actions and log in one object, the
+// changes (actions, undo, the AI), the page's previews, and the live event stream.
+
+import { get, post, saveToken, streamUrl, tokenFor } from "./api.js";
+
+const g = (id) => `/games/${encodeURIComponent(id)}`;
+
+/** The write token for a game: its own, else its campaign's. */
+export function tokenOf(id, data) {
+  return tokenFor(`game:${id}`) || (data && data.campaign_id ? tokenFor(`campaign:${data.campaign_id}`) : null);
+}
+
+export function rememberToken(id, token) {
+  saveToken(`game:${id}`, token);
+}
+
+/** {id, version, state, legal: [action], costs: {json: ap}, log: [entry], ...}. */
+export async function load(id) {
+  const [game, actions, exported] = await Promise.all([
+    get(g(id)), get(`${g(id)}/actions`), get(`${g(id)}/export`),
+  ]);
+  if (actions.version !== game.version || exported.version !== game.version) return load(id);
+  const costs = {};
+  for (const a of actions.actions) costs[JSON.stringify(a.action)] = a.cost;
+  return {
+    ...game,
+    legal: actions.actions.map((a) => a.action),
+    costs,
+    log: exported.export.log,
+    can_undo: exported.export.log.length > 1,
+  };
+}
+
+export async function act(id, version, action, dice, token) {
+  const body = { version, action };
+  if (dice) body.dice = dice;
+  await post(`${g(id)}/actions`, body, token);
+  return load(id);
+}
+
+export async function undo(id, version, token) {
+  await post(`${g(id)}/undo`, { version }, token);
+  return load(id);
+}
+
+/** The AI's proposal: {action, explanation, text} and, for a move, its route. */
+export async function propose(id, version) {
+  const s = await post(`${g(id)}/ai/suggest`, { version });
+  let waypoints = null;
+  if (s.action.type === "move" || s.action.type === "carry") {
+    const p = await preview(id, s.action, version);
+    waypoints = p.waypoints;
+  }
+  return { ...s, waypoints };
+}
+
+/** A dragged figure's route to a point: {legal, reason, cost, length, waypoints}. */
+export async function path(id, figure, to) {
+  const p = await post(`${g(id)}/path`, { figure, to });
+  let reason = p.refused;
+  if (!p.reachable && p.reason) reason = p.reason;
+  return {
+    legal: p.legal_now, reason, cost: p.ap_cost, moves: p.moves, length: p.length,
+    waypoints: p.reachable ? p.waypoints : [],
+  };
+}
+
+/** The verdict on an action without applying it, and a move's end and route. */
+export function preview(id, action, version = undefined) {
+  const body = { action };
+  if (version !== undefined) body.version = version;
+  return post(`${g(id)}/preview`, body);
+}
+
+/** Line of sight from a figure: {polygon: [rings], targets: [{id, visible, fraction}]}. */
+export async function sight(id, figure) {
+  const s = await get(`${g(id)}/sight?figure=${encodeURIComponent(figure)}`);
+  return {
+    polygon: s.polygons,
+    targets: s.enemies.map((e) => ({ id: e.id || e.figure, visible: e.visible, fraction: e.fraction })),
+  };
+}
+
+/** Follow the game's live events; `onVersion(version)` on each. Returns {close()}. */
+export function follow(id, version, onVersion) {
+  if (typeof EventSource === "undefined") return { close() {} };
+  const source = new EventSource(streamUrl(`${g(id)}/events?after=${version}`));
+  const handle = (e) => {
+    try {
+      const data = JSON.parse(e.data);
+      onVersion(data.version !== undefined ? data.version : data.seq);
+    } catch (_) {
+      onVersion(null);
+    }
+  };
+  source.onmessage = handle;
+  for (const kind of ["action", "undo"]) source.addEventListener(kind, handle);
+  return source;
+}

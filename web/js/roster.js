@@ -1,0 +1,269 @@
+// The roster builder: members, skills and equipment with the band's cost and every problem
+// the service finds, checked as you type; saved bands get a link, a printable sheet, and can
+// start a game or a campaign.
+
+import { get, post, put, saveToken, tokenFor } from "./api.js";
+import { h, select } from "./dom.js";
+import { pick, t } from "./i18n.js";
+import { notify } from "./notice.js";
+
+let rulesCache = null;
+
+export async function rulesData() {
+  if (!rulesCache) rulesCache = await get("/rules");
+  return rulesCache;
+}
+
+export async function showRoster(id) {
+  const rules = await rulesData();
+  let stored = null;
+  if (id) stored = await get(`/rosters/${encodeURIComponent(id)}`);
+  const view = new RosterView(rules, stored);
+  view.render();
+  view.check();
+  return () => view.close();
+}
+
+function emptyRoster() {
+  return { name: "", members: [] };
+}
+
+class RosterView {
+  constructor(rules, stored) {
+    this.rules = rules;
+    this.stored = stored;
+    this.roster = stored ? structuredClone(stored.roster) : emptyRoster();
+    this.validation = stored ? stored.validation : null;
+    this.archetypes = new Map(rules.archetypes.map((a) => [a.id, a]));
+    this.skills = new Map(rules.skills.map((s) => [s.id, s]));
+    this.equipment = new Map(rules.equipment.map((e) => [e.id, e]));
+    this.seq = 0;
+  }
+
+  get token() {
+    return this.stored ? tokenFor(`roster:${this.stored.id}`) : null;
+  }
+
+  close() {
+    clearTimeout(this.timer);
+  }
+
+  render() {
+    const root = document.getElementById("view");
+    this.membersBox = h("div", { class: "members", id: "members" });
+    this.summary = h("aside", { class: "card summary", id: "roster-summary", "aria-live": "polite" });
+    const name = h("input", {
+      id: "roster-name", value: this.roster.name, placeholder: t("roster.name_placeholder"),
+      oninput: (e) => { this.roster.name = e.target.value; this.changed(); },
+    });
+    const archetypeOptions = [["", t("roster.pick_archetype")], ...this.rules.archetypes.map((a) =>
+      [a.id, `${a.name}${a.sex && a.sex !== "H/F" ? ` (${a.sex})` : ""} · ${a.cost} ${t("roster.points")} · ${t(`class.${a.class}`, {}, a.class)}`])];
+    const adder = select(archetypeOptions, "", { id: "add-archetype", "aria-label": t("roster.add") });
+    const readOnly = this.stored && !this.token;
+    root.replaceChildren(h("div", { class: "page" },
+      h("h1", {}, this.stored ? t("roster.title_stored", { name: this.roster.name }) : t("roster.title")),
+      readOnly ? h("p", { class: "readonly-banner" }, t("roster.read_only")) : null,
+      h("div", { class: "roster-layout" },
+        h("div", {},
+          h("label", { class: "row" }, h("span", {}, t("roster.name")), name),
+          h("h2", {}, t("roster.members")),
+          this.membersBox,
+          h("div", { class: "row", style: "margin-top:10px" }, adder,
+            h("button", { type: "button", id: "add-member", class: "primary", onclick: () => {
+              if (!adder.value) { notify(t("roster.pick_archetype"), "error"); return; }
+              this.addMember(adder.value);
+            } }, t("roster.add")))),
+        this.summary)));
+    this.renderMembers();
+    this.renderSummary();
+  }
+
+  addMember(archetype) {
+    const a = this.archetypes.get(archetype);
+    const ids = new Set(this.roster.members.map((m) => m.id));
+    let n = this.roster.members.length + 1;
+    while (ids.has(`m${n}`)) n += 1;
+    const member = { id: `m${n}`, archetype, skill: (a.skills || [])[0] || null, second_skill: null, equipment: {} };
+    if (a.sex === "H/F") member.sex = "H";
+    this.roster.members.push(member);
+    this.renderMembers();
+    this.changed();
+  }
+
+  renderMembers() {
+    this.membersBox.replaceChildren(...this.roster.members.map((m, i) => this.memberCard(m, i)));
+  }
+
+  memberCard(m, index) {
+    const a = this.archetypes.get(m.archetype) || { skills: [], name: m.archetype, sex: "" };
+    const changed = () => { this.changed(); };
+    const nameInput = h("input", { value: m.name || "", "aria-label": t("roster.member_name"), oninput: (e) => { m.name = e.target.value || undefined; changed(); } });
+    const archetype = select(this.rules.archetypes.map((x) => [x.id, `${x.name}${x.sex && x.sex !== "H/F" ? ` (${x.sex})` : ""} · ${x.cost}`]), m.archetype, {
+      "aria-label": t("roster.archetype"), onchange: (e) => {
+        m.archetype = e.target.value;
+        const nx = this.archetypes.get(m.archetype);
+        if (!(nx.skills || []).includes(m.skill)) m.skill = (nx.skills || [])[0] || null;
+        if (nx.sex === "H/F") m.sex = m.sex || "H";
+        else delete m.sex;
+        this.renderMembers();
+        changed();
+      },
+    });
+    const skillName = (id) => {
+      const s = this.skills.get(id);
+      return s ? `${s.name} (${s.cost})` : id;
+    };
+    const skill = select([["", "—"], ...(a.skills || []).map((s) => [s, skillName(s)])], m.skill || "", {
+      "aria-label": t("roster.skill"), onchange: (e) => { m.skill = e.target.value || null; changed(); },
+    });
+    const second = select([["", "—"], ...this.rules.skills.map((s) => [s.id, skillName(s.id)])], m.second_skill || "", {
+      "aria-label": t("roster.second_skill"), onchange: (e) => { m.second_skill = e.target.value || null; changed(); },
+    });
+    const sex = a.sex === "H/F" ? select([["H", t("roster.sex_h")], ["F", t("roster.sex_f")]], m.sex || "H", {
+      "aria-label": t("roster.sex"), onchange: (e) => { m.sex = e.target.value; changed(); },
+    }) : null;
+    const itemAdder = select([["", t("roster.add_item")], ...this.rules.equipment.map((e) => [e.id, `${e.name} · ${t("roster.enc")} ${e.encumbrance}`])], "", {
+      "aria-label": t("roster.add_item"), onchange: (e) => {
+        if (!e.target.value) return;
+        m.equipment[e.target.value] = (m.equipment[e.target.value] || 0) + 1;
+        this.renderMembers();
+        changed();
+      },
+    });
+    const chips = Object.entries(m.equipment).map(([item, count]) => h("span", { class: "chip" },
+      `${(this.equipment.get(item) || { name: item }).name}${count > 1 ? ` ×${count}` : ""}`,
+      h("button", { type: "button", "aria-label": t("roster.remove_item", { item }), onclick: () => {
+        if (m.equipment[item] > 1) m.equipment[item] -= 1;
+        else delete m.equipment[item];
+        this.renderMembers();
+        changed();
+      } }, "×")));
+    const cost = this.validation && (this.validation.cost.members || []).find((c) => c.id === m.id);
+    const mine = this.validation ? this.validation.problems.filter((p) => p.where.startsWith(`members[${index}]`)) : [];
+    const skillText = this.skills.get(m.skill);
+    return h("div", { class: "card member", "data-member": m.id },
+      h("div", {},
+        h("div", { class: "fields" },
+          h("label", {}, t("roster.member_name"), nameInput),
+          h("label", {}, t("roster.archetype"), archetype),
+          sex ? h("label", {}, t("roster.sex"), sex) : null,
+          h("label", {}, t("roster.skill"), skill),
+          h("label", {}, t("roster.second_skill"), second),
+          h("label", {}, t("roster.equipment"), itemAdder)),
+        skillText ? h("p", { class: "muted", style: "margin:4px 0" }, pick({ fr: skillText.text_fr, en: skillText.text_en })) : null,
+        h("div", { class: "equipment-list" }, chips),
+        mine.length ? h("ul", { class: "problems" }, mine.map((p) => h("li", {}, `${p.message} → ${p.fix}`))) : null),
+      h("div", { style: "text-align:right" },
+        h("div", { class: "member-cost" }, cost ? t("roster.member_cost", { n: cost.total, carried: cost.carried, capacity: cost.capacity }) : ""),
+        h("button", { type: "button", class: "danger", "aria-label": t("roster.remove", { id: m.id }), onclick: () => {
+          this.roster.members.splice(index, 1);
+          this.renderMembers();
+          changed();
+        } }, t("roster.remove_short"))));
+  }
+
+  renderSummary() {
+    const v = this.validation;
+    const save = h("button", { type: "button", class: "primary", id: "save-roster", onclick: () => this.save() },
+      this.stored ? t("roster.save") : t("roster.create"));
+    const links = this.stored ? h("div", { class: "row" },
+      h("a", { class: "button", href: `#/sheet/${this.stored.id}`, id: "sheet-link" }, t("roster.sheet")),
+      h("a", { class: "button", href: `#/roster/${this.stored.id}` }, t("roster.link"))) : null;
+    const starter = this.stored ? this.starter() : null;
+    this.summary.replaceChildren(...[
+      h("h2", {}, t("roster.summary")),
+      h("div", { class: "total", id: "roster-total" }, v ? t("roster.total", { n: v.cost.band }) : "…"),
+      v && v.cost.limit ? h("div", { class: "muted" }, t("roster.limit", { n: v.cost.limit })) : null,
+      h("p", { id: "roster-legal" }, v ? (v.legal
+        ? h("span", { class: "badge good" }, t("roster.legal"))
+        : h("span", { class: "badge bad" }, t("roster.illegal", { n: v.errors }))) : ""),
+      h("ul", { class: "problems", id: "roster-problems" }, (v ? v.problems : []).map((p) =>
+        h("li", { class: p.severity }, h("b", {}, p.where ? `${p.where}: ` : ""), p.message, p.fix ? h("div", { class: "muted" }, p.fix) : null))),
+      this.stored && !this.token ? null : save, links, starter].filter(Boolean));
+  }
+
+  starter() {
+    const scenarios = this.scenarios || [];
+    const choose = select(scenarios.map((s) => [s.id, `${s.number}. ${pick({ fr: s.name, en: s.name_en })}`]), scenarios[0] ? scenarios[0].id : "", { id: "start-scenario", "aria-label": t("home.scenario") });
+    if (!this.scenarios) get("/scenarios").then((list) => { this.scenarios = list; this.renderSummary(); }).catch(() => {});
+    return h("div", {},
+      h("h2", {}, t("roster.play")),
+      h("div", { class: "row" }, choose,
+        h("button", { type: "button", id: "start-game", onclick: () => startGame({ scenario: choose.value, roster_id: this.stored.id }) }, t("home.start")),
+        h("button", { type: "button", id: "start-campaign", onclick: () => startCampaign({ roster_id: this.stored.id }) }, t("campaign.start"))));
+  }
+
+  changed() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.check(), 250);
+  }
+
+  /** The roster as the service reads it: empty names left out. */
+  payload(forCheck = false) {
+    const members = this.roster.members.map((m) => {
+      const out = { ...m };
+      if (!out.name) delete out.name;
+      return out;
+    });
+    const name = this.roster.name.trim() || (forCheck ? t("roster.unnamed") : "");
+    return { name, members };
+  }
+
+  async check() {
+    const seq = (this.seq += 1);
+    try {
+      const v = await post("/rosters/validate", { roster: this.payload(true) });
+      if (seq !== this.seq) return;
+      if (!this.roster.name.trim()) {
+        v.problems = [{ severity: "error", where: "name", message: t("roster.needs_name"), fix: t("roster.needs_name_fix") }, ...v.problems];
+        v.legal = false;
+        v.errors += 1;
+      }
+      this.validation = v;
+    } catch (error) {
+      if (seq !== this.seq) return;
+      this.validation = { legal: false, errors: 1, warnings: 0, cost: { band: "?", members: [] }, problems: [{ severity: "error", where: error.where, message: error.message, fix: "" }] };
+    }
+    this.renderSummary();
+    for (const [i, m] of this.roster.members.entries()) {
+      const card = this.membersBox.querySelector(`[data-member="${CSS.escape(m.id)}"]`);
+      if (card) card.replaceWith(this.memberCard(m, i));
+    }
+  }
+
+  async save() {
+    try {
+      if (this.stored) {
+        this.stored = await put(`/rosters/${this.stored.id}`, { roster: this.payload() }, this.token);
+        notify(t("roster.saved"));
+        this.renderSummary();
+      } else {
+        const created = await post("/rosters", { roster: this.payload() });
+        saveToken(`roster:${created.id}`, created.token);
+        window.location.hash = `#/roster/${created.id}`;
+      }
+    } catch (error) {
+      notify(error.message, "error");
+    }
+  }
+}
+
+export async function startGame(body) {
+  try {
+    const created = await post("/games", body);
+    saveToken(`game:${created.id}`, created.token);
+    window.location.hash = `#/game/${created.id}`;
+  } catch (error) {
+    notify(error.message, "error");
+  }
+}
+
+export async function startCampaign(body) {
+  try {
+    const created = await post("/campaigns", body);
+    saveToken(`campaign:${created.id}`, created.token);
+    window.location.hash = `#/campaign/${created.id}`;
+  } catch (error) {
+    notify(error.message, "error");
+  }
+}
