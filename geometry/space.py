@@ -46,6 +46,7 @@ class Space:
         self.scene = scene
         self._field = sight_field
         self._views: dict[str, View] = {}
+        self._known: dict[tuple[str, str], Sight] = {}
         self._by_spot = views_by_spot if views_by_spot is not None else {}
 
     # --- distances ----------------------------------------------------------------------
@@ -87,8 +88,20 @@ class Space:
         return self._views[figure]
 
     def sight(self, observer: str, target: str) -> Sight:
-        got = self.sights(observer, [target])
-        return got[0]
+        known = self._known.get((observer, target))
+        return known if known is not None else self.sights(observer, [target])[0]
+
+    def prefetch_sight(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """Answer these (observer, target) pairs in one vectorised batch now, so that later
+        `sight` calls for them only read the result (a 10 x 100 sight table asked one
+        question at a time would otherwise compute each pair on its own)."""
+        index = self.scene.index
+        pairs = [(a, b) for a, b in pairs if a in index and b in index]
+        observers = list(dict.fromkeys(a for a, _ in pairs))
+        targets = list(dict.fromkeys(b for _, b in pairs))
+        for o, row in self.sight_table(observers, targets).items():
+            for t, got in row.items():
+                self._known[(o, t)] = got
 
     def sights(self, observer: str, targets: Sequence[str]) -> list[Sight]:
         """Line of sight from one figure to many, answered together, in `targets` order."""

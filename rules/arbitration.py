@@ -293,4 +293,7 @@ def arbitrate(request: Any) -> dict[str, list[Answer]]:
     """`{"scene", "questions"}` -> `{"answers"}`; raises SurviveUsError naming what is wrong."""
     scene, questions = read_request(request)
     space = Space(scene)
+    space.prefetch_sight([(q["from"], q["to"]) for q in questions
+                          if isinstance(q, Mapping) and q.get("ask") == "line_of_sight"
+                          and isinstance(q.get("from"), str) and isinstance(q.get("to"), str)])
     return {"answers": [answer(space, q, f"questions[{i}]") for i, q in enumerate(questions)]}

@@ -10,10 +10,10 @@ from typing import Any
 
 from apiflask import APIBlueprint
 
+from rules.arbitration import arbitrate
 from rules.catalog import load_catalog
 from rules.odds import OddsQuestion, attack_odds
 from scenarios.campaign import draw_campaign
-from service.arbitration import arbitrate
 from service.cmd_scenarios import find_card, listing
 from service.schemas import ArbitrateIn, ArbitrateOut, DrawIn, OddsIn, OddsOut
 
