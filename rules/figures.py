@@ -6,7 +6,7 @@ Plain mutable data (the game changes it, nothing else does), serialised to and f
 from __future__ import annotations
 
 import copy
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, Literal
 
 from geometry.scene import Side
@@ -97,12 +97,21 @@ class Fig:
         return both_bands and self.band != other.band
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """Plain JSON, its lists and dicts copied (`dataclasses.asdict` does the same but
+        recursively and generically: it was most of the time a game state took to write)."""
+        out = dict(self.__dict__)
+        for name in _CONTAINERS:
+            out[name] = out[name].copy()
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Fig:
         """A figure from its JSON form (copied: the game never edits the data it was given)."""
         return cls(**copy.deepcopy(data))
+
+
+# The fields holding a list or dict (to copy); every other field is a str, int, float or bool.
+_CONTAINERS = tuple(f.name for f in fields(Fig) if f.default_factory is not MISSING)
 
 
 def _units_of(items: dict[str, int], catalog: Catalog) -> dict[str, int]:
