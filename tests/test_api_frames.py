@@ -127,7 +127,7 @@ def test_colour_frame_in_place_finds_moved_and_vanished(client: Any,
     assert ai["figure"] == figure and ai["in_place"] is True and ai["move_to"] is None
     assert ai["distance"] == pytest.approx(0.1, abs=0.08) and ai["tolerance"] == IN_PLACE_INCHES
     moved = entry(a, survivor["id"])
-    assert moved["moved"] and moved["state"] == "moved", (moved, a["unknown"], a["appeared"], a["notes"])
+    assert moved["moved"] and moved["state"] == "moved", (moved, a["unknown"])
     assert moved["distance"] == pytest.approx(1.5, abs=0.1)
     assert moved["apply"]["action"]["type"] == "move"
     assert moved["apply"]["action"]["to"] == pytest.approx(moved["camera"], abs=1e-3)
