@@ -28,6 +28,7 @@ from rules import legal
 from rules.actions import Move
 from rules.game import ZOMBIES, Game
 from rules.uncertain import review
+from service.api.games import AI_POLICY
 from service.api.page_support import preview
 from service.errors import ApiError
 from vision.match import KnownFigure, match_figures
@@ -38,7 +39,6 @@ __all__ = ["Seen", "analyse", "read_seen", "IN_PLACE_INCHES", "MIN_MOVE", "MOVES
 IN_PLACE_INCHES = 0.25  # the AI's zombie stands where it asked when this close (centres)
 MIN_MOVE = 0.1  # a smaller shift is the camera's jitter, not a move (as vision.watch)
 MOVES_GATE = 2  # colour mode: a figure may have made this many moves since the game knew it
-AI_POLICY = "tactician"  # the policy of POST /games/ID/ai/suggest (service.api.games)
 
 
 @dataclass(frozen=True)

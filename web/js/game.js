@@ -193,9 +193,10 @@ class GameView {
     if (this.readOnly) sections.push(this.tokenSection());
     if (this.proposal) sections.push(this.aiSection());
     if (s.pending && s.pending.length) sections.push(this.windowSection());
+    if (this.camera.answer) sections.push(this.camera.section()); // beside the AI's proposal
     sections.push(this.figureSection());
     if (!this.readOnly && !s.outcome) sections.push(this.playSection());
-    sections.push(this.camera.section());
+    if (!this.camera.answer) sections.push(this.camera.section());
     sections.push(this.logSection());
     this.panel.replaceChildren(...sections);
   }
