@@ -129,11 +129,30 @@ def test_camera_panel_rings_arrow_and_ai_confirmation(browser: Browser, base_url
     assert page.errors == []  # type: ignore[attr-defined]
 
 
-def test_read_only_page_cannot_send(browser: Browser, base_url: str) -> None:
+def test_read_only_page_cannot_send_but_sees_what_watch_posted(browser: Browser,
+                                                               base_url: str) -> None:
     page = new_page(browser)
     game_id = start_game(page, base_url, "nettoyage", 4)
+    token = page.evaluate("id => JSON.parse(localStorage.getItem('survive-us.tokens'))"
+                          "['game:' + id]", game_id)
     other = new_page(browser)
     other.goto(f"{base_url}#/game/{game_id}")
     expect(other.locator("#camera")).to_contain_text("token")
     expect(other.locator("#camera-file")).to_have_count(0)
     expect(page.locator("#camera-file")).to_have_count(1)
+    other.click("#camera-last")
+    expect(other.locator("#camera-error")).to_contain_text("vision watch")
+    # positions as `vision watch` posts them (colour mode), one zombie 2 in off
+    game = call(page, "GET", f"/games/{game_id}")
+    figures = [f for f in game["state"]["figures"] if f["status"] in ("standing", "down")]
+    zombie = next(f for f in figures if f["side"] == "zombies")
+    seen = [{"side": f["side"], "x": f["x"], "y": f["y"], "uncertainty": 0.03,
+             "track": f"{f['side']}#{n}"} for n, f in enumerate(figures) if f is not zombie]
+    answer = call(page, "POST", f"/games/{game_id}/frames/positions",
+                  {"frame": 3, "mode": "colour", "table": {"found": True, "markers": [0, 1, 2, 3]},
+                   "figures": seen, "moved": [], "appeared": [], "vanished": []}, token)
+    assert answer["vanished"] == [zombie["id"]], answer
+    other.click("#camera-last")
+    expect(other.locator("[data-camera-figure]")).to_have_count(len(figures) - 1)
+    expect(other.locator("#camera-lost")).to_contain_text(zombie["id"])
+    assert other.errors == [] and page.errors == []  # type: ignore[attr-defined]

@@ -35,15 +35,23 @@ export class CameraPanel {
     this.mode = localStorage.getItem(MODE_KEY) || "colour";
   }
 
-  /** The last view stored by the service (a photo or `vision watch`), if it is of this version. */
-  async loadLast() {
+  /** The last view stored by the service (a photo, or positions `vision watch` posted), if it
+   * is of the version shown; `asked`: the player pressed the button, so say when there is none. */
+  async loadLast(asked = false) {
+    let body = null;
     try {
       const r = await fetch(`${BASE}/games/${encodeURIComponent(this.view.id)}/camera`);
-      const body = r.ok ? await r.json() : null;
-      if (body && body.settings && MODES.includes(body.settings.mode)) this.mode = body.settings.mode;
-      if (body && body.last && this.view.data && body.last.version === this.view.data.version) this.show(body.last);
+      body = r.ok ? await r.json() : null;
     } catch (_) {
-      // no camera yet: nothing to show
+      body = null; // offline: nothing to show
+    }
+    if (body && body.settings && MODES.includes(body.settings.mode) && !localStorage.getItem(MODE_KEY)) this.mode = body.settings.mode;
+    if (body && body.last && this.view.data && body.last.version === this.view.data.version) {
+      this.error = null;
+      this.show(body.last);
+    } else if (asked) {
+      this.error = t("camera.no_last");
+      this.view.renderPanel();
     }
   }
 
@@ -95,10 +103,13 @@ export class CameraPanel {
     const mode = h("select", { id: "camera-mode", "aria-label": t("camera.mode"),
       onchange: (e) => { this.mode = e.target.value; localStorage.setItem(MODE_KEY, this.mode); } },
     MODES.map((m) => h("option", { value: m, selected: m === this.mode }, t(`camera.mode_${m}`))));
+    const last = h("button", { type: "button", id: "camera-last", onclick: () => this.loadLast(true) }, t("camera.last"));
     const parts = [
       h("h2", {}, t("camera.title")),
-      this.view.readOnly ? h("p", { class: "muted" }, t("camera.needs_token")) : h("div", { class: "row camera-send" },
-        h("label", { class: "button camera-pick" }, t("camera.photo"), file), mode),
+      this.view.readOnly ? h("p", { class: "muted" }, t("camera.needs_token")) : null,
+      h("div", { class: "row camera-send" },
+        this.view.readOnly ? null : h("label", { class: "button camera-pick" }, t("camera.photo"), file),
+        this.view.readOnly ? null : mode, last),
     ];
     if (this.busy) parts.push(h("p", { class: "muted", id: "camera-busy" }, t("camera.reading")));
     if (this.error) parts.push(h("p", { class: "error-text", id: "camera-error" }, this.error));
