@@ -348,3 +348,19 @@ def test_camera_settings_are_checked(client: Any, game: dict[str, Any]) -> None:
     assert {"image/jpeg", "image/png", "multipart/form-data"} == set(
         spec["requestBody"]["content"])
     assert {"413", "415", "401"} <= set(spec["responses"])
+
+
+@pytest.mark.parametrize(("body", "where"), [
+    ({"mode": "tags", "figures": [{"x": 3.0, "y": 4.0}]}, "figures[0].tag"),
+    ({"mode": "colour", "figures": [{"side": "martians", "x": 3.0, "y": 4.0}]},
+     "figures[0].side"),
+    ({"mode": "colour", "figures": [{"side": "zombies", "x": "3", "y": 4.0}]}, "figures[0].x"),
+    ({"mode": "colour", "figures": [{"side": "zombies", "x": 3.0, "y": 4.0,
+                                     "uncertainty": -1}]}, "figures[0].uncertainty"),
+    ({"mode": "colour", "figures": [], "colour": 1}, "json.colour"),
+])
+def test_bad_positions_name_the_field(client: Any, game: dict[str, Any], body: dict[str, Any],
+                                      where: str) -> None:
+    r = client.post(f"/api/v1/games/{game['id']}/frames/positions", json=body,
+                    headers=auth(game["token"]))
+    assert error_of(r, 422)["where"] == where
