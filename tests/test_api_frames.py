@@ -337,6 +337,9 @@ def test_camera_settings_are_checked(client: Any, game: dict[str, Any]) -> None:
                                             headers=h), 422)["message"]
     bad = error_of(client.put(url, json={"calibration": {"lens": 1}}, headers=h), 422)
     assert "lens" in bad["message"]
+    bad = error_of(client.put(url, json={"calibration": {"colours": {"sides": 3}}}, headers=h),
+                   422)
+    assert bad["code"] == "invalid_colours" and bad["where"] == "calibration.colours.sides"
     assert error_of(client.put(url, json={}), 401)["code"] == "token_required"
     cal = {"version": 1, "layout": {"base_height_mm": 3.0}}
     r = client.put(url, json={"calibration": cal, "tags": {"7": "m2"}, "mode": "colour"},

@@ -109,11 +109,16 @@ def _camera_row(game_id: str, token: bool) -> tuple[sa.Row[Any], dict[str, Any],
 
 
 def _calibration_file(data: Any, where: str) -> Any:
+    """The calibration file from its JSON, every section checked (colours included)."""
     from vision.calibfile import CalibrationFile
+    from vision.colour_config import ColourConfig
 
     if data is None:
         return CalibrationFile()
-    return CalibrationFile.from_json(data, where)
+    settings = CalibrationFile.from_json(data, where)
+    if settings.colours is not None:
+        ColourConfig.from_json(settings.colours, f"{where}.colours")
+    return settings
 
 
 @bp.put("/games/<id:game_id>/camera")
