@@ -89,6 +89,7 @@ def _blueprints(app: APIFlask) -> None:
     for module in (rules_api, rosters, campaigns, games, game_views, stream):
         app.register_blueprint(module.bp, url_prefix=API)
     app.register_blueprint(import_module("service.api.page_support").bp, url_prefix=API)
+    import_module("service.api.frames").register(app)  # the camera: frames and positions
 
 
 def _errors(app: APIFlask) -> None:

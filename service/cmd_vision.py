@@ -12,6 +12,7 @@ names the file).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -64,6 +65,8 @@ def register(sub: Any) -> None:
                    help="camera index, video file, or folder of images")
     w.add_argument("--game", required=True, metavar="ID")
     w.add_argument("--server", default="http://127.0.0.1:8000")
+    w.add_argument("--token", default=os.environ.get("SURVIVE_US_TOKEN"), metavar="TOKEN",
+                   help="the game's token (default: $SURVIVE_US_TOKEN); the service needs it")
     w.add_argument("--mode", choices=MODES, default="tags")
     w.add_argument("--calibration", metavar="FILE")
     w.add_argument("--every", type=float, default=0.0, metavar="SECONDS",
@@ -155,7 +158,7 @@ def run_watch(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
     from vision.watch import HttpPoster, watch
 
-    poster = HttpPoster(args.server, args.game)
+    poster = HttpPoster(args.server, args.game, token=args.token)
     source = args.camera
     if not source.isdigit() and not Path(source).exists():
         return print_error(VisionError(f"{source}: no such camera, file or folder", source))

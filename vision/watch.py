@@ -187,11 +187,13 @@ def positions_url(server: str, game: str) -> str:
 @dataclass
 class HttpPoster:
     """POSTs each change as JSON; a refused or failed post raises `VisionError` with the
-    server's status and message."""
+    server's status and message. The service takes a game's positions only with the game's
+    `token` (sent as `Authorization: Bearer TOKEN`)."""
 
     server: str
     game: str
     timeout: float = 5.0
+    token: str | None = None
 
     @property
     def url(self) -> str:
@@ -199,8 +201,10 @@ class HttpPoster:
 
     def __call__(self, payload: dict[str, Any]) -> None:
         body = json.dumps(payload).encode("utf-8")
-        request = urllib.request.Request(self.url, data=body, method="POST",
-                                         headers={"Content-Type": "application/json"})
+        headers = {"Content-Type": "application/json"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        request = urllib.request.Request(self.url, data=body, method="POST", headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 response.read()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-__all__ = ["metadata", "rosters", "campaigns", "games", "events"]
+__all__ = ["metadata", "rosters", "campaigns", "games", "events", "cameras"]
 
 metadata = sa.MetaData()
 
@@ -63,4 +63,15 @@ events = sa.Table(
     sa.Column("typed", sa.Boolean, nullable=False),
     sa.Column("notes", sa.JSON, nullable=False),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+
+# A game's camera: its calibration file and tag -> figure assignment (PUT /games/ID/camera),
+# and the last analysis of a frame or of posted positions (what `vision watch` sent last).
+cameras = sa.Table(
+    "cameras", metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"),
+              primary_key=True),
+    sa.Column("settings", sa.JSON, nullable=False),
+    sa.Column("last", sa.JSON, nullable=True),
+    sa.Column("updated", sa.DateTime(timezone=True), nullable=False),
 )

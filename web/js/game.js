@@ -9,6 +9,7 @@ import { actionPhrase, describe, who } from "./actions.js";
 import { h } from "./dom.js";
 import { num, pick, t, translate } from "./i18n.js";
 import { notify } from "./notice.js";
+import { CameraPanel } from "./camera.js";
 import { TableView, statusMarks, typeLetters } from "./table.js";
 import {
   activatableZombies, aiGhostNodes, engagedNodes, engagedPairs, pathNodes,
@@ -36,6 +37,7 @@ class GameView {
     this.pendingMove = null; // a move previewed by a tap, waiting for "move here"
     this.previewSeq = 0;
     this.busy = false;
+    this.camera = new CameraPanel(this);
     this._build();
   }
 
@@ -107,6 +109,7 @@ class GameView {
     }
     this.cards = new Map(cards.map((c) => [c.id, { fr: c.name, en: c.name_en }]));
     this.setData(data);
+    await this.camera.loadLast();
     if (data.scenario && this.cards.has(data.scenario)) {
       const card = await get(`/scenarios/${encodeURIComponent(data.scenario)}`);
       this.table.setExits((card.exits || []).map((e) => ({ ...e, label: pick(e.name) })));
@@ -141,6 +144,7 @@ class GameView {
       this.table.clearOverlay("sight");
       this.table.clearOverlay("path");
       this.table.clearOverlay("ai");
+      this.camera.stale();
       this.readout.textContent = "";
     }
     if (this.selected && !this.state.figures.some((f) => f.id === this.selected)) this.selected = null;
@@ -189,8 +193,10 @@ class GameView {
     if (this.readOnly) sections.push(this.tokenSection());
     if (this.proposal) sections.push(this.aiSection());
     if (s.pending && s.pending.length) sections.push(this.windowSection());
+    if (this.camera.answer) sections.push(this.camera.section()); // beside the AI's proposal
     sections.push(this.figureSection());
     if (!this.readOnly && !s.outcome) sections.push(this.playSection());
+    if (!this.camera.answer) sections.push(this.camera.section());
     sections.push(this.logSection());
     this.panel.replaceChildren(...sections);
   }

@@ -1,0 +1,350 @@
+"""The camera, on the service's side: a game's camera settings, frames and located positions.
+
+- `PUT /games/ID/camera` (token) stores the game's calibration file (layout, lens, saved
+  table, colours) and which tag is which figure; `GET` reads them with the last analysis.
+- `POST /games/ID/frames` (token) takes a photo of the table (JPEG or PNG, as the raw body or
+  as the `frame` part of a multipart form), locates the figures (`vision.locate`) and sets
+  them against the game (`service.frame_analysis`).
+- `POST /games/ID/frames/positions` (token) does the same from positions already located:
+  the JSON `survive-us vision watch` posts.
+
+Frames are the one place the body may exceed 1 MB (`MAX_FRAME_BYTES`); the pixel count is read
+from the image header before anything is decoded (decompression bombs), and every bad frame is
+a 4xx in the API's one error shape. Nothing here changes the game: a figure is brought to where
+the camera saw it only by a legal action (`POST /games/ID/actions`).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+import sqlalchemy as sa
+from apiflask import APIBlueprint, APIFlask
+from flask import request
+from pydantic import BaseModel, Field
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from geometry.errors import SurviveUsError
+from rules.game import Game
+from service.app import services
+from service.errors import ApiError
+from service.frame_analysis import analyse, read_seen
+from service.schemas import Json, Strict
+from service.storage import cameras, gamelog
+from service.tokens import require_token
+
+__all__ = ["bp", "register", "MAX_FRAME_BYTES", "MAX_FRAME_PIXELS", "FRAME_TYPES"]
+
+bp = APIBlueprint("frames", __name__, tag="Camera")
+
+MAX_FRAME_BYTES = 25 * 1024 * 1024
+MAX_FRAME_PIXELS = 36_000_000  # an 8K frame (33 Mpx) passes; a 20000 x 20000 bomb does not
+FRAME_TYPES = {"image/jpeg": "JPEG", "image/png": "PNG"}
+Mode = Literal["tags", "colour"]
+
+
+class CameraIn(Strict):
+    calibration: Json | None = Field(
+        default=None, description="a calibration file (docs/vision.md): version, layout, "
+        "intrinsics, table, colours; all optional")
+    tags: dict[Annotated[str, Field(pattern=r"^[0-9]{1,3}$")],
+               Annotated[str, Field(min_length=1, max_length=64)]] = Field(
+        default_factory=dict, max_length=250, description="tag id -> figure id (tags mode)")
+    mode: Mode | None = Field(default=None, description="the mode frames use by default")
+
+
+class CameraOut(BaseModel):
+    settings: Json
+    last: Json | None
+
+
+class FrameQuery(Strict):
+    mode: Mode | None = Field(default=None, description="tags or colour (default: the "
+                              "camera's, else tags)")
+
+
+class PositionsIn(Strict):
+    """The body `survive-us vision watch` posts (vision/watch.py)."""
+
+    frame: Annotated[int, Field(ge=0)] | None = None
+    time: Annotated[str, Field(max_length=64)] | None = None
+    mode: Mode = "tags"
+    table: Json = Field(default_factory=dict, description="the table as located (found, "
+                        "markers, reprojection_in...)")
+    figures: list[Json] = Field(max_length=300, description="every base seen: {tag or side, "
+                                "x, y, uncertainty, ...}")
+    moved: list[int | str] = Field(default_factory=list, max_length=300)
+    appeared: list[int | str] = Field(default_factory=list, max_length=300)
+    vanished: list[int | str] = Field(default_factory=list, max_length=300)
+
+
+class FrameOut(BaseModel):
+    version: int
+    source: str
+    mode: str
+    time: str
+    image: Json | None
+    table: Json
+    figures: list[Json]
+    unknown: list[Json]
+    appeared: list[Json]
+    vanished: list[str]
+    moved: list[str]
+    ai: Json | None
+    checks: Json | None
+    notes: list[str]
+
+
+# -- settings ---------------------------------------------------------------------------------
+def _camera_row(game_id: str, token: bool) -> tuple[sa.Row[Any], dict[str, Any],
+                                                    dict[str, Any] | None]:
+    with services().db.read() as conn:
+        row = gamelog.get_game(conn, game_id)
+        settings, last = cameras.get_camera(conn, game_id)
+    if token:
+        require_token(row.token_hash, f"game {game_id}")
+    return row, settings, last
+
+
+def _calibration_file(data: Any, where: str) -> Any:
+    """The calibration file from its JSON, every section checked (colours included)."""
+    from vision.calibfile import CalibrationFile
+    from vision.colour_config import ColourConfig
+
+    if data is None:
+        return CalibrationFile()
+    settings = CalibrationFile.from_json(data, where)
+    if settings.colours is not None:
+        ColourConfig.from_json(settings.colours, f"{where}.colours")
+    return settings
+
+
+@bp.put("/games/<id:game_id>/camera")
+@bp.input(CameraIn, arg_name="body")
+@bp.output(CameraOut)
+@bp.doc(summary="Set the game's camera (token needed): calibration file, tag -> figure, mode",
+        security="Bearer")
+def put_camera(game_id: str, body: CameraIn) -> dict[str, Any]:
+    _camera_row(game_id, token=True)
+    settings = _calibration_file(body.calibration, "calibration")
+    first, last = settings.layout.tag_first, settings.layout.tag_last
+    figures: dict[str, str] = {}
+
+    def check(_row: sa.Row[Any], game: Game) -> None:
+        for tag, figure in body.tags.items():
+            where = f"tags.{tag}"
+            if not first <= int(tag) <= last:
+                raise ApiError(f"{where}: tag {tag} is outside the layout's figure tags "
+                               f"({first}-{last})", where, code="invalid_camera")
+            if figure not in game.figures:
+                raise ApiError(f"{where}: no figure {figure!r} in game {game_id}", where,
+                               code="invalid_camera")
+            if figure in figures:
+                raise ApiError(f"{where}: {figure} already has tag {figures[figure]}", where,
+                               code="invalid_camera")
+            figures[figure] = tag
+
+    services().games.read(game_id, check)
+    stored = {"calibration": body.calibration, "tags": dict(body.tags), "mode": body.mode}
+    with services().db.write() as conn:
+        cameras.put_settings(conn, game_id, stored)
+        _, last_view = cameras.get_camera(conn, game_id)
+    return {"settings": stored, "last": last_view}
+
+
+@bp.get("/games/<id:game_id>/camera")
+@bp.output(CameraOut)
+@bp.doc(summary="The game's camera settings and the last analysis of a frame or positions")
+def get_camera(game_id: str) -> dict[str, Any]:
+    _, settings, last = _camera_row(game_id, token=False)
+    return {"settings": settings, "last": last}
+
+
+# -- frames -----------------------------------------------------------------------------------
+def _too_large(what: str) -> ApiError:
+    return ApiError(f"{what} is over {MAX_FRAME_BYTES // (1024 * 1024)} MB", "body",
+                    code="too_large", status=413)
+
+
+def _frame_bytes() -> tuple[bytes, str | None, str | None]:
+    """(image bytes, declared type or None, form fields mode / calibration)."""
+    if request.content_length is not None and request.content_length > MAX_FRAME_BYTES:
+        raise _too_large(f"the body ({request.content_length} bytes)")
+    request.max_content_length = MAX_FRAME_BYTES
+    mimetype = request.mimetype
+    try:
+        if mimetype in FRAME_TYPES:
+            return request.get_data(cache=False), mimetype, None
+        if mimetype == "multipart/form-data":
+            part = request.files.get("frame")
+            if part is None:
+                raise ApiError("a multipart frame needs its image in the part named 'frame'",
+                               "body.frame", code="invalid_request")
+            declared = part.mimetype if part.mimetype in FRAME_TYPES else None
+            return part.read(MAX_FRAME_BYTES + 1), declared, request.form.get("calibration")
+    except RequestEntityTooLarge:
+        raise _too_large("the body") from None
+    raise ApiError(f"send the frame as image/jpeg or image/png (the raw body) or as the "
+                   f"'frame' part of multipart/form-data, not {mimetype or 'no Content-Type'}",
+                   "Content-Type", code="unsupported_media_type", status=415)
+
+
+def _decode(data: bytes, declared: str | None, mode: str) -> Any:
+    from vision.errors import ImageError
+    from vision.imageio import decode_image, image_header
+
+    if len(data) > MAX_FRAME_BYTES:
+        raise _too_large("the frame")
+    try:
+        fmt, width, height = image_header(data, "frame")
+    except ImageError as error:
+        raise ApiError(error.message, "body", code="invalid_image") from None
+    if fmt not in FRAME_TYPES.values():
+        raise ApiError(f"the frame is a {fmt} image: send JPEG or PNG", "body",
+                       code="unsupported_media_type", status=415)
+    if declared is not None and FRAME_TYPES[declared] != fmt:
+        raise ApiError(f"the frame is declared {declared} but its bytes are a {fmt} image",
+                       "Content-Type", code="unsupported_media_type", status=415)
+    if width * height > MAX_FRAME_PIXELS:
+        raise ApiError(f"the frame declares {width} x {height} pixels ({width * height / 1e6:.0f}"
+                       f" Mpx), more than the {MAX_FRAME_PIXELS / 1e6:.0f} Mpx allowed: refused "
+                       "before decoding", "body", code="too_many_pixels", status=413)
+    try:
+        return decode_image(data, "frame", MAX_FRAME_PIXELS, grey=mode == "tags")
+    except ImageError as error:
+        raise ApiError(error.message, "body", code="invalid_image") from None
+
+
+def _previous(settings: Any, last: dict[str, Any] | None) -> Any:
+    """The last good calibration from markers (a fixed camera, markers now hidden)."""
+    from vision.calibration import Calibration
+
+    saved = (last or {}).get("calibration")
+    if not isinstance(saved, dict):
+        return None
+    try:
+        return Calibration.from_json(saved, settings.layout, settings.intrinsics)
+    except SurviveUsError:
+        return None
+
+
+def _answer(game_id: str, source: str, mode: str, table: dict[str, Any], seen_json: list[Any],
+            tags: dict[str, str], image: dict[str, Any] | None,
+            calibration: dict[str, Any] | None, extra: dict[str, Any] | None = None
+            ) -> dict[str, Any]:
+    """Analyse under the game's lock, store as the camera's last view, answer."""
+    seen = read_seen(seen_json, mode) if table.get("found") else []
+
+    def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
+        if not table.get("found"):
+            reason = table.get("reason", "the table was not located")
+            return {"version": row.version, "mode": mode, "figures": [], "unknown": [],
+                    "appeared": [], "vanished": [], "moved": [], "ai": None, "checks": None,
+                    "notes": [f"the table was not found: {reason}"]}
+        return analyse(game, game_id, row.version, seen, mode, tags)
+
+    found: dict[str, Any] = services().games.read(game_id, use)
+    out = {**found, "source": source, "image": image, "table": table,
+           "time": datetime.now(UTC).isoformat(timespec="milliseconds")}
+    stored = {**out, **(extra or {})}
+    if calibration is not None:
+        stored["calibration"] = calibration
+    with services().db.write() as conn:
+        if calibration is None:
+            _, last = cameras.get_camera(conn, game_id)
+            if last and "calibration" in last:
+                stored["calibration"] = last["calibration"]
+        cameras.put_last(conn, game_id, stored)
+    return out
+
+
+@bp.post("/games/<id:game_id>/frames")
+@bp.input(FrameQuery, location="query", arg_name="query")
+@bp.output(FrameOut)
+@bp.doc(summary="Analyse a photo of the table (token needed): JPEG/PNG as the raw body "
+        "(Content-Type image/jpeg or image/png) or the 'frame' part of multipart/form-data "
+        "(with optional 'mode' and 'calibration' parts); at most 25 MB and 36 Mpx",
+        security="Bearer")
+def post_frame(game_id: str, query: FrameQuery) -> dict[str, Any]:
+    from vision.locate import locate
+
+    _, settings_json, last = _camera_row(game_id, token=True)
+    data, declared, form_calibration = _frame_bytes()
+    form_mode = request.form.get("mode") if request.mimetype == "multipart/form-data" else None
+    if form_mode is not None and form_mode not in ("tags", "colour"):
+        raise ApiError(f"mode: tags or colour, not {form_mode!r}", "body.mode",
+                       code="invalid_request")
+    mode = query.mode or form_mode or settings_json.get("mode") or "tags"
+    calibration_json = settings_json.get("calibration")
+    if form_calibration is not None:
+        try:
+            calibration_json = json.loads(form_calibration)
+        except json.JSONDecodeError as error:
+            raise ApiError(f"calibration: not valid JSON: {error.msg}", "body.calibration",
+                           code="invalid_json", status=400) from None
+    settings = _calibration_file(calibration_json, "calibration")
+    image = _decode(data, declared, mode)
+    result = locate(image, mode, settings, previous=_previous(settings, last))
+    cal = result.calibration
+    keep = cal.to_json() if cal is not None and cal.source == "markers" else None
+    h, w = image.shape[:2]
+    return _answer(game_id, "frame", mode, result.answer["table"], result.figures,
+                   settings_json.get("tags", {}), {"width": w, "height": h,
+                                                    "bytes": len(data)}, keep,
+                   {"rejected": result.answer.get("rejected", [])})
+
+
+@bp.post("/games/<id:game_id>/frames/positions")
+@bp.input(PositionsIn, arg_name="body")
+@bp.output(FrameOut)
+@bp.doc(summary="Analyse positions already located (the body `survive-us vision watch` "
+        "posts; token needed)", security="Bearer")
+def post_positions(game_id: str, body: PositionsIn) -> dict[str, Any]:
+    _, settings_json, _ = _camera_row(game_id, token=True)
+    table = dict(body.table)
+    table.setdefault("found", True)
+    return _answer(game_id, "positions", body.mode, table, body.figures,
+                   settings_json.get("tags", {}), None, None,
+                   {"frame": body.frame, "posted_time": body.time})
+
+
+# -- OpenAPI: the frame body is an image, not JSON ---------------------------------------------
+_BINARY = {"schema": {"type": "string", "format": "binary"}}
+FRAME_BODY = {
+    "required": True,
+    "description": "the photo: JPEG or PNG as the raw body, or multipart/form-data with the "
+                   "image in 'frame' (a tablet's camera input sends this)",
+    "content": {
+        "image/jpeg": _BINARY, "image/png": _BINARY,
+        "multipart/form-data": {"schema": {
+            "type": "object", "required": ["frame"], "additionalProperties": False,
+            "properties": {
+                "frame": {"type": "string", "format": "binary"},
+                "mode": {"type": "string", "enum": ["tags", "colour"]},
+                "calibration": {"type": "string",
+                                "description": "a calibration file's JSON (docs/vision.md)"}}}},
+    },
+}
+
+
+def register(app: APIFlask) -> None:
+    """Register the blueprint under /api/v1 and document the frame's binary body."""
+    app.register_blueprint(bp, url_prefix="/api/v1")
+    previous = app.spec_callback
+
+    def complete(spec: Any) -> Any:
+        if previous is not None:
+            spec = previous(spec)
+        op = spec.get("paths", {}).get("/api/v1/games/{game_id}/frames", {}).get("post")
+        if isinstance(op, dict):
+            op["requestBody"] = FRAME_BODY
+            ref = {"content": {"application/json": {"schema": {
+                "$ref": "#/components/schemas/Error"}}}}
+            op["responses"]["400"] = {"description": "Malformed calibration JSON", **ref}
+            op["responses"]["413"] = {"description": "Frame over 25 MB or 36 Mpx", **ref}
+            op["responses"]["415"] = {"description": "Not a JPEG or PNG", **ref}
+        return spec
+
+    app.spec_callback = complete
