@@ -4,8 +4,9 @@ Any worker may have taken the last action, so the cache is only trusted when the
 holds is the database's. Every change runs under the game's lock (one thread at a time per
 game in this worker), is checked against the version the client saw (409 when stale), is
 worked out by the engine, and is written in a write transaction (one writer at a time across
-workers) that checks the version again, committed before the answer. Dice the client did not type in are rolled by a RNG seeded from the game's seed and
-the event number, and recorded in the event, so a replay finds the same dice.
+workers) that checks the version again, committed before the answer. Dice the client did not
+type in are rolled by a RNG seeded from the game's seed and the event number, and recorded in
+the event, so a replay finds the same dice.
 """
 
 from __future__ import annotations
