@@ -178,8 +178,7 @@ class LiveGames:
                     entry = game.log[-1]
                     dice, notes = list(entry["dice"]), list(entry["notes"])
                 with self.db.write() as conn:
-                    now = gamelog.get_game(conn, game_id, lock=True)
-                    _check_version(game_id, now.version, version)
+                    _check_version(game_id, gamelog.locked_version(conn, game_id), version)
                     new = gamelog.append_event(conn, game_id, row.version, kind=kind,
                                                action=action, dice=dice, typed=typed,
                                                notes=notes)
