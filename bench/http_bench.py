@@ -105,8 +105,8 @@ class Server:
         else:
             command = [sys.executable, "-m", "service", "serve", "--host", "127.0.0.1",
                        "--port", str(self.port), "--db", db, "--threads", str(threads)]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL,
+        self.log = open(folder / f"server-{workers}-{threads}.log", "wb")  # noqa: SIM115
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT,
                                         env={**os.environ, "DATABASE_URL": db})
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -119,12 +119,18 @@ class Server:
         raise RuntimeError("the server did not start")
 
     def close(self) -> None:
+        """Stop the server; a server that died on its own is an error, its log shown."""
+        died = self.process.poll()
         self.process.terminate()
         try:
             self.process.wait(10)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(10)
+        self.log.close()
+        if died is not None:
+            text = Path(self.log.name).read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"{self.label} exited with status {died}:\n{text}")
 
 
 class Client:
