@@ -322,8 +322,9 @@ def run() -> list[Row]:
                 server.close()
     ours, others = results[0], results[1:]
     cores = os.cpu_count()
-    where = (f"{ours.label}, SQLite WAL synchronous=FULL, {cores} cores shared by other jobs; "
-             f"load average (1/5/15 min) {ours.load[0]} before, {ours.load[1]} after")
+    where = (f"{ours.label} (serve's default: each open event stream holds a thread), SQLite "
+             f"WAL synchronous=FULL, {cores} cores shared by other jobs; load average "
+             f"(1/5/15 min) {ours.load[0]} before, {ours.load[1]} after")
 
     def compare(name: str) -> str:
         return "; ".join(m.brief(name) for m in others)
@@ -340,7 +341,8 @@ def run() -> list[Row]:
             ms(ours.samples["apply one"], 0.95),
             f"median {ms(ours.samples['apply b2b'], 0.5)}; {ours.rate['apply b2b']:.0f} "
             f"requests/s with {CLIENTS} clients vs {ours.rate['apply one']:.0f} with 1: every "
-            f"client waits behind the other {CLIENTS - 1}. Same load on: {compare('apply b2b')}"),
+            f"client waits behind the other {CLIENTS - 1} (a throughput test: p95 is about "
+            f"{CLIENTS} / requests per second). Same load on: {compare('apply b2b')}"),
         Row(f"HTTP 10 x 100 line-of-sight arbitration p95, {CLIENTS} clients at table pace",
             "< 50 ms", ms(ours.samples["sight paced"], 0.95),
             "1 client (p95); in process: test client (median), rules.arbitration alone "
