@@ -1,15 +1,20 @@
-"""HTTP benchmarks: the service under a real WSGI server (waitress, in a subprocess) with 20
-concurrent clients on loopback, beside one client and the in-process Flask test client.
+"""HTTP benchmarks: the service under a real WSGI server in a subprocess, with 20 concurrent
+clients on loopback, beside one client and the in-process Flask test client.
 
 - apply-action: each client plays its own game, posting a planned sequence of legal actions
   (planned on the in-process app with the same seeds, so every post is accepted);
 - a 10 x 100 line-of-sight arbitration (1000 questions, one request);
 - requests per second.
 
-Two loads: back to back (each client sends its next request as soon as the last one is
-answered: the worst case) and at table pace (each client sends one request a second, the
-clients' moments spread over the second: 20 tablets at 20 requests/s together, already far
-faster than people play).
+Two loads: at table pace (each client sends one request a second, the clients' moments spread
+over the second: 20 tablets at 20 requests/s together, already far faster than people play)
+and back to back (each client sends its next request as soon as the last one is answered: a
+throughput test, where latency is the queue behind the server's cores).
+
+Servers: `survive-us serve` (waitress, one process) with several `--threads` settings, and
+gunicorn with one worker process per core (`service.wsgi:server_app()`). The client threads run
+in this process, on the same shared cores, and the machine's load average is reported beside
+the figures. `python -m bench.http_bench` prints the rows.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +42,12 @@ CLIENTS = 20
 STEPS = 12  # actions per game
 SIGHT_REPEATS = 6  # 10 x 100 arbitrations per client
 PACE = 1.0  # seconds between a paced client's requests (a player acts every few seconds)
+# `survive-us serve`'s default, kept: each open event stream holds a thread, so 20 tablets
+# with the page open need more than 16. 4 threads answered the 10 x 100 arbitration at table
+# pace about as fast or faster (fewer requests sharing the GIL at once), apply-action alike.
+THREADS = 16
+OTHER_THREADS = (4,)  # compared in the same run
+IN_PROCESS_REPEATS = 20
 
 
 def sight_request() -> dict[str, Any]:
@@ -79,23 +91,25 @@ def plan_games(folder: Path, seeds: range) -> tuple[dict[int, list[dict[str, Any
 
 
 class Server:
-    """`survive-us serve` (waitress, one process) or gunicorn with `workers` processes, on a
-    free loopback port."""
+    """`survive-us serve --threads N` (waitress, one process), or gunicorn with `workers`
+    processes of 4 threads each, on a free loopback port."""
 
-    def __init__(self, folder: Path, workers: int = 0) -> None:
+    def __init__(self, folder: Path, *, threads: int = THREADS, workers: int = 0) -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        db = f"sqlite:///{folder / f'serve{workers}.sqlite3'}"
+        self.label = (f"gunicorn {workers} workers x 4 threads" if workers
+                      else f"waitress 1 process x {threads} threads")
+        db = f"sqlite:///{folder / f'serve-{workers}-{threads}.sqlite3'}"
         if workers:
             command = [str(Path(sys.executable).with_name("gunicorn")), "-w", str(workers),
                        "--threads", "4", "-b", f"127.0.0.1:{self.port}",
-                       "service.app:create_app()"]
+                       "service.wsgi:server_app()"]
         else:
             command = [sys.executable, "-m", "service", "serve", "--host", "127.0.0.1",
-                       "--port", str(self.port), "--db", db, "--threads", "8"]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL,
+                       "--port", str(self.port), "--db", db, "--threads", str(threads)]
+        self.log = open(folder / f"server-{workers}-{threads}.log", "wb")  # noqa: SIM115
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT,
                                         env={**os.environ, "DATABASE_URL": db})
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -108,12 +122,18 @@ class Server:
         raise RuntimeError("the server did not start")
 
     def close(self) -> None:
+        """Stop the server; a server that died on its own is an error, its log shown."""
+        died = self.process.poll()
         self.process.terminate()
         try:
             self.process.wait(10)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(10)
+        self.log.close()
+        if died is not None:
+            text = Path(self.log.name).read_text(errors="replace")[-3000:]
+            raise RuntimeError(f"{self.label} exited with status {died}:\n{text}")
 
 
 class Client:
@@ -122,10 +142,12 @@ class Client:
 
     def call(self, method: str, path: str, body: Any = None,
              token: str | None = None) -> tuple[int, Any]:
+        """One request; `body` is JSON data, or bytes already encoded (the 69 KB sight
+        request is encoded once, so the clients spend less of the shared cores)."""
         headers = {"Content-Type": "application/json"}
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        data = None if body is None else json.dumps(body)
+        data = body if body is None or isinstance(body, bytes) else json.dumps(body)
         self.conn.request(method, path, body=data, headers=headers)
         response = self.conn.getresponse()
         return response.status, json.loads(response.read() or b"null")
@@ -191,14 +213,16 @@ def apply_load(port: int, plans: dict[int, list[dict[str, Any]]], seeds: list[in
 
 
 def sight_load(port: int, request: dict[str, Any], clients: int,
-               pace: float | None) -> tuple[list[float], float]:
+               pace: float | None, repeats: int = SIGHT_REPEATS) -> tuple[list[float], float]:
+    encoded = json.dumps(request).encode()
+
     def work(i: int) -> list[float]:
         client, samples = Client(port), []
         if pace is not None:
             time.sleep(pace * i / clients)
-        for _ in range(SIGHT_REPEATS):
+        for _ in range(repeats):
             start = time.perf_counter()
-            status, body = client.call("POST", "/api/v1/arbitrate", request)
+            status, body = client.call("POST", "/api/v1/arbitrate", encoded)
             took = time.perf_counter() - start
             assert status == 200 and len(body["answers"]) == 1000
             samples.append(took)
@@ -214,71 +238,129 @@ def ms(samples: list[float], q: float) -> str:
     return f"{float(np.quantile(samples, q)) * 1e3:.1f} ms"
 
 
-def run() -> list[Row]:
-    from rules.arbitration import arbitrate as one_by_one
-    from service.arbitration import arbitrate as batched
+def load_average() -> str:
+    return "/".join(f"{x:.1f}" for x in os.getloadavg())
 
-    rows: list[Row] = []
+
+@dataclass
+class Measured:
+    """One server's figures: latency samples (s) and requests per second, per load."""
+
+    label: str
+    samples: dict[str, list[float]] = field(default_factory=dict)
+    rate: dict[str, float] = field(default_factory=dict)
+    load: list[str] = field(default_factory=list)
+
+    def add(self, name: str, got: tuple[list[float], float]) -> None:
+        self.samples[name], wall = got
+        self.rate[name] = len(got[0]) / wall
+
+    def brief(self, name: str) -> str:
+        got = self.samples[name]
+        return (f"{self.label}: p95 {ms(got, 0.95)}, median {ms(got, 0.5)}, "
+                f"{self.rate[name]:.0f} requests/s")
+
+
+def measure(server: Server, plans: dict[int, list[dict[str, Any]]],
+            request: dict[str, Any]) -> Measured:
+    """Every load on one running server (a fresh set of games for each apply load)."""
+    seeds = list(range(CLIENTS))
+    out = Measured(server.label)
+    out.load.append(load_average())
+    # A warm-up (first requests import and prepare what later ones reuse).
+    sight_load(server.port, request, 2, None, repeats=2)
+    out.add("apply one", apply_load(server.port, plans, [CLIENTS], None))
+    out.add("apply paced", apply_load(server.port, plans, seeds, PACE))
+    out.add("apply b2b", apply_load(server.port, plans, seeds, None))
+    out.add("sight one", sight_load(server.port, request, 1, None))
+    out.add("sight paced", sight_load(server.port, request, CLIENTS, PACE))
+    out.add("sight b2b", sight_load(server.port, request, CLIENTS, None))
+    out.load.append(load_average())
+    return out
+
+
+def in_process(request: dict[str, Any], folder: Path) -> dict[str, list[float]]:
+    """The same 10 x 100 request with no server: the Flask test client, the rules'
+    `arbitrate` alone, and the questions answered one at a time (no batching)."""
+    from geometry.space import Space
+    from rules.arbitration import answer, arbitrate, read_request
+    from service.app import create_app
+
+    client = create_app({"DATABASE_URL": f"sqlite:///{folder / 'local.sqlite3'}"}).test_client()
+    body = json.dumps(request)
+    times: dict[str, list[float]] = {"client": [], "rules": [], "one by one": []}
+    for _ in range(IN_PROCESS_REPEATS):
+        start = time.perf_counter()
+        got = client.post("/api/v1/arbitrate", data=body, content_type="application/json")
+        times["client"].append(time.perf_counter() - start)
+        assert got.status_code == 200
+        start = time.perf_counter()
+        arbitrate(request)
+        times["rules"].append(time.perf_counter() - start)
+    for _ in range(2):
+        start = time.perf_counter()
+        scene, questions = read_request(request)
+        space = Space(scene)
+        for i, q in enumerate(questions):
+            answer(space, q, f"questions[{i}]")
+        times["one by one"].append(time.perf_counter() - start)
+    return times
+
+
+def run() -> list[Row]:
     request = sight_request()
+    results: list[Measured] = []
     with tempfile.TemporaryDirectory(prefix="survive-us-bench-") as name:
         folder = Path(name)
-        seeds = list(range(CLIENTS))
         plans, local = plan_games(folder, range(CLIENTS + 1))
-        server = Server(folder)
-        try:
-            one, one_wall = apply_load(server.port, plans, [CLIENTS], None)
-            many, many_wall = apply_load(server.port, plans, seeds, None)
-            paced, _ = apply_load(server.port, plans, seeds, PACE)
-            s_one, s_one_wall = sight_load(server.port, request, 1, None)
-            s_many, s_many_wall = sight_load(server.port, request, CLIENTS, None)
-            s_paced, _ = sight_load(server.port, request, CLIENTS, PACE)
-        finally:
-            server.close()
-        workers = max(2, os.cpu_count() or 2)
-        server = Server(folder, workers)
-        try:
-            forked, forked_wall = apply_load(server.port, plans, seeds, None)
-            s_forked, s_forked_wall = sight_load(server.port, request, CLIENTS, None)
-        finally:
-            server.close()
-    direct = []
-    for _ in range(10):
-        start = time.perf_counter()
-        batched(request)
-        direct.append(time.perf_counter() - start)
-    start = time.perf_counter()
-    one_by_one(request)
-    unbatched = time.perf_counter() - start
+        local_sight = in_process(request, folder)
+        configs: list[dict[str, int]] = [{"threads": THREADS}]
+        configs += [{"threads": t} for t in OTHER_THREADS]
+        configs.append({"workers": max(2, os.cpu_count() or 2)})
+        for config in configs:
+            server = Server(folder, **config)
+            try:
+                results.append(measure(server, plans, request))
+            finally:
+                server.close()
+    ours, others = results[0], results[1:]
     cores = os.cpu_count()
-    rows.append(Row(
-        f"HTTP apply-action p95, {CLIENTS} clients at table pace (1 request / {PACE} s each)",
-        "< 30 ms", ms(paced, 0.95), "1 client back to back (p95); in-process test client "
-        "(p95)", f"{ms(one, 0.95)}; {ms(local, 0.95)}",
-        f"waitress, 1 process x 8 threads, SQLite WAL synchronous=FULL, {cores} cores shared; "
-        f"median {ms(paced, 0.5)}"))
-    rows.append(Row(
-        f"HTTP apply-action p95, {CLIENTS} clients back to back", "< 30 ms", ms(many, 0.95),
-        "1 client back to back (p95)", ms(one, 0.95),
-        f"{len(many) / many_wall:.0f} requests/s with {CLIENTS} clients vs "
-        f"{len(one) / one_wall:.0f} with 1; median {ms(many, 0.5)}: the requests queue "
-        "behind one process's GIL"))
-    rows.append(Row(
-        f"HTTP 10 x 100 line-of-sight arbitration p95, {CLIENTS} clients at table pace",
-        "< 50 ms", ms(s_paced, 0.95), "1 client (p95); in process, batched (median); "
-        "rules.arbitration one question at a time", f"{ms(s_one, 0.95)}; "
-        f"{ms(direct, 0.5)}; {unbatched * 1e3:.0f} ms",
-        f"1000 questions in one 69 KB request; median {ms(s_paced, 0.5)}"))
-    rows.append(Row(
-        f"HTTP 10 x 100 line-of-sight arbitration p95, {CLIENTS} clients back to back",
-        "< 50 ms", ms(s_many, 0.95), "1 client back to back (p95)", ms(s_one, 0.95),
-        f"{len(s_many) / s_many_wall:.1f} requests/s with {CLIENTS} clients vs "
-        f"{len(s_one) / s_one_wall:.1f} with 1"))
-    rows.append(Row(
-        f"HTTP apply-action p95, {CLIENTS} clients back to back, gunicorn {workers} workers",
-        "< 30 ms", ms(forked, 0.95), "waitress, 1 process (p95)", ms(many, 0.95),
-        f"{len(forked) / forked_wall:.0f} requests/s vs {len(many) / many_wall:.0f}; "
-        f"10 x 100 sight p95 {ms(s_forked, 0.95)}, {len(s_forked) / s_forked_wall:.1f} "
-        "requests/s"))
+    where = (f"{ours.label} (serve's default: each open event stream holds a thread), SQLite "
+             f"WAL synchronous=FULL, {cores} cores shared by other jobs; load average "
+             f"(1/5/15 min) {ours.load[0]} before, {ours.load[1]} after")
+
+    def compare(name: str) -> str:
+        return "; ".join(m.brief(name) for m in others)
+
+    rows = [
+        Row(f"HTTP apply-action p95, {CLIENTS} clients at table pace (1 request / {PACE:g} s "
+            "each)", "< 30 ms", ms(ours.samples["apply paced"], 0.95),
+            "1 client back to back (p95); in-process test client (p95, median)",
+            f"{ms(ours.samples['apply one'], 0.95)}; {ms(local, 0.95)}, {ms(local, 0.5)}",
+            f"median {ms(ours.samples['apply paced'], 0.5)}; {where}. Same load on: "
+            f"{compare('apply paced')}"),
+        Row(f"HTTP apply-action p95, {CLIENTS} clients back to back", "< 30 ms",
+            ms(ours.samples["apply b2b"], 0.95), "1 client back to back (p95)",
+            ms(ours.samples["apply one"], 0.95),
+            f"median {ms(ours.samples['apply b2b'], 0.5)}; {ours.rate['apply b2b']:.0f} "
+            f"requests/s with {CLIENTS} clients vs {ours.rate['apply one']:.0f} with 1: every "
+            f"client waits behind the other {CLIENTS - 1} (a throughput test: p95 is about "
+            f"{CLIENTS} / requests per second). Same load on: {compare('apply b2b')}"),
+        Row(f"HTTP 10 x 100 line-of-sight arbitration p95, {CLIENTS} clients at table pace",
+            "< 50 ms", ms(ours.samples["sight paced"], 0.95),
+            "1 client (p95); in process: test client (median), rules.arbitration alone "
+            "(median), one question at a time without batching",
+            f"{ms(ours.samples['sight one'], 0.95)}; {ms(local_sight['client'], 0.5)}, "
+            f"{ms(local_sight['rules'], 0.5)}, {ms(local_sight['one by one'], 0.5)}",
+            f"1000 questions in one 69 KB request; median {ms(ours.samples['sight paced'], 0.5)}"
+            f"; {where}. Same load on: {compare('sight paced')}"),
+        Row(f"HTTP 10 x 100 line-of-sight arbitration p95, {CLIENTS} clients back to back",
+            "< 50 ms", ms(ours.samples["sight b2b"], 0.95), "1 client back to back (p95)",
+            ms(ours.samples["sight one"], 0.95),
+            f"median {ms(ours.samples['sight b2b'], 0.5)}; {ours.rate['sight b2b']:.1f} "
+            f"requests/s with {CLIENTS} clients vs {ours.rate['sight one']:.1f} with 1. "
+            f"Same load on: {compare('sight b2b')}"),
+    ]
     return rows
 
 

@@ -111,6 +111,11 @@ class PathFinder:
     ) -> None:
         self.radius = float(radius)
         self.table = (float(table[0]), float(table[1]))
+        # One finder serves every game on this terrain (the cache below), from any server
+        # thread, and its prepared GEOS geometries are not thread-safe (libgeos issue 825:
+        # concurrent queries on one prepared geometry crashed a threaded server): one query
+        # at a time per finder.
+        self._lock = threading.RLock()
         self._ids = [str(name) for name, _ in blockers]
         self._polygons = np.array([poly for _, poly in blockers], dtype=object)
         shapely.prepare(self._polygons)
@@ -164,6 +169,10 @@ class PathFinder:
 
     def shortest(self, start: XY, goal: XY, avoid: Avoid = ()) -> Path:
         """The shortest legal path of the base centre from start to goal."""
+        with self._lock:
+            return self._shortest(start, goal, avoid)
+
+    def _shortest(self, start: XY, goal: XY, avoid: Avoid) -> Path:
         start = (float(start[0]), float(start[1]))
         goal = (float(goal[0]), float(goal[1]))
         avoid_c, avoid_r = self._avoid_arrays(avoid)
@@ -216,6 +225,10 @@ class PathFinder:
         true one) lights the part of the disc of radius distance - d(v) around it that it sees
         within its wedge of tangent directions; the start lights its whole visible disc.
         """
+        with self._lock:
+            return self._reach(start, distance, avoid)
+
+    def _reach(self, start: XY, distance: float, avoid: Avoid) -> shapely.Geometry:
         start = (float(start[0]), float(start[1]))
         avoid_c, avoid_r = self._avoid_arrays(avoid)
         if distance <= 0.0 or self._problem("start", start, avoid_c, avoid_r):

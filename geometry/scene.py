@@ -245,14 +245,19 @@ def _check_overlaps(scene: Scene) -> None:
     """Bases may touch terrain and each other, never overlap them."""
     if not scene.figures:
         return
-    centres = shapely.points(scene.centres)
-    for piece in scene.movement_blockers:
-        shapely.prepare(piece.footprint)
-        gaps = shapely.distance(piece.footprint, centres) - scene.radii
-        for i in np.flatnonzero(gaps < -OVERLAP_TOLERANCE):
+    blockers = scene.movement_blockers
+    if blockers:
+        # Every (terrain piece, figure) pair in one vectorised call; the first offence in
+        # terrain order, then figure order, is reported, as a loop over the pieces would.
+        footprints = np.array([piece.footprint for piece in blockers], dtype=object)
+        gaps = shapely.distance(footprints[:, None], shapely.points(scene.centres)[None, :])
+        over = np.argwhere(gaps - scene.radii[None, :] < -OVERLAP_TOLERANCE)
+        if over.size:
+            k, i = int(over[0][0]), int(over[0][1])
             f = scene.figures[i]
             raise SceneError(
-                f"figures[{i}] {f.id!r}: base overlaps terrain {piece.id!r} that blocks movement",
+                f"figures[{i}] {f.id!r}: base overlaps terrain {blockers[k].id!r} that blocks "
+                "movement",
                 f"figures[{i}]",
             )
     gap = squareform(pdist(scene.centres)) - (scene.radii[:, None] + scene.radii[None, :])

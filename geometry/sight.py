@@ -181,10 +181,15 @@ class SightField:
         visible = fraction > 0.0
         unsure = np.flatnonzero(~visible & ~lut.blind[observer])
         if unsure.size:
-            polygons = np.array([v.polygon for v in views], dtype=object)[observer[unsure]]
-            gap = shapely.distance(polygons, shapely.points(centres[unsure])) - radii[unsure]
-            visible[unsure] = gap <= TOUCH
-            rest = unsure[gap > TOUCH]
+            # Within TOUCH of the closed polygon: a prepared `dwithin` stops at the first
+            # edge close enough, where `distance` measured every edge (4x slower here).
+            shapes = [v.polygon for v in views]
+            shapely.prepare(shapes)
+            polygons = np.array(shapes, dtype=object)[observer[unsure]]
+            near = shapely.dwithin(polygons, shapely.points(centres[unsure]),
+                                   radii[unsure] + TOUCH)
+            visible[unsure] = near
+            rest = unsure[~near]
             if rest.size:
                 visible[rest] = self._through_zero_width_gap(lut, observer, centres, radii, rest)
         return SightAnswers(visible, fraction)

@@ -248,9 +248,13 @@ QUESTIONS: dict[str, tuple[frozenset[str], Callable[[Space, Mapping[str, Any], s
 }
 
 
+_ALLOWED = {ask: fields | {"ask"} for ask, (fields, _) in QUESTIONS.items()}
+
+
 def answer(space: Space, question: Any, where: str = "question") -> Answer:
     """Answer one question about the scene in `space`."""
-    if not isinstance(question, Mapping):
+    # `type(...) is dict` first: parsed JSON is a dict, and the ABC check costs more.
+    if type(question) is not dict and not isinstance(question, Mapping):
         raise QuestionError(f"{where}: expected an object, got {question!r}", where)
     ask = question.get("ask")
     if ask not in QUESTIONS:
@@ -258,8 +262,8 @@ def answer(space: Space, question: Any, where: str = "question") -> Answer:
         raise QuestionError(f"{where}.ask: unknown question {ask!r} (known: {known})",
                             f"{where}.ask")
     fields, handler = QUESTIONS[ask]
-    extra = sorted(set(question) - fields - {"ask"})
-    if extra:
+    if not question.keys() <= _ALLOWED[ask]:
+        extra = sorted(set(question) - fields - {"ask"})
         raise QuestionError(f"{where}: unknown field {extra[0]!r} for {ask!r}",
                             f"{where}.{extra[0]}")
     return handler(space, question, where)

@@ -12,6 +12,7 @@ the card may hold one too); `survive_turns` is asked when the scenario ends, wha
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -52,9 +53,15 @@ def _zone_shape(points: tuple[tuple[float, float], ...]) -> Any:
     return prepared.prep(Polygon(points))
 
 
+# The prepared zones are shared by every game and server thread, and prepared GEOS
+# geometries are not thread-safe (libgeos issue 825): one query at a time.
+_ZONES_LOCK = threading.Lock()
+
+
 def in_zone(card: Card, zone_id: str, fig: Fig) -> bool:
     """A figure is in a zone when its base centre is inside it or on its border."""
-    return bool(_zone_shape(card.zone(zone_id).polygon).covers(Point(fig.x, fig.y)))
+    with _ZONES_LOCK:
+        return bool(_zone_shape(card.zone(zone_id).polygon).covers(Point(fig.x, fig.y)))
 
 
 def carry_key(item: str, zone: str) -> str:

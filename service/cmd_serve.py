@@ -34,13 +34,13 @@ def run(args: argparse.Namespace) -> int:
     import waitress
 
     from geometry.errors import SurviveUsError
-    from service.app import create_app
+    from service.wsgi import server_app
 
     if not 0 < args.port < 65536:
         print(f"survive-us serve: --port must be 1-65535, got {args.port}", file=sys.stderr)
         return 2
     try:
-        app = create_app({"DATABASE_URL": args.db, "DEMO_CAMPAIGN": args.demo})
+        app = server_app({"DATABASE_URL": args.db, "DEMO_CAMPAIGN": args.demo})
     except SurviveUsError as error:
         print(f"survive-us serve: {error.message}", file=sys.stderr)
         return 2

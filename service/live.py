@@ -2,10 +2,11 @@
 
 Any worker may have taken the last action, so the cache is only trusted when the version it
 holds is the database's. Every change runs under the game's lock (one thread at a time per
-game in this worker) inside a write transaction (one writer at a time across workers), is
-checked against the version the client saw (409 when stale), and is committed before the
-answer. Dice the client did not type in are rolled by a RNG seeded from the game's seed and
-the event number, and recorded in the event, so a replay finds the same dice.
+game in this worker), is checked against the version the client saw (409 when stale), is
+worked out by the engine, and is written in a write transaction (one writer at a time across
+workers) that checks the version again, committed before the answer. Dice the client did not
+type in are rolled by a RNG seeded from the game's seed and the event number, and recorded in
+the event, so a replay finds the same dice.
 """
 
 from __future__ import annotations
@@ -148,39 +149,51 @@ class LiveGames:
 
         `act` returns the event's kind and action JSON; it may raise a `SurviveUsError`
         (nothing is written). A version other than the current one answers 409.
+
+        The engine's work runs under the game's lock but outside the write transaction,
+        which only re-checks the version (compare and swap) and writes the event: the
+        transaction holds the database's one writer while SQLite syncs the commit to disk,
+        and another game's action is computed meanwhile instead of queueing behind it.
+        A change by another worker between the two answers 409 as if it had come first.
         """
         with self.locked(game_id):
+            applied = False  # the cached game has taken the change, not yet recorded
             try:
-                with self.db.write() as conn:
-                    row = gamelog.get_game(conn, game_id, lock=True)
+                with self.db.read() as conn:
+                    row = gamelog.get_game(conn, game_id)
                     require_token(row.token_hash, f"game {game_id}")
-                    if version != row.version:
-                        raise Conflict(
-                            f"game {game_id} is at version {row.version}, not {version}: "
-                            "reload it and try again", "version",
-                            extra={"version": row.version})
+                    _check_version(game_id, row.version, version)
                     game = self._get(conn, row)
-                    rng = None if typed else random.Random(f"{row.seed}:{row.version + 1}")
-                    game.rng = rng
-                    try:
-                        kind, action = act(game, rng)
-                    finally:
-                        game.rng = None
-                    if kind == "undo":
-                        dice: list[int] = []
-                        notes = ["the last action was taken back"]
-                    else:
-                        entry = game.log[-1]
-                        dice, notes = list(entry["dice"]), list(entry["notes"])
+                rng = None if typed else random.Random(f"{row.seed}:{row.version + 1}")
+                game.rng = rng
+                try:
+                    kind, action = act(game, rng)
+                    applied = True
+                finally:
+                    game.rng = None
+                if kind == "undo":
+                    dice: list[int] = []
+                    notes = ["the last action was taken back"]
+                else:
+                    entry = game.log[-1]
+                    dice, notes = list(entry["dice"]), list(entry["notes"])
+                with self.db.write() as conn:
+                    _check_version(game_id, gamelog.locked_version(conn, game_id), version)
                     new = gamelog.append_event(conn, game_id, row.version, kind=kind,
                                                action=action, dice=dice, typed=typed,
                                                notes=notes)
             except SurviveUsError as error:
-                if not isinstance(error, ApiError):
-                    self._drop(game_id)  # the engine left the game as it was, but be sure
+                if applied or not isinstance(error, ApiError):
+                    self._drop(game_id)  # changed but not recorded, or the engine failed: rebuild
                 raise
             except BaseException:
                 self._drop(game_id)
                 raise
             self._put(game_id, new, game)
             return Change(row, new, kind, action, dice, notes), game
+
+
+def _check_version(game_id: str, current: int, seen: int) -> None:
+    if seen != current:
+        raise Conflict(f"game {game_id} is at version {current}, not {seen}: reload it and "
+                       "try again", "version", extra={"version": current})

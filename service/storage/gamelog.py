@@ -18,8 +18,8 @@ from service.errors import NotFound
 from service.storage.records import new_id, now
 from service.storage.tables import events, games
 
-__all__ = ["insert_game", "get_game", "game_events", "append_event", "effective_log",
-           "mark_recorded", "campaign_games"]
+__all__ = ["insert_game", "get_game", "locked_version", "game_events", "append_event",
+           "effective_log", "mark_recorded", "campaign_games"]
 
 
 def insert_game(conn: Connection, *, token_hash: str, seed: int, setup: dict[str, Any],
@@ -47,6 +47,15 @@ def get_game(conn: Connection, game_id: str, lock: bool = False) -> sa.Row[Any]:
     if row is None:
         raise NotFound(f"no game {game_id!r}", "id")
     return row
+
+
+def locked_version(conn: Connection, game_id: str) -> int:
+    """The game's version, its row locked for this write (only the one column is read)."""
+    version = conn.execute(sa.select(games.c.version).where(games.c.id == game_id)
+                           .with_for_update()).scalar()
+    if version is None:
+        raise NotFound(f"no game {game_id!r}", "id")
+    return int(version)
 
 
 def game_events(conn: Connection, game_id: str, after: int = 0,
