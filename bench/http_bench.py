@@ -42,10 +42,10 @@ CLIENTS = 20
 STEPS = 12  # actions per game
 SIGHT_REPEATS = 6  # 10 x 100 arbitrations per client
 PACE = 1.0  # seconds between a paced client's requests (a player acts every few seconds)
-# `survive-us serve`'s default, kept: each open event stream holds a thread, so 20 tablets
-# with the page open need more than 16. 4 threads answered the 10 x 100 arbitration at table
-# pace about as fast or faster (fewer requests sharing the GIL at once), apply-action alike.
-THREADS = 16
+# `survive-us serve`'s default: each open page's event stream holds a thread while it is
+# open, so the threads must outnumber the pages around a table (and a club's tables); 4
+# threads are compared in the same run (fewer requests share the GIL at once).
+THREADS = 64
 OTHER_THREADS = (4,)  # compared in the same run
 IN_PROCESS_REPEATS = 20
 

@@ -23,8 +23,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--db", help="database URL or SQLite file (default: DATABASE_URL, "
                         "else ./data/survive-us.sqlite3)")
-    parser.add_argument("--threads", type=int, default=16,
-                        help="worker threads (each live event stream holds one)")
+    parser.add_argument("--threads", type=int, default=64,
+                        help="worker threads (each open page's live event stream holds one "
+                             "while it is open; default 64)")
     parser.add_argument("--demo", action="store_true",
                         help="create a demo campaign if the database has none; print its link")
     parser.set_defaults(func=run)
