@@ -22,6 +22,7 @@ from rules.game import SURVIVORS, ZOMBIES
 
 if TYPE_CHECKING:
     from rules.game import Game
+    from rules.warband import Roster
 
 __all__ = ["GameResult", "Job", "start", "play_game", "play_all", "run_batch", "summarize",
            "MAX_ACTIONS"]
@@ -56,11 +57,8 @@ def start(scenario: str, seed: int, band: str | None = None,
     """A seeded game of the card (or of the `skirmish` demo table), with the card's zombie
     points or `zombie_points`."""
     from rules.settings import Settings
-    from rules.warband import example_bands
-    from scenarios.setup import DEFAULT_BAND
 
-    name = band or DEFAULT_BAND
-    roster = example_bands()[name] if name in example_bands() else _roster_file(name)
+    roster = band_roster(band)
     if scenario == "skirmish":
         if zombie_points is not None:
             raise ValueError("zombie points apply to scenario cards, not to 'skirmish' "
@@ -76,7 +74,16 @@ def start(scenario: str, seed: int, band: str | None = None,
     return start_scenario(scenario, roster, seed, settings=Settings(zombie_points=zombie_points))
 
 
-def _roster_file(path: str) -> Any:
+def band_roster(band: str | None) -> Roster:
+    """The band by example name or JSON file (the set-up's default band when None)."""
+    from rules.warband import example_bands
+    from scenarios.setup import DEFAULT_BAND
+
+    name = band or DEFAULT_BAND
+    return example_bands()[name] if name in example_bands() else _roster_file(name)
+
+
+def _roster_file(path: str) -> Roster:
     import json
     from pathlib import Path
 
