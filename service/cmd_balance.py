@@ -6,7 +6,8 @@ scenario card (see `ai.balance`).
 [--out FILE.md] [--save FILE.json] [--json]` plays every card at every level (game i of a
 level from seed S + i) as one batch with a progress bar on a terminal, then prints the
 table (or the JSON report), writes the plot, the markdown table and the JSON report where
-asked. `--from FILE.json` redraws the table and plot of a saved report without playing.
+asked. `--from FILE.json` (repeatable) redraws the table and plot of saved reports without
+playing: a study split by cards (one evening each, or one machine each) joins up again.
 Bad input, or a scheduler that cannot be reached, exits with status 2.
 """
 
@@ -50,8 +51,9 @@ def register(sub: Any) -> None:
     cmd.add_argument("--plot", metavar="FILE", help="write the plot (.svg or .png)")
     cmd.add_argument("--out", metavar="FILE", help="write the markdown table")
     cmd.add_argument("--save", metavar="FILE", help="write the JSON report")
-    cmd.add_argument("--from", dest="source", metavar="FILE",
-                     help="a saved JSON report: redraw without playing")
+    cmd.add_argument("--from", dest="source", metavar="FILE", action="append",
+                     help="a saved JSON report (repeat to join reports of other cards "
+                     "played the same way): redraw without playing")
     cmd.add_argument("--json", action="store_true", help="print the JSON report")
     cmd.set_defaults(func=run)
 
@@ -116,18 +118,39 @@ def _play(args: argparse.Namespace) -> Any:
                  jobs=args.jobs, cluster=args.cluster, progress=bar)
 
 
+def _joined(paths: list[str]) -> Any:
+    """The saved reports as one: the same players, band, seed and games a level, other
+    cards."""
+    from ai.balance import BalanceReport
+
+    reports = []
+    for path in paths:
+        try:
+            reports.append(BalanceReport.from_json(read_json(path)))
+        except (KeyError, TypeError, IndexError) as error:
+            raise BalanceError(f"--from {path}: not a balance report ({error})",
+                               path) from None
+    first = reports[0]
+    cards: list[Any] = []
+    for path, report in zip(paths, reports, strict=True):
+        how = (report.zombies, report.survivors, report.band, report.seed, report.games)
+        if how != (first.zombies, first.survivors, first.band, first.seed, first.games):
+            raise BalanceError(f"--from {path}: played otherwise than {paths[0]} "
+                               "(players, band, seed or games differ)", path)
+        for card in report.cards:
+            if any(c.card == card.card for c in cards):
+                raise BalanceError(f"--from {path}: card {card.card!r} is in two reports",
+                                   path)
+            cards.append(card)
+    return BalanceReport(first.zombies, first.survivors, first.band, first.seed, first.games,
+                         tuple(cards))
+
+
 def run(args: argparse.Namespace) -> int:
-    from ai.balance import BalanceReport, markdown_table, plot
+    from ai.balance import markdown_table, plot
 
     try:
-        if args.source:
-            try:
-                report = BalanceReport.from_json(read_json(args.source))
-            except (KeyError, TypeError, IndexError) as error:
-                raise BalanceError(f"--from {args.source}: not a balance report ({error})",
-                                   "from") from None
-        else:
-            report = _play(args)
+        report = _joined(args.source) if args.source else _play(args)
     except SurviveUsError as error:
         return print_error(error)
     except (KeyError, OSError) as error:

@@ -165,6 +165,18 @@ def test_balance_command_writes_table_plot_and_report(tmp_path: Path,
     assert main(["balance", "--from", str(saved), "--plot", str(png), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == json.loads(saved.read_text(encoding="utf-8"))
     assert png.read_bytes().startswith(b"\x89PNG")
+    other = tmp_path / "other.json"
+    report = json.loads(saved.read_text(encoding="utf-8"))
+    other.write_text(json.dumps({**report, "cards": [{**report["cards"][0], "card": "x"}]}),
+                     encoding="utf-8")
+    assert main(["balance", "--from", str(saved), "--from", str(other)]) == 0
+    joined = capsys.readouterr().out
+    assert "| nuit | 43 |" in joined and "| x | 43 |" in joined
+    assert main(["balance", "--from", str(saved), "--from", str(saved), "--json"]) == 2
+    assert "two reports" in json.loads(capsys.readouterr().out)["error"]["message"]
+    other.write_text(json.dumps({**report, "seed": 1, "cards": []}), encoding="utf-8")
+    assert main(["balance", "--from", str(saved), "--from", str(other), "--json"]) == 2
+    assert "played otherwise" in json.loads(capsys.readouterr().out)["error"]["message"]
 
 
 @pytest.mark.parametrize(("args", "where"), [
