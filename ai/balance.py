@@ -301,13 +301,15 @@ def markdown_table(report: BalanceReport) -> str:
     """One row per card: its own points, the zombie win rate at each level (Wilson 95%), and
     both 50% estimates."""
     lines = ["| card | own points | zombie win rate by zombie points (95%) | 50% point, "
-             "logistic (95% Fieller) | 50% point, interpolated (Wilson range) |",
-             "|---|---|---|---|---|"]
+             "logistic (95% Fieller) | ÷ own points | 50% point, interpolated (Wilson "
+             "range) |", "|---|---|---|---|---|---|"]
     for c in report.cards:
         rates = "; ".join(f"{lv.points}: {lv.rate:.0%} ({lv.ci95[0]:.0%}–{lv.ci95[1]:.0%})"
                           for lv in c.levels)
+        share = (f"{c.logistic.points / c.own_points:.2f}"
+                 if c.logistic.points is not None and c.own_points else "–")
         lines.append(f"| {c.card} | {c.own_points} | {rates} | {_half_cell(c.logistic)} | "
-                     f"{_half_cell(c.interpolated)} |")
+                     f"{share} | {_half_cell(c.interpolated)} |")
     return "\n".join(lines) + "\n"
 
 
