@@ -36,18 +36,18 @@ def run(out: Path, cards: list[str], pairs: list[tuple[str, str]], games: int, s
     """Play every missing cell and save its JSON summary."""
     out.mkdir(parents=True, exist_ok=True)
     exe = Path(sys.executable).with_name("survive-us")
-    for zombies, survivors in pairs:
-        for card in cards:
-            path = out / _name(card, zombies, survivors)
-            if path.exists():
-                continue
-            cmd = [str(exe), "simulate", "--scenario", card, "--games", str(games),
-                   "--seed", str(seed), "--zombies", zombies, "--survivors", survivors,
-                   "--jobs", str(jobs), "--json"]
-            done = subprocess.run(cmd, check=True, capture_output=True, text=True)
-            path.write_text(done.stdout, encoding="utf-8")
-            print(f"{path.name}: {json.loads(done.stdout)['zombie_win_rate']:.0%} zombie wins",
-                  flush=True)
+    # card by card, so an interrupted run leaves whole cards
+    for card, (zombies, survivors) in [(c, p) for c in cards for p in pairs]:
+        path = out / _name(card, zombies, survivors)
+        if path.exists():
+            continue
+        cmd = [str(exe), "simulate", "--scenario", card, "--games", str(games),
+               "--seed", str(seed), "--zombies", zombies, "--survivors", survivors,
+               "--jobs", str(jobs), "--json"]
+        done = subprocess.run(cmd, check=True, capture_output=True, text=True)
+        path.write_text(done.stdout, encoding="utf-8")
+        print(f"{path.name}: {json.loads(done.stdout)['zombie_win_rate']:.0%} zombie wins",
+              flush=True)
 
 
 def _load(out: Path) -> dict[tuple[str, str, str], dict[str, Any]]:

@@ -140,9 +140,18 @@ class Tactician:
         self.level = level
         self.rng = rng or random.Random(0)
         self._goals: dict[tuple[int, str], float | None] = {}
-        # worth of a survivor near its objective, per inch closer than 12 in: off, because
-        # at 1.0 it lowered the casualties and the win rate on escorte (docs/ai.md)
+        # worth of a survivor near its objective, per inch closer than 12 in (in `value`):
+        # off, because at 1.0 it lowered the casualties and the win rate on escorte
         self.objective = 0.0
+
+    # the card's clock: a survivor this close to its objective (inches) is a runner, and a
+    # zombie reaching contact with it scores URGENCY per inch closer; a runner no zombie
+    # touches yet is worth PIN more to engage (it must fight it off before going on);
+    # survivors going nowhere are left to the ganging up of `_melee`
+    RUNNER = 20.0
+    URGENCY = 0.5
+    PIN = 6.0
+    SPREAD = 3.0
 
     # --- deciding -----------------------------------------------------------------------
 
@@ -219,6 +228,15 @@ class Tactician:
                 why.append(f"{near:.1f} in from the objective")
         return v, ", ".join(why)
 
+    def _urgency(self, game: Game, h: Fig) -> float:
+        """How much the card's clock makes this survivor worth stopping now."""
+        if not self.URGENCY or game.referee is None or not h.standing or h.side != "survivors":
+            return 0.0
+        near = self._to_goal(game, h)
+        if near is None or near >= self.RUNNER:
+            return 0.0
+        return self.URGENCY * (self.RUNNER - near)
+
     def _to_goal(self, game: Game, h: Fig) -> float | None:
         """How far the survivor is from where the card's objective takes it (None: no
         objective it can walk to), as the scenario bots read the card; kept until
@@ -289,16 +307,24 @@ class Tactician:
         others = sum(1 for f in game.figures.values()
                      if f.is_zombie and f.on_table and f.id != z.id
                      and game.distance(f.id, h.id) <= f.move + CONTACT)
+        urgent = self._urgency(game, h)
+        pinned = any(f.is_zombie and f.on_table and f.id != z.id and game.in_contact(f.id, h.id)
+                     for f in game.figures.values())
         if reach:
-            s = 25 + 1.2 * value + 2 * min(others, 3)
+            s = 25 + 1.2 * value + 2 * min(others, 3) + urgent
             plan = "in contact, attack next"
+            if h.standing and not pinned and self.PIN and urgent > 0:
+                s += self.PIN
+                plan = f"in contact: {h.name} must fight it off before going on"
         else:
-            s = 10 + 0.6 * value - 0.8 * (d - z.move)
+            s = 10 + 0.6 * value - 0.8 * (d - z.move) + 0.5 * urgent
             plan = f"{max(d - z.move, 0):.1f} in short after this move"
+        if urgent > 0:
+            plan += f"; {h.name} is {self._to_goal(game, h):.1f} in from the objective"
         near = _nearest_human(game, z)
         if near is not None and near[1].id != h.id:
             s -= 2 + (d - near[0])  # another human is nearer: is this one worth the detour?
-        s -= 3 * min(z.moves, 3)  # a zombie already moved gets less out of moving again
+        s -= self.SPREAD * min(z.moves, 3)  # a zombie already moved gets less out of it
         if engaged:
             s -= 40
         if game.pending:
