@@ -3,7 +3,8 @@
     python -m ai.matchups --out docs/matchups --games 400 --seed 5000 --jobs 2
     python -m ai.matchups --table docs/matchups        # the Markdown table only
 
-Each cell (card x zombie player x survivor player) is one `survive-us simulate` batch whose
+Each cell (card x zombie player x survivor player) is one `survive-us simulate` batch (run
+as `python -m service simulate`, so the code beside the current directory plays) whose
 JSON summary is saved as `CARD-ZOMBIES-vs-SURVIVORS.json` under `--out`; a cell whose file
 exists is skipped, so an interrupted run resumes where it stopped. The table reads those
 files and says, per card, whether the tactician meets the issue's bar against greedy: at
@@ -35,15 +36,14 @@ def run(out: Path, cards: list[str], pairs: list[tuple[str, str]], games: int, s
         jobs: int) -> None:
     """Play every missing cell and save its JSON summary."""
     out.mkdir(parents=True, exist_ok=True)
-    exe = Path(sys.executable).with_name("survive-us")
     # card by card, so an interrupted run leaves whole cards
     for card, (zombies, survivors) in [(c, p) for c in cards for p in pairs]:
         path = out / _name(card, zombies, survivors)
         if path.exists():
             continue
-        cmd = [str(exe), "simulate", "--scenario", card, "--games", str(games),
-               "--seed", str(seed), "--zombies", zombies, "--survivors", survivors,
-               "--jobs", str(jobs), "--json"]
+        cmd = [sys.executable, "-m", "service", "simulate", "--scenario", card,
+               "--games", str(games), "--seed", str(seed), "--zombies", zombies,
+               "--survivors", survivors, "--jobs", str(jobs), "--json"]
         done = subprocess.run(cmd, check=True, capture_output=True, text=True)
         path.write_text(done.stdout, encoding="utf-8")
         print(f"{path.name}: {json.loads(done.stdout)['zombie_win_rate']:.0%} zombie wins",
