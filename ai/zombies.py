@@ -25,7 +25,8 @@ from ai.policy import Choice, describe, legal_now, register, who
 from geometry.units import CONTACT_INCHES
 from rules.actions import Action, Contaminate, Decline, EndActivations, Melee, Move, Pass
 from rules.combat import AttackDie, odds
-from rules.resolve import attack_spec, defence_of
+from rules.errors import IllegalActionError
+from rules.resolve import attack_spec, defence_of, plan_move
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -171,7 +172,7 @@ class Tactician:
         if game.pending and best < 10:  # a reaction costs an AP the activations need
             decline = next(a for a in offered if isinstance(a, Decline))
             return Choice(decline, "lets the reaction pass: no zombie gains enough for 1 AP")
-        return Choice(act, why)
+        return Choice(act, _checked_contact(game, act, why))
 
     def _look_ahead(self, game: Game,
                     scored: list[tuple[float, int, Action, str]]
@@ -337,6 +338,25 @@ class Tactician:
         if why:
             text += f"; {h.name} is {why}"
         return s, text
+
+
+def _checked_contact(game: Game, act: Action, why: str) -> str:
+    """The scores judge contact by the straight distance; the words must match the real
+    walk, which goes round terrain and bases: say how far short it really ends."""
+    if not (isinstance(act, Move) and isinstance(act.toward, str) and "in contact" in why):
+        return why
+    z, h = game.figures[act.figure], game.figures[act.toward]
+    try:
+        end, _ = plan_move(game, z, None, act.toward, z.move)
+    except IllegalActionError:
+        return why
+    gap = math.dist(end, h.centre) - z.radius - h.radius
+    if gap <= CONTACT + 1e-6:
+        return why
+    head, _, rest = why.partition(": ")
+    tail = rest.split("; ", 1)[1:] if "; " in rest else []
+    return "; ".join([f"{head}: ends {gap:.1f} in short (the way round is longer), "
+                      f"contact next time", *tail])
 
 
 def _goal_distance(game: Game, h: Fig) -> float | None:

@@ -1,0 +1,136 @@
+"""What the players do on the cards: the survivor bot's routes and band advance, the
+tactician's runners and pins, and the matchup table's verdict."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+
+from ai.matchups import main as matchups_main
+from ai.matchups import meets_bar, table
+from ai.policy import make_policy
+from ai.simulate import start
+from ai.zombies import Tactician
+from rules import legal
+from rules.actions import Move
+from rules.game import SURVIVORS, ZOMBIES, Game
+from scenarios.play import ScenarioReferee
+from scenarios.play_policy import _goal, route_move
+
+
+def _step(game: Game, players: dict[str, object]) -> None:
+    side = game.current_side()
+    choice = players[ZOMBIES if side == ZOMBIES else SURVIVORS].choose(game)  # type: ignore[attr-defined]
+    legal.check(game, choice.action)
+    game.apply(choice.action)
+
+
+def test_route_move_walks_past_a_friend_toward_the_exit() -> None:
+    """Evacuation: Hugo m4 starts behind Lucas m1 on the straight line to the far edge,
+    where the engine's walk toward the point stops at once; the routed move gets him on."""
+    game = start("evacuation", 1)
+    hugo = game.figures["m4"]
+    ref = game.referee
+    assert isinstance(ref, ScenarioReferee)
+    goal = _goal(game, ref, hugo)
+    move = route_move(game, hugo, goal)
+    assert move is not None and move.to is not None
+    legal.check(game, move)
+    gained = math.dist(hugo.centre, goal) - math.dist(move.to, goal)
+    assert 0.4 < gained <= hugo.move + 1e-6
+
+
+def test_route_move_refuses_a_move_that_gains_nothing() -> None:
+    game = start("evacuation", 1)
+    hugo = game.figures["m4"]
+    assert route_move(game, hugo, hugo.centre) is None
+
+
+def test_the_band_advances_together_on_an_exit_card() -> None:
+    """Every survivor of the band makes its first move of turn 1 toward the far edge
+    before any of them moves twice (a shot at a far zombie comes after)."""
+    game = start("evacuation", 1)
+    players = {ZOMBIES: make_policy("greedy", ZOMBIES, 1),
+               SURVIVORS: make_policy("bot", SURVIVORS, 1)}
+    band = [f.id for f in game.figures.values() if f.side == SURVIVORS]
+    y0 = {i: game.figures[i].y for i in band}
+    first_moves: list[str] = []
+    while game.turn == 1 and not game.is_terminal:
+        side = game.current_side()
+        choice = players[ZOMBIES if side == ZOMBIES else SURVIVORS].choose(game)
+        act = choice.action
+        if side == SURVIVORS and isinstance(act, Move) and act.figure not in first_moves:
+            assert all(game.figures[i].moves <= 1 for i in band), choice.explanation
+            first_moves.append(act.figure)
+        game.apply(act)
+    assert sorted(first_moves) == sorted(band)
+    assert all(game.figures[i].y > y0[i] + 1 for i in band)
+
+
+def test_the_tactician_pins_runners_and_says_so() -> None:
+    """Escorte: a pinning move's explanation names the runner, its distance to the
+    objective, and the zombie ends in contact with a runner no other zombie touched."""
+    game = start("escorte", 3)
+    tactician = Tactician("normal")
+    bot = make_policy("bot", SURVIVORS, 3)
+    pins = 0
+    for _ in range(500):
+        if game.is_terminal:
+            break
+        if game.current_side() != ZOMBIES:
+            game.apply(bot.choose(game).action)
+            continue
+        choice = tactician.choose(game)
+        act = choice.action
+        if isinstance(act, Move) and "must fight it off" in choice.explanation:
+            target = act.toward
+            assert isinstance(target, str)
+            assert re.search(r"is \d+\.\d in from the objective", choice.explanation)
+            assert not any(game.in_contact(f.id, target) for f in game.figures.values()
+                           if f.is_zombie and f.on_table)
+            game.apply(act)
+            assert game.in_contact(act.figure, target)
+            pins += 1
+            continue
+        if isinstance(act, Move) and "the way round is longer" in choice.explanation:
+            target = act.toward
+            assert isinstance(target, str)
+            game.apply(act)
+            assert not game.in_contact(act.figure, target)
+            continue
+        game.apply(act)
+    assert pins >= 1
+
+
+def _cell(rate: float, lo: float, hi: float, cas: float, clo: float, chi: float) -> dict:
+    return {"games": 400, "zombie_win_rate": rate, "zombie_win_rate_ci95": [lo, hi],
+            "survivor_casualties_mean": cas, "survivor_casualties_mean_ci95": [clo, chi],
+            "contaminations_mean": 0.0, "contaminations_mean_ci95": [0.0, 0.0],
+            "turns_mean": 7.0}
+
+
+def test_the_bar_needs_both_intervals_apart_and_the_ratio() -> None:
+    greedy = _cell(0.50, 0.45, 0.55, 0.20, 0.15, 0.25)
+    assert meets_bar(_cell(0.65, 0.60, 0.70, 0.40, 0.33, 0.47), greedy)
+    assert not meets_bar(_cell(0.58, 0.53, 0.63, 0.40, 0.33, 0.47), greedy)  # win rates touch
+    assert not meets_bar(_cell(0.65, 0.60, 0.70, 0.24, 0.26, 0.30), greedy)  # < 1.3x
+
+
+def test_the_table_reads_the_saved_cells(tmp_path: Path) -> None:
+    for name, cell in [("escorte-tactician-vs-bot", _cell(0.65, 0.60, 0.70, 0.4, 0.33, 0.47)),
+                       ("escorte-greedy-vs-bot", _cell(0.50, 0.45, 0.55, 0.2, 0.15, 0.25))]:
+        (tmp_path / f"{name}.json").write_text(json.dumps(cell), encoding="utf-8")
+    text = table(tmp_path)
+    assert "| escorte | tactician | bot | 400 | 65% (60%–70%) | 0.40 (0.33–0.47)" in text
+    assert "| escorte | +15% | 2.00x | yes |" in text
+
+
+def test_matchups_refuses_a_bad_pair() -> None:
+    with pytest.raises(SystemExit):
+        matchups_main(["--pairs", "tactician", "--out", "/nonexistent"])
+    with pytest.raises(SystemExit):
+        matchups_main(["--cards", "atlantis", "--out", "/nonexistent"])
