@@ -3,10 +3,11 @@
     python -m ai.matchups --out docs/matchups --games 400 --seed 5000 --jobs 2
     python -m ai.matchups --table docs/matchups        # the Markdown table only
 
-Each cell (card x zombie player x survivor player) is one `survive-us simulate` batch (run
-as `python -m service simulate`, so the code beside the current directory plays) whose
-JSON summary is saved as `CARD-ZOMBIES-vs-SURVIVORS.json` under `--out`; a cell whose file
-exists is skipped, so an interrupted run resumes where it stopped. The table reads those
+Each cell (card x zombie player x survivor player) plays the same games as `survive-us
+simulate --scenario CARD --games N --seed S` (game `i` from seed `S + i`, policies seeded
+from it); every result is appended to `raw/CARD-ZOMBIES-vs-SURVIVORS.jsonl` under `--out`
+as it comes, so a stopped run resumes where it stopped, and the cell's JSON summary (the
+simulator's) is written to `CARD-ZOMBIES-vs-SURVIVORS.json`. The table reads those
 files and says, per card, whether the tactician meets the issue's bar against greedy: at
 least 1.3x the survivor casualties and a higher zombie win rate, both with 95% intervals
 that do not overlap.
@@ -15,13 +16,15 @@ that do not overlap.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
-import subprocess
-import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-__all__ = ["CARDS", "PAIRS", "run", "table", "meets_bar", "main"]
+from ai.simulate import GameResult, Job, play_job, summarize
+
+__all__ = ["CARDS", "PAIRS", "run", "summarize_cell", "table", "meets_bar", "main"]
 
 CARDS = ["nettoyage", "evacuation", "escorte", "caisses", "convoi", "sauvetage", "refuge",
          "nuit", "remede", "helico"]
@@ -29,25 +32,69 @@ PAIRS = [("tactician", "bot"), ("greedy", "bot"), ("random", "bot"), ("greedy", 
 
 
 def _name(card: str, zombies: str, survivors: str) -> str:
-    return f"{card}-{zombies.replace(':', '_')}-vs-{survivors}.json"
+    return f"{card}-{zombies.replace(':', '_')}-vs-{survivors}"
+
+
+def _done(raw: Path) -> dict[int, GameResult]:
+    if not raw.exists():
+        return {}
+    out = {}
+    for line in raw.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            r = GameResult(**json.loads(line))
+            out[r.seed] = r
+    return out
 
 
 def run(out: Path, cards: list[str], pairs: list[tuple[str, str]], games: int, seed: int,
         jobs: int) -> None:
-    """Play every missing cell and save its JSON summary."""
-    out.mkdir(parents=True, exist_ok=True)
-    # card by card, so an interrupted run leaves whole cards
-    for card, (zombies, survivors) in [(c, p) for c in cards for p in pairs]:
-        path = out / _name(card, zombies, survivors)
-        if path.exists():
-            continue
-        cmd = [sys.executable, "-m", "service", "simulate", "--scenario", card,
-               "--games", str(games), "--seed", str(seed), "--zombies", zombies,
-               "--survivors", survivors, "--jobs", str(jobs), "--json"]
-        done = subprocess.run(cmd, check=True, capture_output=True, text=True)
-        path.write_text(done.stdout, encoding="utf-8")
-        print(f"{path.name}: {json.loads(done.stdout)['zombie_win_rate']:.0%} zombie wins",
-              flush=True)
+    """Play every missing game, card by card and seed by seed (each pair on the same seeds),
+    appending each result to `raw/CELL.jsonl` as it comes, so a stopped run loses at most
+    the games being played; then write each cell's JSON summary."""
+    raw_dir = out / "raw"
+    raw_dir.mkdir(parents=True, exist_ok=True)
+    for card in cards:
+        todo: list[Job] = []
+        for i in range(games):
+            for zombies, survivors in pairs:
+                done = _done(raw_dir / f"{_name(card, zombies, survivors)}.jsonl")
+                if seed + i not in done:
+                    todo.append(Job(card, seed + i, zombies, survivors))
+        if todo:
+            _play(todo, raw_dir, jobs)
+        for zombies, survivors in pairs:
+            summarize_cell(out, card, zombies, survivors, seed, games)
+        print(f"{card}: done", flush=True)
+
+
+def _play(todo: list[Job], raw_dir: Path, jobs: int) -> None:
+    def keep(job: Job, result: GameResult) -> None:
+        path = raw_dir / f"{_name(job.scenario, job.zombies, job.survivors)}.jsonl"
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(dataclasses.asdict(result)) + "\n")
+
+    if jobs <= 1:
+        for job in todo:
+            keep(job, play_job(job))
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        running = {pool.submit(play_job, job): job for job in todo}
+        for future in as_completed(running):
+            keep(running[future], future.result())
+
+
+def summarize_cell(out: Path, card: str, zombies: str, survivors: str, seed: int,
+                   games: int) -> dict[str, Any] | None:
+    """The cell's summary over the seeds played so far (at most `games` from `seed`)."""
+    name = _name(card, zombies, survivors)
+    done = _done(out / "raw" / f"{name}.jsonl")
+    results = [done[s] for s in range(seed, seed + games) if s in done]
+    if not results:
+        return None
+    summary = summarize(results, scenario=card, seed=seed, zombies=zombies,
+                        survivors=survivors)
+    (out / f"{name}.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return summary
 
 
 def _load(out: Path) -> dict[tuple[str, str, str], dict[str, Any]]:
@@ -66,7 +113,7 @@ def meets_bar(tactician: dict[str, Any], greedy: dict[str, Any]) -> bool:
     c_lo = tactician["survivor_casualties_mean_ci95"][0]
     cg_hi = greedy["survivor_casualties_mean_ci95"][1]
     ratio_ok = tactician["survivor_casualties_mean"] >= 1.3 * greedy["survivor_casualties_mean"]
-    return t_lo > g_hi and c_lo > cg_hi and ratio_ok
+    return bool(t_lo > g_hi and c_lo > cg_hi and ratio_ok)
 
 
 def _pct(v: float) -> str:

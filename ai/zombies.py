@@ -21,8 +21,13 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+import shapely
+from shapely.geometry import Point
+
+from ai.guard import guard_spot, guards
 from ai.policy import Choice, describe, legal_now, register, who
 from geometry.units import CONTACT_INCHES
+from rules import legal
 from rules.actions import Action, Contaminate, Decline, EndActivations, Melee, Move, Pass
 from rules.combat import AttackDie, odds
 from rules.errors import IllegalActionError
@@ -153,6 +158,11 @@ class Tactician:
     URGENCY = 0.5
     PIN = 6.0
     SPREAD = 3.0
+    # a zombie on a place the card lets it guard (ai.guard) does not walk off it while the
+    # place has no zombie to spare (GUARD points off such a move), and free zombies walk
+    # onto it while it is short
+    GUARD = 30.0
+    RESERVE = 2
 
     # --- deciding -----------------------------------------------------------------------
 
@@ -165,14 +175,80 @@ class Tactician:
             return Choice(act, f"{describe(game, act)} (an easy zombie's whim)")
         scored = [(s, i, a, why) for i, a in enumerate(offered)
                   for s, why in [self.score(game, a)]]
+        if not game.pending and self.GUARD:
+            scored += [(s, len(offered) + i, a, why)
+                       for i, (s, a, why) in enumerate(self._guard_moves(game, offered))]
         scored.sort(key=lambda t: (-t[0], t[1]))
         if self.level == "hard" and len(scored) > 1:
             scored = self._look_ahead(game, scored)
+        while len(scored) > 1 and not self._listed(game, scored[0][2], offered):
+            scored.pop(0)  # a guard move the rules refuse (no way there): the next best
         best, _, act, why = scored[0]
+        wait = self._wait(game, offered, best)
+        if wait is not None:
+            return wait
         if game.pending and best < 10:  # a reaction costs an AP the activations need
             decline = next(a for a in offered if isinstance(a, Decline))
             return Choice(decline, "lets the reaction pass: no zombie gains enough for 1 AP")
         return Choice(act, _checked_contact(game, act, why))
+
+    def _wait(self, game: Game, offered: list[Action], best: float) -> Choice | None:
+        """Keep the last RESERVE AP for after the survivors' last activation, on a card
+        whose guarded zone is judged at the end of the turn (a landing zone, a square to
+        hold): a zombie then steps back onto it with no survivor left to answer."""
+        if game.pending or not self.RESERVE or best >= 90:
+            return None
+        pool, theirs = game.pools.get("zombies", 0), game.pools.get("survivors", 0)
+        if pool > self.RESERVE or theirs <= 0:
+            return None
+        zones = [g for g in guards(game) if g.end_of_turn]
+        if not zones:
+            return None
+        wait = next((a for a in offered if isinstance(a, Pass)), None)
+        if wait is None:
+            return None
+        return Choice(wait, f"the zombies pass, keeping {pool} AP for after the survivors' "
+                      f"last activation ({theirs} AP left to them): then a zombie can step "
+                      f"onto {zones[0].name} with no survivor left to answer")
+
+    @staticmethod
+    def _listed(game: Game, act: Action, offered: list[Action]) -> bool:
+        """Offered by the engine, or (a move to a point) accepted by the rules."""
+        if not (isinstance(act, Move) and not isinstance(act.toward, str)):
+            return True
+        try:
+            legal.check(game, act)
+        except IllegalActionError:
+            return False
+        return True
+
+    def _guard_moves(self, game: Game, offered: list[Action]
+                     ) -> list[tuple[float, Action, str]]:
+        """Moves that bring zombies onto the card's places to guard still short of zombies:
+        the two nearest free zombies for each (not in contact, not guarding already)."""
+        places = guards(game)
+        if not places:
+            return []
+        movers = {a.figure for a in offered if isinstance(a, Move)}
+        free = [game.figures[i] for i in sorted(movers)
+                if not any(g.holds(game.figures[i]) for g in places)
+                and not any(game.in_contact(i, h.id) for h in _humans(game))]
+        out: list[tuple[float, Action, str]] = []
+        for g in places:
+            have = g.count(game)
+            if have >= g.keep:
+                continue
+            near = sorted(free, key=lambda z: (g.area.distance(Point(z.x, z.y)), z.id))[:2]
+            for z in near:
+                far = g.area.distance(Point(z.x, z.y))
+                spot = guard_spot(g, z)
+                s = 38 + 6 * (g.keep - have) - far + (5 if far <= z.move else 0)
+                s -= self.SPREAD * min(z.moves, 3)
+                verb = "onto" if far <= z.move else "toward"
+                why = (f"{z.name} {z.id} moves {verb} {g.name} ({far:.1f} in away) to stand "
+                       f"guard: {have} zombie(s) on it, {g.keep} wanted; {g.why}")
+                out.append((s, Move(z.id, toward=spot), why))
+        return out
 
     def _look_ahead(self, game: Game,
                     scored: list[tuple[float, int, Action, str]]
@@ -228,6 +304,21 @@ class Tactician:
                 v += self.objective * (12 - near)
                 why.append(f"{near:.1f} in from the objective")
         return v, ", ".join(why)
+
+    def _post_left(self, game: Game, z: Fig, h: Fig, d: float) -> str | None:
+        """The guarded place this move walks the zombie off (one it holds with no zombie
+        to spare), judged on the straight line toward the human."""
+        if not self.GUARD:
+            return None
+        for g in guards(game):
+            if not g.holds(z) or g.count(game) > g.keep:
+                continue
+            step = min(z.move, d)
+            gap = math.dist(z.centre, h.centre) or 1.0
+            end = (z.x + (h.x - z.x) * step / gap, z.y + (h.y - z.y) * step / gap)
+            if not shapely.intersects_xy(g.area, *end):
+                return g.name
+        return None
 
     def _urgency(self, game: Game, h: Fig) -> float:
         """How much the card's clock makes this survivor worth stopping now."""
@@ -326,6 +417,10 @@ class Tactician:
         if near is not None and near[1].id != h.id:
             s -= 2 + (d - near[0])  # another human is nearer: is this one worth the detour?
         s -= self.SPREAD * min(z.moves, 3)  # a zombie already moved gets less out of it
+        post = self._post_left(game, z, h, d)
+        if post is not None:
+            s -= self.GUARD
+            why = f"{why}, but it leaves {post}" if why else f"it leaves {post}"
         if engaged:
             s -= 40
         if game.pending:

@@ -183,7 +183,7 @@ class GreedySurvivors:
         if isinstance(goal, str):
             ok = length > 0.05 and not game.in_contact(fig.id, goal)
             return move if ok else None
-        if length >= min(fig.move, math.dist(fig.centre, goal)) - 0.5 or goal is None:
+        if goal is None or length >= min(fig.move, math.dist(fig.centre, goal)) - 0.5:
             return move if length > 0.05 else None
         routed = route_move(game, fig, (float(goal[0]), float(goal[1])))
         if routed is not None:
