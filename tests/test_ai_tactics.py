@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from shapely.geometry import Point
 
 from ai.matchups import main as matchups_main
 from ai.matchups import meets_bar, table
@@ -16,7 +17,7 @@ from ai.policy import make_policy
 from ai.simulate import start
 from ai.zombies import Tactician
 from rules import legal
-from rules.actions import Move
+from rules.actions import Move, Pass
 from rules.game import SURVIVORS, ZOMBIES, Game
 from scenarios.play import ScenarioReferee
 from scenarios.play_policy import _goal, route_move
@@ -134,3 +135,64 @@ def test_matchups_refuses_a_bad_pair() -> None:
         matchups_main(["--pairs", "tactician", "--out", "/nonexistent"])
     with pytest.raises(SystemExit):
         matchups_main(["--cards", "atlantis", "--out", "/nonexistent"])
+
+
+def test_the_cards_places_to_guard() -> None:
+    from ai.guard import guard_spot, guards
+
+    helico = start("helico", 1)
+    (landing,) = guards(helico)
+    assert (landing.name, landing.keep, landing.end_of_turn) == ("The landing zone", 3, True)
+    zombie = next(f for f in helico.figures.values() if f.is_zombie)
+    spot = guard_spot(landing, zombie)
+    assert landing.area.buffer(-0.45).contains(Point(spot))  # well inside
+    (gate,) = guards(start("refuge", 1))
+    assert gate.name == "The camp gate" and not gate.end_of_turn
+    assert gate.area.bounds == pytest.approx((11.0, 31.4961 - 2.5, 16.0, 31.4961))
+    assert guards(start("evacuation", 1)) == ()  # the whole far edge: no gate to bar
+    assert guards(start("skirmish", 1)) == ()
+
+
+def test_the_tactician_sends_zombies_onto_the_landing_zone() -> None:
+    game = start("helico", 1)
+    tactician = Tactician("normal")
+    bot = make_policy("bot", SURVIVORS, 1)
+    guarding = []
+    while game.turn == 1 and not game.is_terminal:
+        if game.current_side() != ZOMBIES:
+            game.apply(bot.choose(game).action)
+            continue
+        choice = tactician.choose(game)
+        legal.check(game, choice.action)
+        if "to stand guard" in choice.explanation:
+            guarding.append(choice)
+        game.apply(choice.action)
+    assert guarding, "no zombie went for the landing zone on turn 1"
+    first = guarding[0]
+    assert re.match(r"\w+ z\d+ moves (onto|toward) The landing zone \(\d+\.\d in away\)",
+                    first.explanation)
+    assert isinstance(first.action, Move) and not isinstance(first.action.toward, str)
+
+
+def test_the_tactician_keeps_its_last_ap_for_the_end_of_the_turn() -> None:
+    """Helico: with 2 AP left and the survivors still acting, nothing worth 90 on offer,
+    the zombies pass (the turn goes on; their AP wait for the survivors' last step)."""
+    game = start("helico", 1)
+    tactician = Tactician("normal")
+    bot = make_policy("bot", SURVIVORS, 1)
+    waited = None
+    for _ in range(400):
+        if game.is_terminal:
+            break
+        if game.current_side() != ZOMBIES:
+            game.apply(bot.choose(game).action)
+            continue
+        choice = tactician.choose(game)
+        if isinstance(choice.action, Pass) and not game.pending:
+            waited = (choice, game.pools["zombies"], game.pools["survivors"])
+            break
+        game.apply(choice.action)
+    assert waited is not None
+    choice, ours, theirs = waited
+    assert ours <= Tactician.RESERVE and theirs > 0
+    assert f"keeping {ours} AP" in choice.explanation and "The landing zone" in choice.explanation
