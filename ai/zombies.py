@@ -133,6 +133,17 @@ class GreedyZombies:
         return Choice(act, f"{describe(game, act)}: no zombie can reach a human")
 
 
+@dataclasses.dataclass(frozen=True)
+class _Near:
+    """A human as the moves toward it see it: worth (and why), the zombies that can reach
+    contact this activation, those in contact, the card's clock on it."""
+
+    value: tuple[float, str]
+    reachers: tuple[str, ...]
+    touching: tuple[str, ...]
+    urgent: float
+
+
 class Tactician:
     """Exact odds, target choice, AP economy and (hard) a look-ahead over dice."""
 
@@ -146,6 +157,9 @@ class Tactician:
         self.level = level
         self.rng = rng or random.Random(0)
         self._goals: dict[tuple[int, str], float | None] = {}
+        self._near_key: object = None
+        self._near_cache: dict[str, _Near] = {}
+        self._nearest_cache: dict[str, tuple[float, Fig] | None] = {}
         # worth of a survivor near its objective, per inch closer than 12 in (in `value`):
         # off, because at 1.0 it lowered the casualties and the win rate on escorte
         self.objective = 0.0
@@ -305,6 +319,31 @@ class Tactician:
                 why.append(f"{near:.1f} in from the objective")
         return v, ", ".join(why)
 
+    def _fresh(self, game: Game) -> None:
+        key = (id(game), game.version(), len(game.log), game.pools.get("zombies", 0))
+        if self._near_key != key:
+            self._near_key, self._near_cache, self._nearest_cache = key, {}, {}
+
+    def _nearest(self, game: Game, z: Fig) -> tuple[float, Fig] | None:
+        """The human nearest the zombie, once per position."""
+        self._fresh(game)
+        if z.id not in self._nearest_cache:
+            self._nearest_cache[z.id] = _nearest_human(game, z)
+        return self._nearest_cache[z.id]
+
+    def _near(self, game: Game, h: Fig) -> _Near:
+        """What every move toward `h` asks about it, once per position."""
+        self._fresh(game)
+        if h.id not in self._near_cache:
+            zombies = [f for f in game.figures.values() if f.is_zombie and f.on_table]
+            self._near_cache[h.id] = _Near(
+                value=self.value(game, h),
+                reachers=tuple(f.id for f in zombies
+                               if game.distance(f.id, h.id) <= f.move + CONTACT),
+                touching=tuple(f.id for f in zombies if game.in_contact(f.id, h.id)),
+                urgent=self._urgency(game, h))
+        return self._near_cache[h.id]
+
     def _post_left(self, game: Game, z: Fig, h: Fig, d: float) -> str | None:
         """The guarded place this move walks the zombie off (one it holds with no zombie
         to spare), judged on the straight line toward the human."""
@@ -393,15 +432,14 @@ class Tactician:
         if not h.is_human:
             return -5.0, describe(game, act)
         d = game.distance(z.id, h.id)
-        engaged = [f for f in _humans(game) if game.in_contact(z.id, f.id)]
-        value, why = self.value(game, h)
+        facts = self._near(game, h)
+        nearest = self._nearest(game, z)
+        engaged = nearest is not None and nearest[0] <= CONTACT + 1e-9
+        value, why = facts.value
         reach = d <= z.move + CONTACT
-        others = sum(1 for f in game.figures.values()
-                     if f.is_zombie and f.on_table and f.id != z.id
-                     and game.distance(f.id, h.id) <= f.move + CONTACT)
-        urgent = self._urgency(game, h)
-        pinned = any(f.is_zombie and f.on_table and f.id != z.id and game.in_contact(f.id, h.id)
-                     for f in game.figures.values())
+        others = sum(1 for i in facts.reachers if i != z.id)
+        urgent = facts.urgent
+        pinned = any(i != z.id for i in facts.touching)
         if reach:
             s = 25 + 1.2 * value + 2 * min(others, 3) + urgent
             plan = "in contact, attack next"
@@ -413,9 +451,8 @@ class Tactician:
             plan = f"{max(d - z.move, 0):.1f} in short after this move"
         if urgent > 0:
             plan += f"; {h.name} is {self._to_goal(game, h):.1f} in from the objective"
-        near = _nearest_human(game, z)
-        if near is not None and near[1].id != h.id:
-            s -= 2 + (d - near[0])  # another human is nearer: is this one worth the detour?
+        if nearest is not None and nearest[1].id != h.id:
+            s -= 2 + (d - nearest[0])  # another human is nearer: worth the detour?
         s -= self.SPREAD * min(z.moves, 3)  # a zombie already moved gets less out of it
         post = self._post_left(game, z, h, d)
         if post is not None:
