@@ -196,3 +196,37 @@ def test_the_tactician_keeps_its_last_ap_for_the_end_of_the_turn() -> None:
     choice, ours, theirs = waited
     assert ours <= Tactician.RESERVE and theirs > 0
     assert f"keeping {ours} AP" in choice.explanation and "The landing zone" in choice.explanation
+
+
+@pytest.fixture(scope="module")
+def openings() -> dict[str, Game]:
+    return {card: start(card, 11) for card in ("helico", "refuge", "escorte", "caisses")}
+
+
+@pytest.mark.parametrize("card", ["helico", "refuge", "escorte", "caisses"])
+def test_every_policy_is_legal_from_many_seeded_positions(openings: dict[str, Game],
+                                                          card: str) -> None:
+    """20 positions a card, each reached by a seeded random walk from the card's opening
+    (random actions for both sides, so positions no bot would steer to come up too); at
+    each, every policy of the side to decide picks an action the rules accept."""
+    import random
+
+    players = {side: [make_policy(n, side, 1) for n in names]
+               for side, names in ((ZOMBIES, ["greedy", "tactician", "random"]),
+                                   (SURVIVORS, ["bot", "random"]))}
+    checked = 0
+    for seed in range(20):
+        game = openings[card].clone()
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(5, 40)):
+            if game.is_terminal:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+        if game.is_terminal:
+            continue
+        side = ZOMBIES if game.current_side() == ZOMBIES else SURVIVORS
+        for policy in players[side]:
+            choice = policy.choose(game)  # type: ignore[attr-defined]
+            legal.check(game, choice.action)
+            checked += 1
+    assert checked >= 30
