@@ -40,9 +40,11 @@ def _done(raw: Path) -> dict[int, GameResult]:
         return {}
     out = {}
     for line in raw.read_text(encoding="utf-8").splitlines():
-        if line.strip():
+        try:
             r = GameResult(**json.loads(line))
-            out[r.seed] = r
+        except (ValueError, TypeError):
+            continue  # a line cut short by a stopped run: that game is played again
+        out[r.seed] = r
     return out
 
 
