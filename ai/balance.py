@@ -287,13 +287,21 @@ def _crossing(xs: Sequence[int], ys: Sequence[float]) -> float | None:
 
 
 def _fmt(value: float | None) -> str:
-    return "open" if value is None else f"{value:.0f}"
+    return "open" if value is None else f"{max(value, 0.0):.0f}"  # no negative points
 
 
-def _half_cell(h: HalfPoint) -> str:
+def _half_cell(h: HalfPoint, levels: Sequence[Level]) -> str:
+    """The estimate in bold with its interval; one outside the levels played is shown as
+    a bound ("< 4"), the fitted value beside it only as a hint."""
     if h.points is None:
         return f"none ({h.note})"
-    cell = f"**{h.points:.0f}** ({_fmt(h.low)}–{_fmt(h.high)})"
+    interval = f"({_fmt(h.low)}–{_fmt(h.high)})"
+    lowest, highest = min(lv.points for lv in levels), max(lv.points for lv in levels)
+    if h.points < lowest:
+        return f"**< {lowest}** (extrapolated {_fmt(h.points)}, 95% {interval[1:-1]})"
+    if h.points > highest:
+        return f"**> {highest}** (extrapolated {_fmt(h.points)}, 95% {interval[1:-1]})"
+    cell = f"**{h.points:.0f}** {interval}"
     return f"{cell}, {h.note}" if h.note else cell
 
 
@@ -306,10 +314,12 @@ def markdown_table(report: BalanceReport) -> str:
     for c in report.cards:
         rates = "; ".join(f"{lv.points}: {lv.rate:.0%} ({lv.ci95[0]:.0%}–{lv.ci95[1]:.0%})"
                           for lv in c.levels)
-        share = (f"{c.logistic.points / c.own_points:.2f}"
-                 if c.logistic.points is not None and c.own_points else "–")
-        lines.append(f"| {c.card} | {c.own_points} | {rates} | {_half_cell(c.logistic)} | "
-                     f"{share} | {_half_cell(c.interpolated)} |")
+        half, xs = c.logistic.points, [lv.points for lv in c.levels]
+        inside = half is not None and min(xs) <= half <= max(xs)
+        share = f"{half / c.own_points:.2f}" if inside and half and c.own_points else "–"
+        lines.append(f"| {c.card} | {c.own_points} | {rates} | "
+                     f"{_half_cell(c.logistic, c.levels)} | {share} | "
+                     f"{_half_cell(c.interpolated, c.levels)} |")
     return "\n".join(lines) + "\n"
 
 

@@ -203,3 +203,12 @@ def test_plot_draws_every_card(tmp_path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert all(f">{c}</text>" in text for c in ("alpha", "beta", "gamma"))
     assert text.count("<g id=\"axes_") == 3
+
+
+def test_table_shows_an_extrapolated_half_point_as_a_bound() -> None:
+    card = half_points("sauvetage", 43, [Level(4, 40, 22), Level(11, 40, 33),
+                                         Level(22, 40, 36), Level(43, 40, 39)])
+    assert card.logistic.points is not None and card.logistic.points < 4
+    row = markdown_table(BalanceReport("tactician", "bot", "b", 0, 40, (card,))).splitlines()[2]
+    assert "**< 4** (extrapolated" in row and "| – |" in row
+    assert "stays above 50%" in row
