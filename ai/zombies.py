@@ -161,6 +161,8 @@ class Tactician:
         self.rng = rng or random.Random(0)
         self._goals: dict[tuple[int, str], float | None] = {}
         self._near_key: object = None
+        self._needed_key: object = None
+        self._needed_ids: frozenset[str] = frozenset()
         self._near_cache: dict[str, _Near] = {}
         self._nearest_cache: dict[str, tuple[float, Fig] | None] = {}
         # worth of a survivor near its objective, per inch closer than 12 in (in `value`):
@@ -169,11 +171,13 @@ class Tactician:
 
     # the card's clock: a survivor this close to its objective (inches) is a runner, and a
     # zombie reaching contact with it scores URGENCY per inch closer; a runner no zombie
-    # touches yet is worth PIN more to engage (it must fight it off before going on);
-    # survivors going nowhere are left to the ganging up of `_melee`
+    # touches yet is worth PIN more to engage (it must fight it off before going on):
+    # off, because on escorte (60 paired seeds) pins at 6 with URGENCY 0.5 cut the survivor
+    # casualties from 0.17 to 0.08 for no clear gain in wins (the pinning zombies die to
+    # the survivors' answer before they strike; docs/ai.md, Matchups)
     RUNNER = 20.0
-    URGENCY = 0.5
-    PIN = 6.0
+    URGENCY = 0.2
+    PIN = 0.0
     SPREAD = 3.0
     # a zombie on a place the card lets it guard (ai.guard) does not walk off it while the
     # place has no zombie to spare (GUARD points off such a move), and free zombies walk
@@ -298,7 +302,11 @@ class Tactician:
         """How much the zombies want this human, and why in words."""
         v, why = 10.0, []
         if h.side == "civilians":
-            v -= 3
+            if h.id in self._needed(game):
+                v += 4
+                why.append("one the survivors' objective needs")
+            else:
+                v -= 3
         if h.status == "down":
             why.append("down")
         elif h.pv < h.wounds:
@@ -361,6 +369,21 @@ class Tactician:
             if not shapely.intersects_xy(g.area, *end):
                 return g.name
         return None
+
+    def _needed(self, game: Game) -> frozenset[str]:
+        """The civilians the survivors' objective needs (to escort, free, treat): each one
+        the zombies take is one the survivors cannot count."""
+        from scenarios.play import ScenarioReferee
+        from scenarios.play_policy import protected_civilians
+
+        ref = game.referee
+        if not isinstance(ref, ScenarioReferee):
+            return frozenset()
+        key = (id(game), len(game.log))
+        if self._needed_key != key:
+            self._needed_key = key
+            self._needed_ids = frozenset(protected_civilians(game, ref))
+        return self._needed_ids
 
     def _urgency(self, game: Game, h: Fig) -> float:
         """How much the card's clock makes this survivor worth stopping now."""

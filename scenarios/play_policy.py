@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from rules.game import Game
 
 __all__ = ["Policy", "RandomPolicy", "IdlePolicy", "GreedyZombies", "GreedySurvivors",
-           "POLICIES", "policy", "play", "route_move"]
+           "POLICIES", "policy", "play", "route_move", "protected_civilians"]
 
 Point = tuple[float, float]
 CONTACT = CONTACT_INCHES
@@ -203,7 +203,7 @@ class GreedySurvivors:
             goal = self._zone_point(game, ref, fig, goal[1])
         wanted = _wanted_items(ref) if isinstance(ref, ScenarioReferee) else set()
         fights = isinstance(ref, ScenarioReferee) and _fights(ref)
-        protected = _protected(game, ref) if isinstance(ref, ScenarioReferee) else []
+        protected = protected_civilians(game, ref) if isinstance(ref, ScenarioReferee) else []
         out: list[tuple[float, Action]] = []
         for act in acts:
             if isinstance(act, Special):
@@ -280,7 +280,7 @@ def route_move(game: Game, fig: Fig, goal: Point) -> Move | None:
     return None
 
 
-def _protected(game: Game, ref: ScenarioReferee) -> list[str]:
+def protected_civilians(game: Game, ref: ScenarioReferee) -> list[str]:
     """Civilians on the table whom the survivors' objective needs alive."""
     groups = set()
     for cond in ref.card.objectives.survivors.conditions:

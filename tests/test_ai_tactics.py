@@ -73,10 +73,11 @@ def test_the_band_advances_together_on_an_exit_card() -> None:
 
 
 def test_the_tactician_pins_runners_and_says_so() -> None:
-    """Escorte: a pinning move's explanation names the runner, its distance to the
+    """Escorte, pins on: a pinning move's explanation names the runner, its distance to the
     objective, and the zombie ends in contact with a runner no other zombie touched."""
     game = start("escorte", 3)
     tactician = Tactician("normal")
+    tactician.PIN, tactician.URGENCY = 6.0, 0.5  # off by default (see Tactician.PIN)
     bot = make_policy("bot", SURVIVORS, 3)
     pins = 0
     for _ in range(500):
