@@ -7,8 +7,9 @@
 - tactician: scores every legal action with the exact odds of the attack dice
   (`rules.combat.odds` on `rules.resolve.attack_spec`): the chance to put the target down
   with the AP spent, keeping one AP to contaminate; which survivor is worth it (wounded, low
-  D, alone, a hero); the card's clock (a survivor near its objective is a runner, worth
-  pinning with a zombie before it goes on); the card's places to guard (`ai.guard`: a
+  D, alone, a hero, a civilian the survivors' objective needs); the card's clock (a
+  survivor near its objective is a runner; pinning one is written but off); the card's
+  places to guard (`ai.guard`: a
   landing zone, a square to hold, a narrow exit), with the last AP kept for the end of the
   turn where the zone is judged then; moves that bring a zombie into contact now or next
   time, gangs on a target already engaged, and never walks a zombie out of a melee.
