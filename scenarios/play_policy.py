@@ -5,7 +5,10 @@ greedy ones are simple on purpose (the real AI is `ai/`): the zombies strike wha
 (one die, to contaminate) and otherwise walk to the nearest human; the survivors work at the
 card's objective (leave by the exit, lead civilians out, open crates, fetch and deliver,
 care for the sick, free the prisoner, hold or reach a zone), shooting and fighting what
-threatens them on the way. Every action they return is checked by `rules.legal` first.
+threatens them on the way (each figure's first move of a turn before shots at zombies that
+threaten no one; a move the engine's walk toward a point stops short of becomes a move to
+the furthest free spot on the route, `route_move`). Every action they return is checked by
+`rules.legal` first.
 """
 
 from __future__ import annotations
