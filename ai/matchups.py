@@ -135,21 +135,24 @@ def table(out: Path) -> str:
         clo, chi = s["survivor_casualties_mean_ci95"]
         k = s["contaminations_mean"]
         klo, khi = s["contaminations_mean_ci95"]
+        # a mean of counts cannot be below 0: the normal interval is clipped there
         lines.append(f"| {card} | {zombies} | {survivors} | {s['games']} | "
                      f"{_pct(s['zombie_win_rate'])} ({_pct(lo)}–{_pct(hi)}) | "
-                     f"{c:.2f} ({clo:.2f}–{chi:.2f}) | {k:.2f} ({klo:.2f}–{khi:.2f}) | "
-                     f"{s['turns_mean']:.2f} |")
+                     f"{c:.2f} ({max(clo, 0):.2f}–{chi:.2f}) | "
+                     f"{k:.2f} ({max(klo, 0):.2f}–{khi:.2f}) | {s['turns_mean']:.2f} |")
     verdicts = []
     for card in CARDS:
         t, g = cells.get((card, "tactician", "bot")), cells.get((card, "greedy", "bot"))
         if t and g:
-            ratio = (t["survivor_casualties_mean"] / g["survivor_casualties_mean"]
-                     if g["survivor_casualties_mean"] else float("inf"))
-            verdicts.append(f"| {card} | {t['zombie_win_rate'] - g['zombie_win_rate']:+.0%} | "
-                            f"{ratio:.2f}x | {'yes' if meets_bar(t, g) else 'no'} |")
+            ratio = (f"{t['survivor_casualties_mean'] / g['survivor_casualties_mean']:.2f}x"
+                     if g["survivor_casualties_mean"] else "— (greedy 0)")
+            games = min(t["games"], g["games"])
+            verdicts.append(f"| {card} | {games} | "
+                            f"{t['zombie_win_rate'] - g['zombie_win_rate']:+.0%} | "
+                            f"{ratio} | {'yes' if meets_bar(t, g) else 'no'} |")
     if verdicts:
-        lines += ["", "| card | tactician - greedy win rate | casualties ratio | bar met |",
-                  "|---|---|---|---|", *verdicts]
+        lines += ["", "| card | games | tactician - greedy win rate | casualties ratio "
+                  "| bar met |", "|---|---|---|---|---|", *verdicts]
     return "\n".join(lines)
 
 

@@ -128,7 +128,7 @@ def test_the_table_reads_the_saved_cells(tmp_path: Path) -> None:
         (tmp_path / f"{name}.json").write_text(json.dumps(cell), encoding="utf-8")
     text = table(tmp_path)
     assert "| escorte | tactician | bot | 400 | 65% (60%–70%) | 0.40 (0.33–0.47)" in text
-    assert "| escorte | +15% | 2.00x | yes |" in text
+    assert "| escorte | 400 | +15% | 2.00x | yes |" in text
 
 
 def test_matchups_refuses_a_bad_pair() -> None:
