@@ -3,7 +3,9 @@
 Game `i` of a batch with seed `S` is set up from seed `S + i` and its policies are seeded
 from it too, so a batch gives the same summary however many processes play it.
 `--scenario skirmish` plays the street demo table with the default band and no objective
-beyond surviving the turns.
+beyond surviving the turns. A card may be played with other zombie points than its own
+(`zombie_points`, the rules' `zombie_points` setting: the card's mix buys the horde, its
+reinforcements are unchanged), which the balance report (`ai.balance`) sweeps.
 """
 
 from __future__ import annotations
@@ -13,15 +15,17 @@ import statistics
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ai.policy import make_policy
 from rules.game import SURVIVORS, ZOMBIES
 
 if TYPE_CHECKING:
     from rules.game import Game
+    from rules.warband import Roster
 
-__all__ = ["GameResult", "start", "play_game", "run_batch", "summarize", "MAX_ACTIONS"]
+__all__ = ["GameResult", "Job", "start", "play_game", "play_all", "run_batch", "summarize",
+           "MAX_ACTIONS"]
 
 MAX_ACTIONS = 5000  # a game still running after this many actions counts as a draw
 Z95 = 1.959963984540054
@@ -37,24 +41,49 @@ class GameResult:
     actions: int
 
 
-def start(scenario: str, seed: int, band: str | None = None) -> Game:
-    """A seeded game of the card (or of the `skirmish` demo table)."""
-    from rules.warband import example_bands
-    from scenarios.setup import DEFAULT_BAND
+class Job(NamedTuple):
+    """One game to play: everything it depends on, so any process or machine plays it alike."""
 
-    name = band or DEFAULT_BAND
-    roster = example_bands()[name] if name in example_bands() else _roster_file(name)
+    scenario: str
+    seed: int
+    zombies: str
+    survivors: str
+    band: str | None = None
+    zombie_points: int | None = None  # None: the card's own points for the band
+
+
+def start(scenario: str, seed: int, band: str | None = None,
+          zombie_points: int | None = None) -> Game:
+    """A seeded game of the card (or of the `skirmish` demo table), with the card's zombie
+    points or `zombie_points`."""
+    from rules.settings import Settings
+
+    roster = band_roster(band)
     if scenario == "skirmish":
+        if zombie_points is not None:
+            raise ValueError("zombie points apply to scenario cards, not to 'skirmish' "
+                             "(the demo table places its own zombies)")
         from rules.setup import skirmish
         from scenarios.tables import table_data
 
         return skirmish(table_data("street"), roster, seed=seed)
     from scenarios.play import start_scenario
 
-    return start_scenario(scenario, roster, seed)
+    if zombie_points is None:
+        return start_scenario(scenario, roster, seed)
+    return start_scenario(scenario, roster, seed, settings=Settings(zombie_points=zombie_points))
 
 
-def _roster_file(path: str) -> Any:
+def band_roster(band: str | None) -> Roster:
+    """The band by example name or JSON file (the set-up's default band when None)."""
+    from rules.warband import example_bands
+    from scenarios.setup import DEFAULT_BAND
+
+    name = band or DEFAULT_BAND
+    return example_bands()[name] if name in example_bands() else _roster_file(name)
+
+
+def _roster_file(path: str) -> Roster:
     import json
     from pathlib import Path
 
@@ -64,9 +93,9 @@ def _roster_file(path: str) -> Any:
 
 
 def play_game(scenario: str, seed: int, zombies: str, survivors: str,
-              band: str | None = None) -> GameResult:
+              band: str | None = None, zombie_points: int | None = None) -> GameResult:
     """Play one seeded game to its end with the named policies."""
-    game = start(scenario, seed, band)
+    game = start(scenario, seed, band, zombie_points)
     band_ids = [f.id for f in game.figures.values() if f.side == SURVIVORS]
     players = {ZOMBIES: make_policy(zombies, ZOMBIES, seed),
                SURVIVORS: make_policy(survivors, SURVIVORS, seed)}
@@ -86,23 +115,42 @@ def play_game(scenario: str, seed: int, zombies: str, survivors: str,
         turns=game.turn, actions=n)
 
 
-def _one(job: tuple[str, int, str, str, str | None]) -> GameResult:
+def play_job(job: Job) -> GameResult:
+    """Play one job (a module-level function, so processes and Dask workers can run it)."""
     return play_game(*job)
 
 
-def run_batch(scenario: str, games: int, seed: int, zombies: str, survivors: str, *,
-              jobs: int = 1, band: str | None = None,
-              progress: Callable[[Iterable[GameResult], int], Iterable[GameResult]]
-              | None = None) -> list[GameResult]:
-    """Play `games` games (seeds `seed`, `seed + 1`...), in `jobs` processes, in order."""
-    make_policy(zombies, ZOMBIES, seed)  # a bad name fails here, not in a worker
-    make_policy(survivors, SURVIVORS, seed)
-    todo = [(scenario, seed + i, zombies, survivors, band) for i in range(games)]
+Progress = Callable[[Iterable[Any], int], Iterable[Any]]
+
+
+def play_all(todo: list[Job], *, jobs: int = 1, cluster: str | None = None,
+             progress: Progress | None = None) -> list[GameResult]:
+    """Play every job, in this process (`jobs` 1), in `jobs` local processes, or on the
+    Dask cluster whose scheduler is at `cluster`; the results in job order."""
+    for zombies, survivors in {(j.zombies, j.survivors) for j in todo}:
+        make_policy(zombies, ZOMBIES, 0)  # a bad name fails here, not in a worker
+        make_policy(survivors, SURVIVORS, 0)
     wrap = progress or (lambda it, total: it)
+    if cluster is not None:
+        from ai.cluster import map_on_cluster
+
+        return map_on_cluster(play_job, todo, cluster, progress=progress)
     if jobs <= 1:
-        return list(wrap((_one(j) for j in todo), games))
+        return list(wrap((play_job(j) for j in todo), len(todo)))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(wrap(pool.map(_one, todo, chunksize=max(1, games // (jobs * 8))), games))
+        chunk = max(1, len(todo) // (jobs * 8))
+        return list(wrap(pool.map(play_job, todo, chunksize=chunk), len(todo)))
+
+
+def run_batch(scenario: str, games: int, seed: int, zombies: str, survivors: str, *,
+              jobs: int = 1, band: str | None = None, cluster: str | None = None,
+              zombie_points: int | None = None,
+              progress: Progress | None = None) -> list[GameResult]:
+    """Play `games` games (seeds `seed`, `seed + 1`...), in `jobs` processes or on the Dask
+    cluster at `cluster`, in order."""
+    todo = [Job(scenario, seed + i, zombies, survivors, band, zombie_points)
+            for i in range(games)]
+    return play_all(todo, jobs=jobs, cluster=cluster, progress=progress)
 
 
 def wilson(k: int, n: int) -> tuple[float, float]:

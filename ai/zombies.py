@@ -7,8 +7,12 @@
 - tactician: scores every legal action with the exact odds of the attack dice
   (`rules.combat.odds` on `rules.resolve.attack_spec`): the chance to put the target down
   with the AP spent, keeping one AP to contaminate; which survivor is worth it (wounded, low
-  D, alone, about to leave by an exit, a hero); moves that bring a zombie into contact now or
-  next time, gangs on a target already engaged, and never walks a zombie out of a melee.
+  D, alone, a hero, a civilian the survivors' objective needs); the card's clock (a
+  survivor near its objective is a runner; pinning one is written but off); the card's
+  places to guard (`ai.guard`: a
+  landing zone, a square to hold, a narrow exit), with the last AP kept for the end of the
+  turn where the zone is judged then; moves that bring a zombie into contact now or next
+  time, gangs on a target already engaged, and never walks a zombie out of a melee.
   `hard` then plays its best few candidates on clones of the game over sampled dice and
   scores the results; `easy` plays a random legal action one time in three.
 """
@@ -21,11 +25,17 @@ import math
 import random
 from typing import TYPE_CHECKING
 
+import shapely
+from shapely.geometry import Point
+
+from ai.guard import guard_spot, guards
 from ai.policy import Choice, describe, legal_now, register, who
 from geometry.units import CONTACT_INCHES
+from rules import legal
 from rules.actions import Action, Contaminate, Decline, EndActivations, Melee, Move, Pass
 from rules.combat import AttackDie, odds
-from rules.resolve import attack_spec, defence_of
+from rules.errors import IllegalActionError
+from rules.resolve import attack_spec, defence_of, plan_move
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -127,6 +137,17 @@ class GreedyZombies:
         return Choice(act, f"{describe(game, act)}: no zombie can reach a human")
 
 
+@dataclasses.dataclass(frozen=True)
+class _Near:
+    """A human as the moves toward it see it: worth (and why), the zombies that can reach
+    contact this activation, those in contact, the card's clock on it."""
+
+    value: tuple[float, str]
+    reachers: tuple[str, ...]
+    touching: tuple[str, ...]
+    urgent: float
+
+
 class Tactician:
     """Exact odds, target choice, AP economy and (hard) a look-ahead over dice."""
 
@@ -140,9 +161,30 @@ class Tactician:
         self.level = level
         self.rng = rng or random.Random(0)
         self._goals: dict[tuple[int, str], float | None] = {}
-        # worth of a survivor near its objective, per inch closer than 12 in: off, because
-        # at 1.0 it lowered the casualties and the win rate on escorte (docs/ai.md)
+        self._near_key: object = None
+        self._needed_key: object = None
+        self._needed_ids: frozenset[str] = frozenset()
+        self._near_cache: dict[str, _Near] = {}
+        self._nearest_cache: dict[str, tuple[float, Fig] | None] = {}
+        # worth of a survivor near its objective, per inch closer than 12 in (in `value`):
+        # off, because at 1.0 it lowered the casualties and the win rate on escorte
         self.objective = 0.0
+
+    # the card's clock: a survivor this close to its objective (inches) is a runner, and a
+    # zombie reaching contact with it scores URGENCY per inch closer; a runner no zombie
+    # touches yet is worth PIN more to engage (it must fight it off before going on):
+    # off, because on escorte (60 paired seeds) pins at 6 with URGENCY 0.5 cut the survivor
+    # casualties from 0.17 to 0.08 for no clear gain in wins (the pinning zombies die to
+    # the survivors' answer before they strike; docs/ai.md, Matchups)
+    RUNNER = 20.0
+    URGENCY = 0.2
+    PIN = 0.0
+    SPREAD = 3.0
+    # a zombie on a place the card lets it guard (ai.guard) does not walk off it while the
+    # place has no zombie to spare (GUARD points off such a move), and free zombies walk
+    # onto it while it is short
+    GUARD = 30.0
+    RESERVE = 2
 
     # --- deciding -----------------------------------------------------------------------
 
@@ -155,14 +197,80 @@ class Tactician:
             return Choice(act, f"{describe(game, act)} (an easy zombie's whim)")
         scored = [(s, i, a, why) for i, a in enumerate(offered)
                   for s, why in [self.score(game, a)]]
+        if not game.pending and self.GUARD:
+            scored += [(s, len(offered) + i, a, why)
+                       for i, (s, a, why) in enumerate(self._guard_moves(game, offered))]
         scored.sort(key=lambda t: (-t[0], t[1]))
         if self.level == "hard" and len(scored) > 1:
             scored = self._look_ahead(game, scored)
+        while len(scored) > 1 and not self._listed(game, scored[0][2], offered):
+            scored.pop(0)  # a guard move the rules refuse (no way there): the next best
         best, _, act, why = scored[0]
+        wait = self._wait(game, offered, best)
+        if wait is not None:
+            return wait
         if game.pending and best < 10:  # a reaction costs an AP the activations need
             decline = next(a for a in offered if isinstance(a, Decline))
             return Choice(decline, "lets the reaction pass: no zombie gains enough for 1 AP")
-        return Choice(act, why)
+        return Choice(act, _checked_contact(game, act, why))
+
+    def _wait(self, game: Game, offered: list[Action], best: float) -> Choice | None:
+        """Keep the last RESERVE AP for after the survivors' last activation, on a card
+        whose guarded zone is judged at the end of the turn (a landing zone, a square to
+        hold): a zombie then steps back onto it with no survivor left to answer."""
+        if game.pending or not self.RESERVE or best >= 90:
+            return None
+        pool, theirs = game.pools.get("zombies", 0), game.pools.get("survivors", 0)
+        if pool > self.RESERVE or theirs <= 0:
+            return None
+        zones = [g for g in guards(game) if g.end_of_turn]
+        if not zones:
+            return None
+        wait = next((a for a in offered if isinstance(a, Pass)), None)
+        if wait is None:
+            return None
+        return Choice(wait, f"the zombies pass, keeping {pool} AP for after the survivors' "
+                      f"last activation ({theirs} AP left to them): then a zombie can step "
+                      f"onto {zones[0].name} with no survivor left to answer")
+
+    @staticmethod
+    def _listed(game: Game, act: Action, offered: list[Action]) -> bool:
+        """Offered by the engine, or (a move to a point) accepted by the rules."""
+        if not (isinstance(act, Move) and not isinstance(act.toward, str)):
+            return True
+        try:
+            legal.check(game, act)
+        except IllegalActionError:
+            return False
+        return True
+
+    def _guard_moves(self, game: Game, offered: list[Action]
+                     ) -> list[tuple[float, Action, str]]:
+        """Moves that bring zombies onto the card's places to guard still short of zombies:
+        the two nearest free zombies for each (not in contact, not guarding already)."""
+        places = guards(game)
+        if not places:
+            return []
+        movers = {a.figure for a in offered if isinstance(a, Move)}
+        free = [game.figures[i] for i in sorted(movers)
+                if not any(g.holds(game.figures[i]) for g in places)
+                and not any(game.in_contact(i, h.id) for h in _humans(game))]
+        out: list[tuple[float, Action, str]] = []
+        for g in places:
+            have = g.count(game)
+            if have >= g.keep:
+                continue
+            near = sorted(free, key=lambda z: (g.area.distance(Point(z.x, z.y)), z.id))[:2]
+            for z in near:
+                far = g.area.distance(Point(z.x, z.y))
+                spot = guard_spot(g, z)
+                s = 38 + 6 * (g.keep - have) - far + (5 if far <= z.move else 0)
+                s -= self.SPREAD * min(z.moves, 3)
+                verb = "onto" if far <= z.move else "toward"
+                why = (f"{z.name} {z.id} moves {verb} {g.name} ({far:.1f} in away) to stand "
+                       f"guard: {have} zombie(s) on it, {g.keep} wanted; {g.why}")
+                out.append((s, Move(z.id, toward=spot), why))
+        return out
 
     def _look_ahead(self, game: Game,
                     scored: list[tuple[float, int, Action, str]]
@@ -195,7 +303,11 @@ class Tactician:
         """How much the zombies want this human, and why in words."""
         v, why = 10.0, []
         if h.side == "civilians":
-            v -= 3
+            if h.id in self._needed(game):
+                v += 4
+                why.append("one the survivors' objective needs")
+            else:
+                v -= 3
         if h.status == "down":
             why.append("down")
         elif h.pv < h.wounds:
@@ -218,6 +330,70 @@ class Tactician:
                 v += self.objective * (12 - near)
                 why.append(f"{near:.1f} in from the objective")
         return v, ", ".join(why)
+
+    def _fresh(self, game: Game) -> None:
+        key = (id(game), game.version(), len(game.log), game.pools.get("zombies", 0))
+        if self._near_key != key:
+            self._near_key, self._near_cache, self._nearest_cache = key, {}, {}
+
+    def _nearest(self, game: Game, z: Fig) -> tuple[float, Fig] | None:
+        """The human nearest the zombie, once per position."""
+        self._fresh(game)
+        if z.id not in self._nearest_cache:
+            self._nearest_cache[z.id] = _nearest_human(game, z)
+        return self._nearest_cache[z.id]
+
+    def _near(self, game: Game, h: Fig) -> _Near:
+        """What every move toward `h` asks about it, once per position."""
+        self._fresh(game)
+        if h.id not in self._near_cache:
+            zombies = [f for f in game.figures.values() if f.is_zombie and f.on_table]
+            self._near_cache[h.id] = _Near(
+                value=self.value(game, h),
+                reachers=tuple(f.id for f in zombies
+                               if game.distance(f.id, h.id) <= f.move + CONTACT),
+                touching=tuple(f.id for f in zombies if game.in_contact(f.id, h.id)),
+                urgent=self._urgency(game, h))
+        return self._near_cache[h.id]
+
+    def _post_left(self, game: Game, z: Fig, h: Fig, d: float) -> str | None:
+        """The guarded place this move walks the zombie off (one it holds with no zombie
+        to spare), judged on the straight line toward the human."""
+        if not self.GUARD:
+            return None
+        for g in guards(game):
+            if not g.holds(z) or g.count(game) > g.keep:
+                continue
+            step = min(z.move, d)
+            gap = math.dist(z.centre, h.centre) or 1.0
+            end = (z.x + (h.x - z.x) * step / gap, z.y + (h.y - z.y) * step / gap)
+            if not shapely.intersects_xy(g.area, *end):
+                return g.name
+        return None
+
+    def _needed(self, game: Game) -> frozenset[str]:
+        """The civilians the survivors' objective needs (to escort, free, treat): each one
+        the zombies take is one the survivors cannot count."""
+        from scenarios.play import ScenarioReferee
+        from scenarios.play_policy import protected_civilians
+
+        ref = game.referee
+        if not isinstance(ref, ScenarioReferee):
+            return frozenset()
+        key = (id(game), len(game.log))
+        if self._needed_key != key:
+            self._needed_key = key
+            self._needed_ids = frozenset(protected_civilians(game, ref))
+        return self._needed_ids
+
+    def _urgency(self, game: Game, h: Fig) -> float:
+        """How much the card's clock makes this survivor worth stopping now."""
+        if not self.URGENCY or game.referee is None or not h.standing or h.side != "survivors":
+            return 0.0
+        near = self._to_goal(game, h)
+        if near is None or near >= self.RUNNER:
+            return 0.0
+        return self.URGENCY * (self.RUNNER - near)
 
     def _to_goal(self, game: Game, h: Fig) -> float | None:
         """How far the survivor is from where the card's objective takes it (None: no
@@ -283,22 +459,32 @@ class Tactician:
         if not h.is_human:
             return -5.0, describe(game, act)
         d = game.distance(z.id, h.id)
-        engaged = [f for f in _humans(game) if game.in_contact(z.id, f.id)]
-        value, why = self.value(game, h)
+        facts = self._near(game, h)
+        nearest = self._nearest(game, z)
+        engaged = nearest is not None and nearest[0] <= CONTACT + 1e-9
+        value, why = facts.value
         reach = d <= z.move + CONTACT
-        others = sum(1 for f in game.figures.values()
-                     if f.is_zombie and f.on_table and f.id != z.id
-                     and game.distance(f.id, h.id) <= f.move + CONTACT)
+        others = sum(1 for i in facts.reachers if i != z.id)
+        urgent = facts.urgent
+        pinned = any(i != z.id for i in facts.touching)
         if reach:
-            s = 25 + 1.2 * value + 2 * min(others, 3)
+            s = 25 + 1.2 * value + 2 * min(others, 3) + urgent
             plan = "in contact, attack next"
+            if h.standing and not pinned and self.PIN and urgent > 0:
+                s += self.PIN
+                plan = f"in contact: {h.name} must fight it off before going on"
         else:
-            s = 10 + 0.6 * value - 0.8 * (d - z.move)
+            s = 10 + 0.6 * value - 0.8 * (d - z.move) + 0.5 * urgent
             plan = f"{max(d - z.move, 0):.1f} in short after this move"
-        near = _nearest_human(game, z)
-        if near is not None and near[1].id != h.id:
-            s -= 2 + (d - near[0])  # another human is nearer: is this one worth the detour?
-        s -= 3 * min(z.moves, 3)  # a zombie already moved gets less out of moving again
+        if urgent > 0:
+            plan += f"; {h.name} is {self._to_goal(game, h):.1f} in from the objective"
+        if nearest is not None and nearest[1].id != h.id:
+            s -= 2 + (d - nearest[0])  # another human is nearer: worth the detour?
+        s -= self.SPREAD * min(z.moves, 3)  # a zombie already moved gets less out of it
+        post = self._post_left(game, z, h, d)
+        if post is not None:
+            s -= self.GUARD
+            why = f"{why}, but it leaves {post}" if why else f"it leaves {post}"
         if engaged:
             s -= 40
         if game.pending:
@@ -311,6 +497,25 @@ class Tactician:
         if why:
             text += f"; {h.name} is {why}"
         return s, text
+
+
+def _checked_contact(game: Game, act: Action, why: str) -> str:
+    """The scores judge contact by the straight distance; the words must match the real
+    walk, which goes round terrain and bases: say how far short it really ends."""
+    if not (isinstance(act, Move) and isinstance(act.toward, str) and "in contact" in why):
+        return why
+    z, h = game.figures[act.figure], game.figures[act.toward]
+    try:
+        end, _ = plan_move(game, z, None, act.toward, z.move)
+    except IllegalActionError:
+        return why
+    gap = math.dist(end, h.centre) - z.radius - h.radius
+    if gap <= CONTACT + 1e-6:
+        return why
+    head, _, rest = why.partition(": ")
+    tail = rest.split("; ", 1)[1:] if "; " in rest else []
+    return "; ".join([f"{head}: ends {gap:.1f} in short (the way round is longer), "
+                      f"contact next time", *tail])
 
 
 def _goal_distance(game: Game, h: Fig) -> float | None:

@@ -5,7 +5,10 @@ greedy ones are simple on purpose (the real AI is `ai/`): the zombies strike wha
 (one die, to contaminate) and otherwise walk to the nearest human; the survivors work at the
 card's objective (leave by the exit, lead civilians out, open crates, fetch and deliver,
 care for the sick, free the prisoner, hold or reach a zone), shooting and fighting what
-threatens them on the way. Every action they return is checked by `rules.legal` first.
+threatens them on the way (each figure's first move of a turn before shots at zombies that
+threaten no one; a move the engine's walk toward a point stops short of becomes a move to
+the furthest free spot on the route, `route_move`). Every action they return is checked by
+`rules.legal` first.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from shapely.geometry import Polygon
 
+from geometry.polyline import point_along
 from geometry.units import CONTACT_INCHES
 from rules import legal
 from rules.actions import (
@@ -61,7 +65,7 @@ if TYPE_CHECKING:
     from rules.game import Game
 
 __all__ = ["Policy", "RandomPolicy", "IdlePolicy", "GreedyZombies", "GreedySurvivors",
-           "POLICIES", "policy", "play"]
+           "POLICIES", "policy", "play", "route_move", "protected_civilians"]
 
 Point = tuple[float, float]
 CONTACT = CONTACT_INCHES
@@ -160,20 +164,34 @@ class GreedySurvivors:
         # the best option left, since planning every figure's route each time is slow.
         ranked.sort(key=lambda r: (-r[0], r[1]))
         for _, _, act in ranked:
-            if not isinstance(act, Move) or self._worth_moving(game, act):
+            if not isinstance(act, Move):
                 return act
+            move = self._worth_moving(game, act)
+            if move is not None:
+                return move
         return EndActivations()
 
     @staticmethod
-    def _worth_moving(game: Game, move: Move) -> bool:
+    def _worth_moving(game: Game, move: Move) -> Move | None:
+        """The move to play for this goal (None: it gets the figure nowhere). A move toward
+        a point that the engine's walk stops short of (a friend in the way, the spot itself
+        taken by a zombie) becomes a move to the furthest free spot along the route."""
         fig = game.figures[move.figure]
         goal = move.toward
         try:
             legal.check_action(game, fig, move)
             _, length = plan_move(game, fig, None, goal, fig.move)
         except IllegalActionError:
-            return False
-        return length > 0.05 and not (isinstance(goal, str) and game.in_contact(fig.id, goal))
+            length = 0.0
+        if isinstance(goal, str):
+            ok = length > 0.05 and not game.in_contact(fig.id, goal)
+            return move if ok else None
+        if goal is None or length >= min(fig.move, math.dist(fig.centre, goal)) - 0.5:
+            return move if length > 0.05 else None
+        routed = route_move(game, fig, (float(goal[0]), float(goal[1])))
+        if routed is not None:
+            return routed
+        return move if length > 0.05 else None
 
     def _options(self, game: Game, ref: object, fig: Fig) -> list[tuple[float, Action]]:
         if not fig.standing:
@@ -188,7 +206,7 @@ class GreedySurvivors:
             goal = self._zone_point(game, ref, fig, goal[1])
         wanted = _wanted_items(ref) if isinstance(ref, ScenarioReferee) else set()
         fights = isinstance(ref, ScenarioReferee) and _fights(ref)
-        protected = _protected(game, ref) if isinstance(ref, ScenarioReferee) else []
+        protected = protected_civilians(game, ref) if isinstance(ref, ScenarioReferee) else []
         out: list[tuple[float, Action]] = []
         for act in acts:
             if isinstance(act, Special):
@@ -200,17 +218,25 @@ class GreedySurvivors:
                 out.append((85 if act.item in wanted else 0, act))
             elif isinstance(act, Interact):
                 out.append((80, act))
-            elif isinstance(act, Melee):
-                out.append((60 + act.ap, act))
+            elif isinstance(act, Melee):  # two dice a time: the rest of the pool moves on
+                out.append((60 + min(act.ap, 2) - 3 * max(act.ap - 2, 0), act))
             elif isinstance(act, Shoot):
-                near = game.distance(fig.id, act.target) <= CLOSE or any(
-                    game.distance(act.target, f.id) <= 2.0 for f in game.figures.values()
-                    if f.side == SURVIVORS and f.on_table)
+                threat = any(game.distance(act.target, f.id) <= 2.0
+                             for f in game.figures.values()
+                             if f.side == SURVIVORS and f.on_table)
+                near = game.distance(fig.id, act.target) <= CLOSE
                 rescue = any(game.distance(act.target, f) <= 2.0 for f in protected)
-                out.append((65 if rescue else 55 if near or fights else 30, act))
+                # with somewhere to go, a zombie not yet threatening anyone waits: the
+                # AP go to the objective first (a figure that moved twice shoots)
+                out.append((65 if rescue else 55 if threat or fights else
+                            (38 if goal is not None else 55) if near else 30, act))
         out += [(85, t) for t in _takes_with_drop(game, fig, wanted)]
         if goal is not None:  # checked only if chosen (see `choose`)
-            out.append((urgency - 5 * max(fig.moves - 1, 0), Move(fig.id, toward=goal)))
+            # a figure's first move of the turn comes before shots at zombies that threaten
+            # no one (the band advances together instead of the front figure alone)
+            first = 13 if fig.moves == 0 and not _engaged(game, fig) else 0
+            out.append((urgency + first - 5 * max(fig.moves - 1, 0),
+                        Move(fig.id, toward=goal)))
         return out
 
     def _zone_point(self, game: Game, ref: object, fig: Fig, zone: str) -> Point | None:
@@ -227,7 +253,37 @@ class GreedySurvivors:
         return _nearest(game, fig, free)
 
 
-def _protected(game: Game, ref: ScenarioReferee) -> list[str]:
+def _engaged(game: Game, fig: Fig) -> bool:
+    return any(f.on_table and f.standing and fig.enemy_of(f) and game.in_contact(fig.id, f.id)
+               for f in game.figures.values())
+
+
+def route_move(game: Game, fig: Fig, goal: Point) -> Move | None:
+    """A move to the furthest spot along the route to `goal` that the figure may end on:
+    round the enemy bases when they leave a way, else along the terrain route up to them
+    (friends are walked past, never ended on). None when it gains less than 0.5 in."""
+    space = game.space()
+    finder = space.pathfinder(fig.radius)
+    enemies = [(f.x, f.y, f.radius) for f in game.figures.values()
+               if f.on_table and fig.enemy_of(f)]
+    path = finder.shortest(fig.centre, goal, enemies)
+    if not path.reachable:
+        path = finder.shortest(fig.centre, goal)
+    if not path.reachable or len(path.waypoints) < 2:
+        return None
+    here = math.dist(fig.centre, goal)
+    step = min(fig.move, path.length) - 0.05
+    while step >= 0.5:
+        end = point_along(path.waypoints, step)
+        spot = (round(float(end[0]), 3), round(float(end[1]), 3))
+        act = Move(fig.id, to=spot)
+        if math.dist(spot, goal) < here - 0.4 and _legal(game, act):
+            return act
+        step -= 0.4
+    return None
+
+
+def protected_civilians(game: Game, ref: ScenarioReferee) -> list[str]:
     """Civilians on the table whom the survivors' objective needs alive."""
     groups = set()
     for cond in ref.card.objectives.survivors.conditions:

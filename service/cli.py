@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from service import (
     cmd_arbitrate,
+    cmd_balance,
     cmd_band,
     cmd_campaign,
     cmd_demo,
@@ -23,7 +24,7 @@ from service import (
 )
 
 COMMANDS = (cmd_arbitrate, cmd_rules, cmd_odds, cmd_band, cmd_replay, cmd_demo, cmd_scenarios,
-            cmd_campaign, cmd_simulate, cmd_vision, cmd_markers, cmd_serve)
+            cmd_campaign, cmd_simulate, cmd_balance, cmd_vision, cmd_markers, cmd_serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,10 +1,12 @@
 """`survive-us simulate`: batches of seeded games between two policies (see `ai.simulate`).
 
-`--scenario ID --games N --seed S --zombies POLICY --survivors POLICY [--jobs K] [--band B]
-[--json]` plays N games (game i from seed S + i), in K processes, with a progress bar on a
+`--scenario ID --games N --seed S --zombies POLICY --survivors POLICY [--jobs K | --cluster
+ADDRESS] [--band B] [--zombie-points P] [--json]` plays N games (game i from seed S + i), in K
+processes or on the Dask cluster whose scheduler is at ADDRESS, with a progress bar on a
 terminal, and prints the summary: games, zombie_wins, survivor_wins, draws, the rates,
 survivor_casualties_mean, contaminations_mean, turns_mean, each with a `_ci95` interval.
-The same seed gives the same summary whatever K is. Bad input exits with status 2.
+The same seed gives the same summary whatever K is, and on a cluster. Bad input, or a
+scheduler that cannot be reached, exits with status 2.
 """
 
 from __future__ import annotations
@@ -36,7 +38,13 @@ def register(sub: Any) -> None:
     cmd.add_argument("--zombies", default="tactician")
     cmd.add_argument("--survivors", default="bot")
     cmd.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    cmd.add_argument("--cluster", metavar="ADDRESS",
+                     help="play on the Dask cluster whose scheduler is at ADDRESS "
+                     "(tcp://host:8786) instead of local processes")
     cmd.add_argument("--band", help="band JSON file or example band name")
+    cmd.add_argument("--zombie-points", type=int, metavar="P",
+                     help="buy the horde with P points (the card's mix) instead of the "
+                     "card's own points")
     cmd.add_argument("--json", action="store_true", help="print JSON")
     cmd.set_defaults(func=run)
 
@@ -52,6 +60,13 @@ def _check(args: argparse.Namespace) -> None:
         raise SimulateError(f"--games: at least 1, got {args.games}", "games")
     if args.jobs < 1:
         raise SimulateError(f"--jobs: at least 1, got {args.jobs}", "jobs")
+    if args.zombie_points is not None:
+        if args.zombie_points < 0:
+            raise SimulateError(f"--zombie-points: at least 0, got {args.zombie_points}",
+                                "zombie_points")
+        if args.scenario == "skirmish":
+            raise SimulateError("--zombie-points: only for scenario cards (the skirmish "
+                                "table places its own zombies)", "zombie_points")
     for side in ("zombies", "survivors"):
         try:
             make_policy(getattr(args, side), side, 0)
@@ -64,21 +79,26 @@ def run(args: argparse.Namespace) -> int:
 
     from ai.simulate import GameResult, run_batch, summarize
 
-    def bar(it: Iterable[GameResult], total: int) -> Iterable[GameResult]:
-        shown: Iterable[GameResult] = tqdm(it, total=total, disable=None, file=sys.stderr,
-                                           unit="game")
+    def bar(it: Iterable[Any], total: int) -> Iterable[Any]:
+        shown: Iterable[Any] = tqdm(it, total=total, disable=None, file=sys.stderr,
+                                    unit="game")
         return shown
 
     try:
         _check(args)
-        results = run_batch(args.scenario, args.games, args.seed, args.zombies, args.survivors,
-                            jobs=args.jobs, band=args.band, progress=bar)
+        results: list[GameResult] = run_batch(
+            args.scenario, args.games, args.seed, args.zombies, args.survivors,
+            jobs=args.jobs, band=args.band, cluster=args.cluster,
+            zombie_points=args.zombie_points, progress=bar)
     except (SurviveUsError, KeyError, OSError) as error:
         if isinstance(error, SurviveUsError):
             return print_error(error)
         return print_error(SimulateError(f"--band: {error}", "band"))
-    out = summarize(results, scenario=args.scenario, seed=args.seed,
-                    zombies=args.zombies, survivors=args.survivors)
+    about: dict[str, Any] = {"scenario": args.scenario, "seed": args.seed,
+                             "zombies": args.zombies, "survivors": args.survivors}
+    if args.zombie_points is not None:
+        about["zombie_points"] = args.zombie_points
+    out = summarize(results, **about)
     if args.json:
         print_json(out)
         return 0

@@ -143,7 +143,9 @@ def test_the_zombies_win_the_longest_night_against_children() -> None:
     assert Game.replay(game.export()).to_json() == game.to_json()
 
 
-@pytest.mark.parametrize(("card", "seed"), [("sauvetage", 0), ("refuge", 0)])
+# (refuge, seed 0) was the second case until the survivor bot learnt to walk past friends
+# to the gate: with 6 zombie points it now always gets out; escorte seed 2 is a lost fight
+@pytest.mark.parametrize(("card", "seed"), [("sauvetage", 0), ("escorte", 2)])
 def test_the_zombies_can_win_a_fight(card: str, seed: int) -> None:
     game = played(card, seed, "greedy")
     assert game.outcome is not None and game.outcome["winner"] == "zombies", game.outcome

@@ -1,0 +1,189 @@
+"""The matchup table of docs/ai.md, re-run with one command.
+
+    python -m ai.matchups --out docs/matchups --games 400 --seed 5000 --jobs 2
+    python -m ai.matchups --table docs/matchups        # the Markdown table only
+
+Each cell (card x zombie player x survivor player) plays the same games as `survive-us
+simulate --scenario CARD --games N --seed S` (game `i` from seed `S + i`, policies seeded
+from it); every result is appended to `raw/CARD-ZOMBIES-vs-SURVIVORS.jsonl` under `--out`
+as it comes, so a stopped run resumes where it stopped, and the cell's JSON summary (the
+simulator's) is written to `CARD-ZOMBIES-vs-SURVIVORS.json`. The table reads those
+files and says, per card, whether the tactician meets the issue's bar against greedy: at
+least 1.3x the survivor casualties and a higher zombie win rate, both with 95% intervals
+that do not overlap.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from ai.simulate import GameResult, Job, play_job, summarize
+
+__all__ = ["CARDS", "PAIRS", "run", "summarize_cell", "table", "meets_bar", "main"]
+
+CARDS = ["nettoyage", "evacuation", "escorte", "caisses", "convoi", "sauvetage", "refuge",
+         "nuit", "remede", "helico"]
+PAIRS = [("tactician", "bot"), ("greedy", "bot"), ("random", "bot"), ("greedy", "random")]
+
+
+def _name(card: str, zombies: str, survivors: str) -> str:
+    return f"{card}-{zombies.replace(':', '_')}-vs-{survivors}"
+
+
+def _done(raw: Path) -> dict[int, GameResult]:
+    if not raw.exists():
+        return {}
+    out = {}
+    for line in raw.read_text(encoding="utf-8").splitlines():
+        try:
+            r = GameResult(**json.loads(line))
+        except (ValueError, TypeError):
+            continue  # a line cut short by a stopped run: that game is played again
+        out[r.seed] = r
+    return out
+
+
+def run(out: Path, cards: list[str], pairs: list[tuple[str, str]], games: int, seed: int,
+        jobs: int) -> None:
+    """Play every missing game, card by card and seed by seed (each pair on the same seeds),
+    appending each result to `raw/CELL.jsonl` as it comes, so a stopped run loses at most
+    the games being played; then write each cell's JSON summary."""
+    raw_dir = out / "raw"
+    raw_dir.mkdir(parents=True, exist_ok=True)
+    for card in cards:
+        todo: list[Job] = []
+        for i in range(games):
+            for zombies, survivors in pairs:
+                done = _done(raw_dir / f"{_name(card, zombies, survivors)}.jsonl")
+                if seed + i not in done:
+                    todo.append(Job(card, seed + i, zombies, survivors))
+        if todo:
+            _play(todo, raw_dir, jobs)
+        for zombies, survivors in pairs:
+            summarize_cell(out, card, zombies, survivors, seed, games)
+        print(f"{card}: done", flush=True)
+
+
+def _play(todo: list[Job], raw_dir: Path, jobs: int) -> None:
+    def keep(job: Job, result: GameResult) -> None:
+        path = raw_dir / f"{_name(job.scenario, job.zombies, job.survivors)}.jsonl"
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(dataclasses.asdict(result)) + "\n")
+
+    if jobs <= 1:
+        for job in todo:
+            keep(job, play_job(job))
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        running = {pool.submit(play_job, job): job for job in todo}
+        for future in as_completed(running):
+            keep(running[future], future.result())
+
+
+def summarize_cell(out: Path, card: str, zombies: str, survivors: str, seed: int,
+                   games: int) -> dict[str, Any] | None:
+    """The cell's summary over the seeds played so far (at most `games` from `seed`)."""
+    name = _name(card, zombies, survivors)
+    done = _done(out / "raw" / f"{name}.jsonl")
+    results = [done[s] for s in range(seed, seed + games) if s in done]
+    if not results:
+        return None
+    summary = summarize(results, scenario=card, seed=seed, zombies=zombies,
+                        survivors=survivors)
+    (out / f"{name}.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    return summary
+
+
+def _load(out: Path) -> dict[tuple[str, str, str], dict[str, Any]]:
+    cells = {}
+    for path in sorted(out.glob("*-vs-*.json")):
+        card, _, rest = path.stem.partition("-")
+        zombies, _, survivors = rest.partition("-vs-")
+        cells[(card, zombies, survivors)] = json.loads(path.read_text(encoding="utf-8"))
+    return cells
+
+
+def meets_bar(tactician: dict[str, Any], greedy: dict[str, Any]) -> bool:
+    """The issue's bar: >= 1.3x greedy's casualties and a higher win rate, intervals apart."""
+    t_lo = tactician["zombie_win_rate_ci95"][0]
+    g_hi = greedy["zombie_win_rate_ci95"][1]
+    c_lo = tactician["survivor_casualties_mean_ci95"][0]
+    cg_hi = greedy["survivor_casualties_mean_ci95"][1]
+    ratio_ok = tactician["survivor_casualties_mean"] >= 1.3 * greedy["survivor_casualties_mean"]
+    return bool(t_lo > g_hi and c_lo > cg_hi and ratio_ok)
+
+
+def _pct(v: float) -> str:
+    return f"{100 * v:.0f}%"
+
+
+def table(out: Path) -> str:
+    """The Markdown table of every saved cell, with the bar's verdict per card."""
+    cells = _load(out)
+    lines = ["| card | zombies | survivors | games | zombie win rate | survivor casualties "
+             "| contaminations | turns |", "|---|---|---|---|---|---|---|---|"]
+    for (card, zombies, survivors), s in sorted(
+            cells.items(), key=lambda kv: (CARDS.index(kv[0][0]) if kv[0][0] in CARDS else 99,
+                                           kv[0][2], kv[0][1])):
+        lo, hi = s["zombie_win_rate_ci95"]
+        c = s["survivor_casualties_mean"]
+        clo, chi = s["survivor_casualties_mean_ci95"]
+        k = s["contaminations_mean"]
+        klo, khi = s["contaminations_mean_ci95"]
+        # a mean of counts cannot be below 0: the normal interval is clipped there
+        lines.append(f"| {card} | {zombies} | {survivors} | {s['games']} | "
+                     f"{_pct(s['zombie_win_rate'])} ({_pct(lo)}–{_pct(hi)}) | "
+                     f"{c:.2f} ({max(clo, 0):.2f}–{chi:.2f}) | "
+                     f"{k:.2f} ({max(klo, 0):.2f}–{khi:.2f}) | {s['turns_mean']:.2f} |")
+    verdicts = []
+    for card in CARDS:
+        t, g = cells.get((card, "tactician", "bot")), cells.get((card, "greedy", "bot"))
+        if t and g:
+            ratio = (f"{t['survivor_casualties_mean'] / g['survivor_casualties_mean']:.2f}x"
+                     if g["survivor_casualties_mean"] else "— (greedy 0)")
+            games = min(t["games"], g["games"])
+            verdicts.append(f"| {card} | {games} | "
+                            f"{t['zombie_win_rate'] - g['zombie_win_rate']:+.0%} | "
+                            f"{ratio} | {'yes' if meets_bar(t, g) else 'no'} |")
+    if verdicts:
+        lines += ["", "| card | games | tactician - greedy win rate | casualties ratio "
+                  "| bar met |", "|---|---|---|---|---|", *verdicts]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m ai.matchups", description=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("docs/matchups"))
+    parser.add_argument("--table", type=Path, help="print the table of this folder and stop")
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--cards", default=",".join(CARDS))
+    parser.add_argument("--pairs", default=",".join(f"{z}/{s}" for z, s in PAIRS),
+                        help="zombies/survivors pairs, comma separated")
+    args = parser.parse_args(argv)
+    if args.table is not None:
+        print(table(args.table))
+        return 0
+    cards = [c for c in args.cards.split(",") if c]
+    unknown = [c for c in cards if c not in CARDS]
+    if unknown:
+        parser.error(f"unknown card(s) {unknown} (known: {', '.join(CARDS)})")
+    pairs = []
+    for p in args.pairs.split(","):
+        zombies, slash, survivors = p.partition("/")
+        if not slash or not zombies or not survivors:
+            parser.error(f"--pairs: {p!r} is not ZOMBIES/SURVIVORS")
+        pairs.append((zombies, survivors))
+    run(args.out, cards, pairs, args.games, args.seed, args.jobs)
+    print(table(args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

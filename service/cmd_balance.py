@@ -1,0 +1,173 @@
+"""`survive-us balance`: the zombie points at which a zombie player wins half the games, per
+scenario card (see `ai.balance`).
+
+`--cards all|ID,ID --points P,P,.. | --factors F,F,.. --games N --seed S [--zombies POLICY]
+[--survivors POLICY] [--band B] [--jobs K | --cluster ADDRESS] [--plot FILE.svg|png]
+[--out FILE.md] [--save FILE.json] [--json]` plays every card at every level (game i of a
+level from seed S + i) as one batch with a progress bar on a terminal, then prints the
+table (or the JSON report), writes the plot, the markdown table and the JSON report where
+asked. `--from FILE.json` (repeatable) redraws the table and plot of saved reports without
+playing: a study split by cards (one evening each, or one machine each) joins up again.
+Bad input, or a scheduler that cannot be reached, exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from geometry.errors import SurviveUsError
+from service.jsonio import print_error, print_json, read_json
+
+__all__ = ["register", "BalanceError"]
+
+
+class BalanceError(SurviveUsError, ValueError):
+    code = "bad_balance"
+
+
+def register(sub: Any) -> None:
+    cmd: argparse.ArgumentParser = sub.add_parser(
+        "balance", help="zombie points for a 50%% zombie win rate, per scenario card",
+        description="Play each card at several zombie point levels and estimate where the "
+        "zombie player wins half the games (logistic fit, and interpolation), with a plot.")
+    cmd.add_argument("--cards", default="all", help="'all' or card ids, comma-separated")
+    levels = cmd.add_mutually_exclusive_group()
+    levels.add_argument("--points", help="zombie point levels, comma-separated (every card)")
+    levels.add_argument("--factors", help="levels as factors of each card's own points, "
+                        "comma-separated (e.g. 0.25,0.5,1,1.5)")
+    cmd.add_argument("--games", type=int, help="games a level")
+    cmd.add_argument("--seed", type=int, default=0)
+    cmd.add_argument("--zombies", default="tactician")
+    cmd.add_argument("--survivors", default="bot")
+    cmd.add_argument("--band", help="band JSON file or example band name")
+    cmd.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    cmd.add_argument("--cluster", metavar="ADDRESS",
+                     help="play on the Dask cluster whose scheduler is at ADDRESS")
+    cmd.add_argument("--plot", metavar="FILE", help="write the plot (.svg or .png)")
+    cmd.add_argument("--out", metavar="FILE", help="write the markdown table")
+    cmd.add_argument("--save", metavar="FILE", help="write the JSON report")
+    cmd.add_argument("--from", dest="source", metavar="FILE", action="append",
+                     help="a saved JSON report (repeat to join reports of other cards "
+                     "played the same way): redraw without playing")
+    cmd.add_argument("--json", action="store_true", help="print the JSON report")
+    cmd.set_defaults(func=run)
+
+
+def _numbers(text: str, kind: type, name: str) -> list[Any]:
+    try:
+        values = [kind(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise BalanceError(f"--{name}: expected comma-separated numbers, got {text!r}",
+                           name) from None
+    if not values:
+        raise BalanceError(f"--{name}: no levels in {text!r}", name)
+    if min(values) < 0:
+        raise BalanceError(f"--{name}: levels must be at least 0, got {min(values)}", name)
+    return values
+
+
+def _cards(text: str) -> list[str]:
+    from scenarios.cards import load_cards
+
+    known = list(load_cards())
+    if text == "all":
+        return known
+    chosen = [c.strip() for c in text.split(",") if c.strip()]
+    for card in chosen:
+        if card not in known:
+            raise BalanceError(f"--cards: unknown card {card!r} (known: {', '.join(known)})",
+                               "cards")
+    if not chosen:
+        raise BalanceError("--cards: no card given", "cards")
+    return chosen
+
+
+def _play(args: argparse.Namespace) -> Any:
+    from tqdm import tqdm  # type: ignore[import-untyped]
+
+    from ai.balance import sweep
+    from ai.policy import make_policy
+
+    cards = _cards(args.cards)
+    if args.points is None and args.factors is None:
+        raise BalanceError("give the levels: --points or --factors", "points")
+    points = _numbers(args.points, int, "points") if args.points else []
+    factors = _numbers(args.factors, float, "factors") if args.factors else []
+    if args.games is None or args.games < 1:
+        raise BalanceError(f"--games: at least 1, got {args.games}", "games")
+    if args.jobs < 1:
+        raise BalanceError(f"--jobs: at least 1, got {args.jobs}", "jobs")
+    for side in ("zombies", "survivors"):
+        try:
+            make_policy(getattr(args, side), side, 0)
+        except ValueError as error:
+            raise BalanceError(str(error), side) from None
+
+    def bar(it: Iterable[Any], total: int) -> Iterable[Any]:
+        shown: Iterable[Any] = tqdm(it, total=total, disable=None, file=sys.stderr,
+                                    unit="game")
+        return shown
+
+    return sweep(cards, args.games, args.seed, points=points, factors=factors,
+                 zombies=args.zombies, survivors=args.survivors, band=args.band,
+                 jobs=args.jobs, cluster=args.cluster, progress=bar)
+
+
+def _joined(paths: list[str]) -> Any:
+    """The saved reports as one: the same players, band, seed and games a level, other
+    cards."""
+    from ai.balance import BalanceReport
+
+    reports = []
+    for path in paths:
+        try:
+            reports.append(BalanceReport.from_json(read_json(path)))
+        except (KeyError, TypeError, IndexError) as error:
+            raise BalanceError(f"--from {path}: not a balance report ({error})",
+                               path) from None
+    first = reports[0]
+    cards: list[Any] = []
+    for path, report in zip(paths, reports, strict=True):
+        how = (report.zombies, report.survivors, report.band, report.seed, report.games)
+        if how != (first.zombies, first.survivors, first.band, first.seed, first.games):
+            raise BalanceError(f"--from {path}: played otherwise than {paths[0]} "
+                               "(players, band, seed or games differ)", path)
+        for card in report.cards:
+            if any(c.card == card.card for c in cards):
+                raise BalanceError(f"--from {path}: card {card.card!r} is in two reports",
+                                   path)
+            cards.append(card)
+    return BalanceReport(first.zombies, first.survivors, first.band, first.seed, first.games,
+                         tuple(cards))
+
+
+def run(args: argparse.Namespace) -> int:
+    from ai.balance import markdown_table, plot
+
+    try:
+        report = _joined(args.source) if args.source else _play(args)
+    except SurviveUsError as error:
+        return print_error(error)
+    except (KeyError, OSError) as error:
+        return print_error(BalanceError(f"--band: {error}", "band"))
+    table = markdown_table(report)
+    try:
+        if args.plot:
+            plot(report, args.plot)
+        if args.out:
+            Path(args.out).write_text(table, encoding="utf-8")
+        if args.save:
+            Path(args.save).write_text(json.dumps(report.to_json(), indent=1) + "\n",
+                                       encoding="utf-8")
+    except (OSError, ValueError) as error:
+        return print_error(BalanceError(f"cannot write the report: {error}", "out"))
+    if args.json:
+        print_json(report.to_json())
+    else:
+        sys.stdout.write(table)
+    return 0

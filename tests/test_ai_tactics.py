@@ -1,0 +1,233 @@
+"""What the players do on the cards: the survivor bot's routes and band advance, the
+tactician's runners and pins, and the matchup table's verdict."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+from shapely.geometry import Point
+
+from ai.matchups import main as matchups_main
+from ai.matchups import meets_bar, table
+from ai.policy import make_policy
+from ai.simulate import start
+from ai.zombies import Tactician
+from rules import legal
+from rules.actions import Move, Pass
+from rules.game import SURVIVORS, ZOMBIES, Game
+from scenarios.play import ScenarioReferee
+from scenarios.play_policy import _goal, route_move
+
+
+def _step(game: Game, players: dict[str, object]) -> None:
+    side = game.current_side()
+    choice = players[ZOMBIES if side == ZOMBIES else SURVIVORS].choose(game)  # type: ignore[attr-defined]
+    legal.check(game, choice.action)
+    game.apply(choice.action)
+
+
+def test_route_move_walks_past_a_friend_toward_the_exit() -> None:
+    """Evacuation: Hugo m4 starts behind Lucas m1 on the straight line to the far edge,
+    where the engine's walk toward the point stops at once; the routed move gets him on."""
+    game = start("evacuation", 1)
+    hugo = game.figures["m4"]
+    ref = game.referee
+    assert isinstance(ref, ScenarioReferee)
+    goal = _goal(game, ref, hugo)
+    move = route_move(game, hugo, goal)
+    assert move is not None and move.to is not None
+    legal.check(game, move)
+    gained = math.dist(hugo.centre, goal) - math.dist(move.to, goal)
+    assert 0.4 < gained <= hugo.move + 1e-6
+
+
+def test_route_move_refuses_a_move_that_gains_nothing() -> None:
+    game = start("evacuation", 1)
+    hugo = game.figures["m4"]
+    assert route_move(game, hugo, hugo.centre) is None
+
+
+def test_the_band_advances_together_on_an_exit_card() -> None:
+    """Every survivor of the band makes its first move of turn 1 toward the far edge
+    before any of them moves twice (a shot at a far zombie comes after)."""
+    game = start("evacuation", 1)
+    players = {ZOMBIES: make_policy("greedy", ZOMBIES, 1),
+               SURVIVORS: make_policy("bot", SURVIVORS, 1)}
+    band = [f.id for f in game.figures.values() if f.side == SURVIVORS]
+    y0 = {i: game.figures[i].y for i in band}
+    first_moves: list[str] = []
+    while game.turn == 1 and not game.is_terminal:
+        side = game.current_side()
+        choice = players[ZOMBIES if side == ZOMBIES else SURVIVORS].choose(game)
+        act = choice.action
+        if side == SURVIVORS and isinstance(act, Move) and act.figure not in first_moves:
+            assert all(game.figures[i].moves <= 1 for i in band), choice.explanation
+            first_moves.append(act.figure)
+        game.apply(act)
+    assert sorted(first_moves) == sorted(band)
+    assert all(game.figures[i].y > y0[i] + 1 for i in band)
+
+
+def test_the_tactician_pins_runners_and_says_so() -> None:
+    """Escorte, pins on: a pinning move's explanation names the runner, its distance to the
+    objective, and the zombie ends in contact with a runner no other zombie touched."""
+    game = start("escorte", 3)
+    tactician = Tactician("normal")
+    tactician.PIN, tactician.URGENCY = 6.0, 0.5  # off by default (see Tactician.PIN)
+    bot = make_policy("bot", SURVIVORS, 3)
+    pins = 0
+    for _ in range(500):
+        if game.is_terminal:
+            break
+        if game.current_side() != ZOMBIES:
+            game.apply(bot.choose(game).action)
+            continue
+        choice = tactician.choose(game)
+        act = choice.action
+        if isinstance(act, Move) and "must fight it off" in choice.explanation:
+            target = act.toward
+            assert isinstance(target, str)
+            assert re.search(r"is \d+\.\d in from the objective", choice.explanation)
+            assert not any(game.in_contact(f.id, target) for f in game.figures.values()
+                           if f.is_zombie and f.on_table)
+            game.apply(act)
+            assert game.in_contact(act.figure, target)
+            pins += 1
+            continue
+        if isinstance(act, Move) and "the way round is longer" in choice.explanation:
+            target = act.toward
+            assert isinstance(target, str)
+            game.apply(act)
+            assert not game.in_contact(act.figure, target)
+            continue
+        game.apply(act)
+    assert pins >= 1
+
+
+def _cell(rate: float, lo: float, hi: float, cas: float, clo: float, chi: float) -> dict:
+    return {"games": 400, "zombie_win_rate": rate, "zombie_win_rate_ci95": [lo, hi],
+            "survivor_casualties_mean": cas, "survivor_casualties_mean_ci95": [clo, chi],
+            "contaminations_mean": 0.0, "contaminations_mean_ci95": [0.0, 0.0],
+            "turns_mean": 7.0}
+
+
+def test_the_bar_needs_both_intervals_apart_and_the_ratio() -> None:
+    greedy = _cell(0.50, 0.45, 0.55, 0.20, 0.15, 0.25)
+    assert meets_bar(_cell(0.65, 0.60, 0.70, 0.40, 0.33, 0.47), greedy)
+    assert not meets_bar(_cell(0.58, 0.53, 0.63, 0.40, 0.33, 0.47), greedy)  # win rates touch
+    assert not meets_bar(_cell(0.65, 0.60, 0.70, 0.24, 0.26, 0.30), greedy)  # < 1.3x
+
+
+def test_the_table_reads_the_saved_cells(tmp_path: Path) -> None:
+    for name, cell in [("escorte-tactician-vs-bot", _cell(0.65, 0.60, 0.70, 0.4, 0.33, 0.47)),
+                       ("escorte-greedy-vs-bot", _cell(0.50, 0.45, 0.55, 0.2, 0.15, 0.25))]:
+        (tmp_path / f"{name}.json").write_text(json.dumps(cell), encoding="utf-8")
+    text = table(tmp_path)
+    assert "| escorte | tactician | bot | 400 | 65% (60%–70%) | 0.40 (0.33–0.47)" in text
+    assert "| escorte | 400 | +15% | 2.00x | yes |" in text
+
+
+def test_matchups_refuses_a_bad_pair() -> None:
+    with pytest.raises(SystemExit):
+        matchups_main(["--pairs", "tactician", "--out", "/nonexistent"])
+    with pytest.raises(SystemExit):
+        matchups_main(["--cards", "atlantis", "--out", "/nonexistent"])
+
+
+def test_the_cards_places_to_guard() -> None:
+    from ai.guard import guard_spot, guards
+
+    helico = start("helico", 1)
+    (landing,) = guards(helico)
+    assert (landing.name, landing.keep, landing.end_of_turn) == ("The landing zone", 3, True)
+    zombie = next(f for f in helico.figures.values() if f.is_zombie)
+    spot = guard_spot(landing, zombie)
+    assert landing.area.buffer(-0.45).contains(Point(spot))  # well inside
+    (gate,) = guards(start("refuge", 1))
+    assert gate.name == "The camp gate" and not gate.end_of_turn
+    assert gate.area.bounds == pytest.approx((11.0, 31.4961 - 2.5, 16.0, 31.4961))
+    assert guards(start("evacuation", 1)) == ()  # the whole far edge: no gate to bar
+    assert guards(start("skirmish", 1)) == ()
+
+
+def test_the_tactician_sends_zombies_onto_the_landing_zone() -> None:
+    game = start("helico", 1)
+    tactician = Tactician("normal")
+    bot = make_policy("bot", SURVIVORS, 1)
+    guarding = []
+    while game.turn == 1 and not game.is_terminal:
+        if game.current_side() != ZOMBIES:
+            game.apply(bot.choose(game).action)
+            continue
+        choice = tactician.choose(game)
+        legal.check(game, choice.action)
+        if "to stand guard" in choice.explanation:
+            guarding.append(choice)
+        game.apply(choice.action)
+    assert guarding, "no zombie went for the landing zone on turn 1"
+    first = guarding[0]
+    assert re.match(r"\w+ z\d+ moves (onto|toward) The landing zone \(\d+\.\d in away\)",
+                    first.explanation)
+    assert isinstance(first.action, Move) and not isinstance(first.action.toward, str)
+
+
+def test_the_tactician_keeps_its_last_ap_for_the_end_of_the_turn() -> None:
+    """Helico: with 2 AP left and the survivors still acting, nothing worth 90 on offer,
+    the zombies pass (the turn goes on; their AP wait for the survivors' last step)."""
+    game = start("helico", 1)
+    tactician = Tactician("normal")
+    bot = make_policy("bot", SURVIVORS, 1)
+    waited = None
+    for _ in range(400):
+        if game.is_terminal:
+            break
+        if game.current_side() != ZOMBIES:
+            game.apply(bot.choose(game).action)
+            continue
+        choice = tactician.choose(game)
+        if isinstance(choice.action, Pass) and not game.pending:
+            waited = (choice, game.pools["zombies"], game.pools["survivors"])
+            break
+        game.apply(choice.action)
+    assert waited is not None
+    choice, ours, theirs = waited
+    assert ours <= Tactician.RESERVE and theirs > 0
+    assert f"keeping {ours} AP" in choice.explanation and "The landing zone" in choice.explanation
+
+
+@pytest.fixture(scope="module")
+def openings() -> dict[str, Game]:
+    return {card: start(card, 11) for card in ("helico", "refuge", "escorte", "caisses")}
+
+
+@pytest.mark.parametrize("card", ["helico", "refuge", "escorte", "caisses"])
+def test_every_policy_is_legal_from_many_seeded_positions(openings: dict[str, Game],
+                                                          card: str) -> None:
+    """20 positions a card, each reached by a seeded random walk from the card's opening
+    (random actions for both sides, so positions no bot would steer to come up too); at
+    each, every policy of the side to decide picks an action the rules accept."""
+    import random
+
+    players = {side: [make_policy(n, side, 1) for n in names]
+               for side, names in ((ZOMBIES, ["greedy", "tactician", "random"]),
+                                   (SURVIVORS, ["bot", "random"]))}
+    checked = 0
+    for seed in range(20):
+        game = openings[card].clone()
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(5, 40)):
+            if game.is_terminal:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+        if game.is_terminal:
+            continue
+        side = ZOMBIES if game.current_side() == ZOMBIES else SURVIVORS
+        for policy in players[side]:
+            choice = policy.choose(game)  # type: ignore[attr-defined]
+            legal.check(game, choice.action)
+            checked += 1
+    assert checked >= 30
