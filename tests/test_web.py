@@ -12,52 +12,17 @@ from __future__ import annotations
 import json
 import os
 import re
-import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CHROMIUM
 
-CHROMIUM = Path("/usr/bin/chromium")
 if not CHROMIUM.exists() and not os.environ.get("CI"):
     pytest.skip("chromium is not installed (make test installs it)", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
-from werkzeug.serving import WSGIRequestHandler, make_server  # noqa: E402
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from service.app import create_app  # noqa: E402
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-background-networking", "--disable-component-update", "--no-first-run",
-        "--disable-sync"]
 TIMEOUT = 8000  # ms, for each wait
-
-
-class QuietHandler(WSGIRequestHandler):
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        """Requests are not logged (the test output stays readable)."""
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("web") / "web.sqlite3"
-    app = create_app({"DATABASE_URL": f"sqlite:///{db}", "SSE_POLL": 0.1,
-                      "SSE_LIFETIME": 20.0, "TESTING": True})
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    thread.join(5)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def new_page(browser: Browser, *, locale: str = "en-GB", width: int = 1024,

@@ -9,42 +9,16 @@ confirmed (within 0.25 in of where the AI asked) or shown where to go; confirmin
 from __future__ import annotations
 
 import math
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 from synth_colour import ColourFigure, render_colour
 from synth_frames import Effects, encode_jpeg
-from test_web import ARGS, CHROMIUM, QuietHandler, new_page, start_game
-from werkzeug.serving import make_server
-
-from service.app import create_app
+from test_web import new_page, start_game
 
 FX = Effects(blur_sigma=0.7, noise_sigma=2.0, jpeg_quality=90)
-
-
-@pytest.fixture(scope="module")
-def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("webcam") / "web.sqlite3"
-    app = create_app({"DATABASE_URL": f"sqlite:///{db}", "SSE_POLL": 0.1,
-                      "SSE_LIFETIME": 20.0, "TESTING": True})
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}/"
-    server.shutdown()
-    thread.join(5)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 def call(page: Page, method: str, path: str, body: Any = None, token: str | None = None) -> Any:

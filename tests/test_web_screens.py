@@ -22,8 +22,6 @@ if not CHROMIUM.exists() and not os.environ.get("CI"):
 
 from playwright.sync_api import Browser, Page  # noqa: E402
 
-from tests.test_web import base_url, browser  # noqa: E402,F401  (fixtures)
-
 SIZES = {"tablet-landscape": (1024, 768), "tablet-portrait": (768, 1024),
          "laptop": (1440, 900)}
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "img" / "screens"
@@ -39,7 +37,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def world(browser: Browser, base_url: str) -> dict[str, str]:  # noqa: F811
+def world(browser: Browser, base_url: str) -> dict[str, str]:
     """A stored roster and a campaign, with their tokens."""
     page = new_page(browser)
     page.goto(base_url + "#/")
@@ -105,7 +103,7 @@ SCREENS: list[tuple[str, Callable[[dict[str, str]], str], str]] = [
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_every_screen_fits(browser: Browser, base_url: str, world: dict[str, str],  # noqa: F811
+def test_every_screen_fits(browser: Browser, base_url: str, world: dict[str, str],
                            shots: Path, size: str) -> None:
     width, height = SIZES[size]
     page = new_page(browser, locale="fr-FR", width=width, height=height,
