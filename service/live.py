@@ -31,7 +31,7 @@ from service.storage import gamelog
 from service.storage.db import Database
 from service.tokens import require_token
 
-__all__ = ["LiveGames", "Change", "rebuild"]
+__all__ = ["LiveGames", "Change", "rebuild", "table_view"]
 
 CACHE_SIZE = 64
 LOCK_STRIPES = 64
@@ -47,6 +47,19 @@ class Change:
     action: dict[str, Any] | None
     dice: list[int]
     notes: list[str]
+
+
+def table_view(state: dict[str, Any]) -> dict[str, Any]:
+    """What the players may see of a game's state (`Game.to_json()`): a closed crate shows
+    that it is there and what opening it costs, not what lies inside (D20: the loot is rolled
+    at set-up and kept hidden until opened), and which crates hide a trap stays secret."""
+    markers = [{k: v for k, v in m.items() if k not in ("items", "units", "loot")}
+               | {"hidden": True} if m.get("kind") == "crate" else m
+               for m in state.get("markers", [])]
+    referee = state.get("referee")
+    if isinstance(referee, dict) and "traps" in referee:
+        referee = {k: v for k, v in referee.items() if k != "traps"}
+    return {**state, "markers": markers, "referee": referee}
 
 
 def rebuild(start: dict[str, Any], rows: Sequence[sa.Row[Any]]) -> Game:
@@ -121,13 +134,13 @@ class LiveGames:
             self._states.pop(game_id, None)
 
     def state(self, game_id: str, version: int, game: Game) -> dict[str, Any]:
-        """`game.to_json()` at `version`, computed once per version (every open page asks
-        for it after each event; the caller must not change it)."""
+        """The game's `table_view` at `version`, computed once per version (every open page
+        asks for it after each event; the caller must not change it)."""
         with self._guard:
             hit = self._states.get(game_id)
         if hit is not None and hit[0] == version:
             return hit[1]
-        state = game.to_json()
+        state = table_view(game.to_json())
         with self._guard:
             self._states[game_id] = (version, state)
             while len(self._states) > self.size:

@@ -11,6 +11,7 @@ import pytest
 from api_support import auth, error_of, make_app, start_game
 
 from rules.game import Game
+from service.live import table_view
 
 
 @pytest.fixture(scope="module")
@@ -45,11 +46,30 @@ def test_start_gives_the_seeded_setup(client: Any, game: dict[str, Any]) -> None
 
     want = start_scenario("nettoyage", None, 3)
     assert game["version"] == 0 and game["scenario"] == "nettoyage" and game["seed"] == 3
-    assert game["state"] == want.to_json()
+    assert game["state"] == table_view(want.to_json())
     assert game["deciding"] == "survivors" and game["terminal"] is False
     assert len(game["token"]) >= 30
     again = client.get(f"/api/v1/games/{game['id']}").json
     assert "token" not in again and again["state"] == game["state"]
+
+
+def test_closed_crates_keep_their_contents_secret(client: Any) -> None:
+    """The players see where the crates are and what opening one costs, not what is inside
+    nor which one hides a trap; an opened crate shows what is left in it."""
+    from scenarios.play import start_scenario
+
+    full = start_scenario("caisses", None, 3).to_json()
+    assert any(m["kind"] == "crate" and m["items"] for m in full["markers"])
+    assert full["referee"]["traps"]
+    started = client.post("/api/v1/games", json={"scenario": "caisses", "seed": 3}).json
+    for seen in (started, client.get(f"/api/v1/games/{started['id']}").json):
+        crates = [m for m in seen["state"]["markers"] if m["kind"] == "crate"]
+        assert crates and all(m["hidden"] and "items" not in m and "units" not in m
+                              for m in crates)
+        assert "traps" not in seen["state"]["referee"]
+    opened = {"id": "c", "kind": "items", "x": 1.0, "y": 1.0, "items": {"balles": 1},
+              "units": {"balles": 10}}
+    assert table_view({"markers": [opened], "referee": None})["markers"] == [opened]
 
 
 def test_start_with_an_unknown_scenario_or_band(client: Any) -> None:
@@ -148,7 +168,7 @@ def test_service_dice_are_recorded_and_replay(client: Any, game: dict[str, Any])
     assert done.status_code == 200 and len(done.json["dice"]) >= 3
     export = client.get(f"/api/v1/games/{game['id']}/export").json
     assert export["export"]["log"][-1]["dice"] == done.json["dice"]
-    assert Game.replay(export["export"]).to_json() == done.json["game"]["state"]
+    assert table_view(Game.replay(export["export"]).to_json()) == done.json["game"]["state"]
 
 
 def test_undo(client: Any, game: dict[str, Any]) -> None:
