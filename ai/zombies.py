@@ -11,7 +11,8 @@
   survivor near its objective is a runner; pinning one is written but off); the card's
   places to guard (`ai.guard`: a
   landing zone, a square to hold, a narrow exit), with the last AP kept for the end of the
-  turn where the zone is judged then; moves that bring a zombie into contact now or next
+  turn where the zone is judged then, and a lone zombie waiting just outside such a zone
+  while the survivors can still shoot it; moves that bring a zombie into contact now or next
   time, gangs on a target already engaged, and never walks a zombie out of a melee.
   `hard` then plays its best few candidates on clones of the game over sampled dice and
   scores the results; `easy` plays a random legal action one time in three.
