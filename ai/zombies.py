@@ -230,7 +230,9 @@ class Tactician:
         if pool > self.RESERVE or theirs <= 0:
             return None
         zones = [g for g in guards(game) if g.end_of_turn]
-        if not zones:
+        if not zones or any(g.count(game) == 0 for g in zones):
+            # an empty zone is not waited on: if the survivors pass too, the turn ends
+            # (D16) and the helicopter lands with the zombies' AP unspent
             return None
         wait = next((a for a in offered if isinstance(a, Pass)), None)
         if wait is None:

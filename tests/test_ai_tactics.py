@@ -197,6 +197,19 @@ def test_the_tactician_keeps_its_last_ap_for_the_end_of_the_turn() -> None:
     choice, ours, theirs = waited
     assert ours <= Tactician.RESERVE and theirs > 0
     assert f"keeping {ours} AP" in choice.explanation and "The landing zone" in choice.explanation
+    # the zone empty, the zombies do not wait on it: if the survivors passed too, the turn
+    # would end (D16) with the zone open and the zombies' AP unspent
+    from ai.guard import guards
+
+    (zone,) = guards(game)
+    assert zone.count(game) >= 1
+    for f in game.figures.values():
+        if f.is_zombie and f.on_table and zone.holds(f):
+            f.x += 6.0 if f.x < 40 else -6.0  # step them off it
+    game.moved()
+    assert zone.count(game) == 0
+    again = Tactician("normal").choose(game)
+    assert not isinstance(again.action, Pass)
 
 
 @pytest.fixture(scope="module")
