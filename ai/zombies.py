@@ -11,7 +11,8 @@
   survivor near its objective is a runner; pinning one is written but off); the card's
   places to guard (`ai.guard`: a
   landing zone, a square to hold, a narrow exit), with the last AP kept for the end of the
-  turn where the zone is judged then; moves that bring a zombie into contact now or next
+  turn where the zone is judged then, and a lone zombie waiting just outside such a zone
+  while the survivors can still shoot it; moves that bring a zombie into contact now or next
   time, gangs on a target already engaged, and never walks a zombie out of a melee.
   `hard` then plays its best few candidates on clones of the game over sampled dice and
   scores the results; `easy` plays a random legal action one time in three.
@@ -26,9 +27,10 @@ import random
 from typing import TYPE_CHECKING
 
 import shapely
+import shapely.ops
 from shapely.geometry import Point
 
-from ai.guard import guard_spot, guards
+from ai.guard import Guard, guard_spot, guards
 from ai.policy import Choice, describe, legal_now, register, who
 from geometry.units import CONTACT_INCHES
 from rules import legal
@@ -185,6 +187,10 @@ class Tactician:
     # onto it while it is short
     GUARD = 30.0
     RESERVE = 2
+    # a zone judged at the end of the turn: stepped on during the survivors' turn only when
+    # at least HOLDERS zombies can be on it; otherwise a zombie waits STAGE in outside
+    HOLDERS = 2
+    STAGE = 2.0
 
     # --- deciding -----------------------------------------------------------------------
 
@@ -224,7 +230,9 @@ class Tactician:
         if pool > self.RESERVE or theirs <= 0:
             return None
         zones = [g for g in guards(game) if g.end_of_turn]
-        if not zones:
+        if not zones or any(g.count(game) == 0 for g in zones):
+            # an empty zone is not waited on: if the survivors pass too, the turn ends
+            # (D16) and the helicopter lands with the zombies' AP unspent
             return None
         wait = next((a for a in offered if isinstance(a, Pass)), None)
         if wait is None:
@@ -256,13 +264,20 @@ class Tactician:
                 if not any(g.holds(game.figures[i]) for g in places)
                 and not any(game.in_contact(i, h.id) for h in _humans(game))]
         out: list[tuple[float, Action, str]] = []
+        theirs = game.pools.get("survivors", 0)
         for g in places:
             have = g.count(game)
             if have >= g.keep:
                 continue
             near = sorted(free, key=lambda z: (g.area.distance(Point(z.x, z.y)), z.id))[:2]
+            able = have + sum(1 for z in free if g.area.distance(Point(z.x, z.y)) <= z.move)
             for z in near:
                 far = g.area.distance(Point(z.x, z.y))
+                if g.end_of_turn and theirs > 0 and able < self.HOLDERS and far <= z.move:
+                    staged = self._stage(g, z, far, have, able, theirs)
+                    if staged is not None:
+                        out.append(staged)
+                    continue
                 spot = guard_spot(g, z)
                 s = 38 + 6 * (g.keep - have) - far + (5 if far <= z.move else 0)
                 s -= self.SPREAD * min(z.moves, 3)
@@ -271,6 +286,24 @@ class Tactician:
                        f"guard: {have} zombie(s) on it, {g.keep} wanted; {g.why}")
                 out.append((s, Move(z.id, toward=spot), why))
         return out
+
+    def _stage(self, g: Guard, z: Fig, far: float, have: int, able: int, theirs: int
+               ) -> tuple[float, Action, str] | None:
+        """A zone judged at the end of the turn, the survivors still acting, fewer than
+        HOLDERS zombies able to stand on it: a lone zombie stepping on now is every
+        shooter's nearest target. It waits STAGE in outside the edge instead (none if it
+        is there already), and steps on with the last AP, kept for after the survivors'
+        last activation (`_wait`), or with others."""
+        if far <= self.STAGE + 0.5:
+            return None
+        ring = g.area.buffer(self.STAGE).exterior
+        _, spot = shapely.ops.nearest_points(Point(z.x, z.y), ring)
+        s = 34 + 6 * (g.keep - have) - far - self.SPREAD * min(z.moves, 3)
+        why = (f"{z.name} {z.id} moves to {self.STAGE:.0f} in outside {g.name} "
+               f"({far:.1f} in away) to stand guard from its edge: {have} zombie(s) on it, "
+               f"only {able} could be on it now and the survivors still have {theirs} AP "
+               f"to shoot a lone one; it steps on when they are done or with others")
+        return s, Move(z.id, toward=(round(float(spot.x), 3), round(float(spot.y), 3))), why
 
     def _look_ahead(self, game: Game,
                     scored: list[tuple[float, int, Action, str]]

@@ -197,6 +197,19 @@ def test_the_tactician_keeps_its_last_ap_for_the_end_of_the_turn() -> None:
     choice, ours, theirs = waited
     assert ours <= Tactician.RESERVE and theirs > 0
     assert f"keeping {ours} AP" in choice.explanation and "The landing zone" in choice.explanation
+    # the zone empty, the zombies do not wait on it: if the survivors passed too, the turn
+    # would end (D16) with the zone open and the zombies' AP unspent
+    from ai.guard import guards
+
+    (zone,) = guards(game)
+    assert zone.count(game) >= 1
+    for f in game.figures.values():
+        if f.is_zombie and f.on_table and zone.holds(f):
+            f.x += 6.0 if f.x < 40 else -6.0  # step them off it
+    game.moved()
+    assert zone.count(game) == 0
+    again = Tactician("normal").choose(game)
+    assert not isinstance(again.action, Pass)
 
 
 @pytest.fixture(scope="module")
@@ -231,3 +244,41 @@ def test_every_policy_is_legal_from_many_seeded_positions(openings: dict[str, Ga
             legal.check(game, choice.action)
             checked += 1
     assert checked >= 30
+
+
+def test_a_lone_zombie_waits_outside_the_landing_zone_while_the_survivors_can_shoot() -> None:
+    """Helico: one zombie able to reach the landing zone, the survivors still holding AP:
+    it stops 2 in outside the edge instead of stepping on alone; with the survivors' AP
+    spent it steps on."""
+    from ai.guard import guards
+    from ai.policy import legal_now
+
+    game = start("helico", 1)
+    bot = make_policy("bot", SURVIVORS, 1)
+    while game.current_side() != ZOMBIES or game.pending:
+        game.apply(bot.choose(game).action)
+    (zone,) = guards(game)
+    lone = game.figures["z7"]
+    lone.x, lone.y = zone.area.bounds[2] + 3.5, 19.7  # 3.5 in right of the zone's edge
+    game.moved()
+    assert not any(f.is_zombie and f.on_table and f.id != "z7"
+                   and zone.area.distance(Point(f.x, f.y)) <= f.move
+                   for f in game.figures.values())
+    assert game.pools["survivors"] > 0
+    tactician = Tactician("normal")
+    moves = [(s, a, why) for s, a, why in tactician._guard_moves(game, legal_now(game))
+             if isinstance(a, Move) and a.figure == "z7"]
+    assert len(moves) == 1
+    _, act, why = moves[0]
+    assert isinstance(act.toward, tuple)
+    assert zone.area.distance(Point(act.toward)) == pytest.approx(Tactician.STAGE, abs=0.01)
+    assert "2 in outside The landing zone (3.5 in away)" in why
+    assert "only 1 could be on it now" in why and "still have" in why
+    legal.check(game, act)
+
+    game.pools["survivors"] = 0  # the survivors are done: now it steps on
+    moves = [(s, a, why) for s, a, why in tactician._guard_moves(game, legal_now(game))
+             if isinstance(a, Move) and a.figure == "z7"]
+    _, act, why = moves[0]
+    assert isinstance(act.toward, tuple) and zone.area.contains(Point(act.toward))
+    assert "z7 moves onto The landing zone (3.5 in away) to stand guard" in why
