@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from service.errors import NotFound
-from service.storage.records import new_id, now
+from service.storage.records import new_id, now, one_row
 from service.storage.tables import events, games
 
 __all__ = ["insert_game", "get_game", "locked_version", "game_events", "append_event",
@@ -40,13 +40,7 @@ def insert_game(conn: Connection, *, token_hash: str, seed: int, setup: dict[str
 
 
 def get_game(conn: Connection, game_id: str, lock: bool = False) -> sa.Row[Any]:
-    query = sa.select(games).where(games.c.id == game_id)
-    if lock:
-        query = query.with_for_update()
-    row = conn.execute(query).first()
-    if row is None:
-        raise NotFound(f"no game {game_id!r}", "id")
-    return row
+    return one_row(conn, games, game_id, "game", lock)
 
 
 def locked_version(conn: Connection, game_id: str) -> int:

@@ -12,8 +12,8 @@ from sqlalchemy.engine import Connection
 from service.errors import NotFound
 from service.storage.tables import campaigns, rosters
 
-__all__ = ["now", "new_id", "insert_roster", "get_roster", "update_roster", "delete_roster",
-           "insert_campaign", "get_campaign", "update_campaign", "list_campaigns"]
+__all__ = ["now", "new_id", "one_row", "insert_roster", "get_roster", "update_roster",
+           "delete_roster", "insert_campaign", "get_campaign", "update_campaign", "list_campaigns"]
 
 
 def now() -> datetime:
@@ -24,8 +24,9 @@ def new_id() -> str:
     return uuid.uuid4().hex
 
 
-def _one(conn: Connection, table: sa.Table, row_id: str, what: str,
-         lock: bool = False) -> sa.Row[Any]:
+def one_row(conn: Connection, table: sa.Table, row_id: str, what: str,
+            lock: bool = False) -> sa.Row[Any]:
+    """The row of `table` with this id (locked for update when asked), or a 404 naming it."""
     query = sa.select(table).where(table.c.id == row_id)
     if lock:
         query = query.with_for_update()
@@ -45,7 +46,7 @@ def insert_roster(conn: Connection, token_hash: str, data: dict[str, Any],
 
 
 def get_roster(conn: Connection, roster_id: str, lock: bool = False) -> sa.Row[Any]:
-    return _one(conn, rosters, roster_id, "roster", lock)
+    return one_row(conn, rosters, roster_id, "roster", lock)
 
 
 def update_roster(conn: Connection, roster_id: str, data: dict[str, Any],
@@ -72,7 +73,7 @@ def insert_campaign(conn: Connection, token_hash: str, data: dict[str, Any],
 
 
 def get_campaign(conn: Connection, campaign_id: str, lock: bool = False) -> sa.Row[Any]:
-    return _one(conn, campaigns, campaign_id, "campaign", lock)
+    return one_row(conn, campaigns, campaign_id, "campaign", lock)
 
 
 def update_campaign(conn: Connection, campaign_id: str, data: dict[str, Any],
