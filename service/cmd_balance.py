@@ -16,11 +16,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from geometry.errors import SurviveUsError
+from service.batch_options import add_batch_options, check_batch_options, progress_bar
 from service.jsonio import print_error, print_json, read_json
 
 __all__ = ["register", "BalanceError"]
@@ -42,12 +42,7 @@ def register(sub: Any) -> None:
                         "comma-separated (e.g. 0.25,0.5,1,1.5)")
     cmd.add_argument("--games", type=int, help="games a level")
     cmd.add_argument("--seed", type=int, default=0)
-    cmd.add_argument("--zombies", default="tactician")
-    cmd.add_argument("--survivors", default="bot")
-    cmd.add_argument("--band", help="band JSON file or example band name")
-    cmd.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
-    cmd.add_argument("--cluster", metavar="ADDRESS",
-                     help="play on the Dask cluster whose scheduler is at ADDRESS")
+    add_batch_options(cmd)
     cmd.add_argument("--plot", metavar="FILE", help="write the plot (.svg or .png)")
     cmd.add_argument("--out", metavar="FILE", help="write the markdown table")
     cmd.add_argument("--save", metavar="FILE", help="write the JSON report")
@@ -88,10 +83,7 @@ def _cards(text: str) -> list[str]:
 
 
 def _play(args: argparse.Namespace) -> Any:
-    from tqdm import tqdm  # type: ignore[import-untyped]
-
     from ai.balance import sweep
-    from ai.policy import make_policy
 
     cards = _cards(args.cards)
     if args.points is None and args.factors is None:
@@ -100,22 +92,11 @@ def _play(args: argparse.Namespace) -> Any:
     factors = _numbers(args.factors, float, "factors") if args.factors else []
     if args.games is None or args.games < 1:
         raise BalanceError(f"--games: at least 1, got {args.games}", "games")
-    if args.jobs < 1:
-        raise BalanceError(f"--jobs: at least 1, got {args.jobs}", "jobs")
-    for side in ("zombies", "survivors"):
-        try:
-            make_policy(getattr(args, side), side, 0)
-        except ValueError as error:
-            raise BalanceError(str(error), side) from None
-
-    def bar(it: Iterable[Any], total: int) -> Iterable[Any]:
-        shown: Iterable[Any] = tqdm(it, total=total, disable=None, file=sys.stderr,
-                                    unit="game")
-        return shown
+    check_batch_options(args, BalanceError)
 
     return sweep(cards, args.games, args.seed, points=points, factors=factors,
                  zombies=args.zombies, survivors=args.survivors, band=args.band,
-                 jobs=args.jobs, cluster=args.cluster, progress=bar)
+                 jobs=args.jobs, cluster=args.cluster, progress=progress_bar)
 
 
 def _joined(paths: list[str]) -> Any:

@@ -12,11 +12,10 @@ scheduler that cannot be reached, exits with status 2.
 from __future__ import annotations
 
 import argparse
-import sys
-from collections.abc import Iterable
 from typing import Any
 
 from geometry.errors import SurviveUsError
+from service.batch_options import add_batch_options, check_batch_options, progress_bar
 from service.jsonio import print_error, print_json
 
 __all__ = ["register", "SimulateError"]
@@ -35,13 +34,7 @@ def register(sub: Any) -> None:
     cmd.add_argument("--scenario", required=True, help="card id, or 'skirmish'")
     cmd.add_argument("--games", type=int, required=True)
     cmd.add_argument("--seed", type=int, required=True)
-    cmd.add_argument("--zombies", default="tactician")
-    cmd.add_argument("--survivors", default="bot")
-    cmd.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
-    cmd.add_argument("--cluster", metavar="ADDRESS",
-                     help="play on the Dask cluster whose scheduler is at ADDRESS "
-                     "(tcp://host:8786) instead of local processes")
-    cmd.add_argument("--band", help="band JSON file or example band name")
+    add_batch_options(cmd)
     cmd.add_argument("--zombie-points", type=int, metavar="P",
                      help="buy the horde with P points (the card's mix) instead of the "
                      "card's own points")
@@ -50,7 +43,6 @@ def register(sub: Any) -> None:
 
 
 def _check(args: argparse.Namespace) -> None:
-    from ai.policy import make_policy
     from scenarios.cards import load_cards
 
     if args.scenario != "skirmish" and args.scenario not in load_cards():
@@ -58,8 +50,6 @@ def _check(args: argparse.Namespace) -> None:
                             f"{', '.join(load_cards())})", "scenario")
     if args.games < 1:
         raise SimulateError(f"--games: at least 1, got {args.games}", "games")
-    if args.jobs < 1:
-        raise SimulateError(f"--jobs: at least 1, got {args.jobs}", "jobs")
     if args.zombie_points is not None:
         if args.zombie_points < 0:
             raise SimulateError(f"--zombie-points: at least 0, got {args.zombie_points}",
@@ -67,29 +57,18 @@ def _check(args: argparse.Namespace) -> None:
         if args.scenario == "skirmish":
             raise SimulateError("--zombie-points: only for scenario cards (the skirmish "
                                 "table places its own zombies)", "zombie_points")
-    for side in ("zombies", "survivors"):
-        try:
-            make_policy(getattr(args, side), side, 0)
-        except ValueError as error:
-            raise SimulateError(str(error), side) from None
+    check_batch_options(args, SimulateError)
 
 
 def run(args: argparse.Namespace) -> int:
-    from tqdm import tqdm  # type: ignore[import-untyped]
-
     from ai.simulate import GameResult, run_batch, summarize
-
-    def bar(it: Iterable[Any], total: int) -> Iterable[Any]:
-        shown: Iterable[Any] = tqdm(it, total=total, disable=None, file=sys.stderr,
-                                    unit="game")
-        return shown
 
     try:
         _check(args)
         results: list[GameResult] = run_batch(
             args.scenario, args.games, args.seed, args.zombies, args.survivors,
             jobs=args.jobs, band=args.band, cluster=args.cluster,
-            zombie_points=args.zombie_points, progress=bar)
+            zombie_points=args.zombie_points, progress=progress_bar)
     except (SurviveUsError, KeyError, OSError) as error:
         if isinstance(error, SurviveUsError):
             return print_error(error)

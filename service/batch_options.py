@@ -1,0 +1,45 @@
+"""What `simulate` and `balance` share: who plays, where the games run, the progress bar."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from geometry.errors import SurviveUsError
+
+__all__ = ["add_batch_options", "check_batch_options", "progress_bar"]
+
+
+def add_batch_options(cmd: argparse.ArgumentParser) -> None:
+    """--zombies, --survivors, --band, --jobs and --cluster."""
+    cmd.add_argument("--zombies", default="tactician")
+    cmd.add_argument("--survivors", default="bot")
+    cmd.add_argument("--band", help="band JSON file or example band name")
+    cmd.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
+    cmd.add_argument("--cluster", metavar="ADDRESS",
+                     help="play on the Dask cluster whose scheduler is at ADDRESS "
+                     "(tcp://host:8786) instead of local processes")
+
+
+def check_batch_options(args: argparse.Namespace,
+                        error: Callable[[str, str], SurviveUsError]) -> None:
+    """Refuse a bad --jobs or an unknown policy with the command's own error type."""
+    from ai.policy import make_policy
+
+    if args.jobs < 1:
+        raise error(f"--jobs: at least 1, got {args.jobs}", "jobs")
+    for side in ("zombies", "survivors"):
+        try:
+            make_policy(getattr(args, side), side, 0)
+        except ValueError as problem:
+            raise error(str(problem), side) from None
+
+
+def progress_bar(it: Iterable[Any], total: int) -> Iterable[Any]:
+    """A tqdm bar of games on stderr, shown only on a terminal."""
+    from tqdm import tqdm  # type: ignore[import-untyped]
+
+    shown: Iterable[Any] = tqdm(it, total=total, disable=None, file=sys.stderr, unit="game")
+    return shown
