@@ -39,6 +39,10 @@ class GameResult:
     contaminations: int
     turns: int
     actions: int
+    # over the whole game, healed or not: PV the band lost, and band members put down
+    # (None in results saved before these were counted)
+    wounds: int | None = None
+    downs: int | None = None
 
 
 class Job(NamedTuple):
@@ -99,11 +103,16 @@ def play_game(scenario: str, seed: int, zombies: str, survivors: str,
     band_ids = [f.id for f in game.figures.values() if f.side == SURVIVORS]
     players = {ZOMBIES: make_policy(zombies, ZOMBIES, seed),
                SURVIVORS: make_policy(survivors, SURVIVORS, seed)}
-    n = 0
+    n = wounds = downs = 0
     while not game.is_terminal and n < MAX_ACTIONS:
         side = game.current_side()
+        before = [(game.figures[i].pv, game.figures[i].standing) for i in band_ids]
         game.apply(players[ZOMBIES if side == ZOMBIES else SURVIVORS].choose(game).action)
         n += 1
+        for i, (pv, standing) in zip(band_ids, before, strict=True):
+            f = game.figures[i]
+            wounds += max(pv - f.pv, 0)
+            downs += int(standing and f.status in ("down", "dead"))
     winner = "draw" if game.outcome is None else str(game.outcome["winner"])
     if winner not in (ZOMBIES, SURVIVORS):
         winner = "draw"
@@ -112,7 +121,7 @@ def play_game(scenario: str, seed: int, zombies: str, survivors: str,
         seed=seed, winner=winner,
         casualties=sum(1 for f in figs if f.status in ("down", "dead") or f.origin),
         contaminations=sum(1 for f in game.figures.values() if f.origin),
-        turns=game.turn, actions=n)
+        turns=game.turn, actions=n, wounds=wounds, downs=downs)
 
 
 def play_job(job: Job) -> GameResult:
@@ -186,7 +195,11 @@ def summarize(results: list[GameResult], **about: Any) -> dict[str, Any]:
         out[rate + "_ci95"] = list(wilson(k, n))
     for key, values in (("survivor_casualties_mean", [r.casualties for r in results]),
                         ("contaminations_mean", [r.contaminations for r in results]),
-                        ("turns_mean", [r.turns for r in results])):
-        m, low, high = mean_interval(values)
+                        ("turns_mean", [r.turns for r in results]),
+                        ("wounds_mean", [r.wounds for r in results]),
+                        ("downs_mean", [r.downs for r in results])):
+        if any(v is None for v in values):
+            continue  # results saved before wounds and downs were counted
+        m, low, high = mean_interval([v for v in values if v is not None])
         out[key], out[key + "_ci95"] = m, [low, high]
     return out
