@@ -122,24 +122,30 @@ def _pct(v: float) -> str:
     return f"{100 * v:.0f}%"
 
 
+def _mean(cell: dict[str, Any], key: str) -> str:
+    """A mean and its interval; a mean of counts cannot be below 0, so the normal
+    interval is clipped there. "—" for a cell saved before the measure existed."""
+    if key not in cell:
+        return "—"
+    lo, hi = cell[key + "_ci95"]
+    return f"{cell[key]:.2f} ({max(lo, 0):.2f}–{hi:.2f})"
+
+
 def table(out: Path) -> str:
     """The Markdown table of every saved cell, with the bar's verdict per card."""
     cells = _load(out)
     lines = ["| card | zombies | survivors | games | zombie win rate | survivor casualties "
-             "| contaminations | turns |", "|---|---|---|---|---|---|---|---|"]
+             "| contaminations | wounds dealt | survivors put down | turns |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for (card, zombies, survivors), s in sorted(
             cells.items(), key=lambda kv: (CARDS.index(kv[0][0]) if kv[0][0] in CARDS else 99,
                                            kv[0][2], kv[0][1])):
         lo, hi = s["zombie_win_rate_ci95"]
-        c = s["survivor_casualties_mean"]
-        clo, chi = s["survivor_casualties_mean_ci95"]
-        k = s["contaminations_mean"]
-        klo, khi = s["contaminations_mean_ci95"]
-        # a mean of counts cannot be below 0: the normal interval is clipped there
         lines.append(f"| {card} | {zombies} | {survivors} | {s['games']} | "
                      f"{_pct(s['zombie_win_rate'])} ({_pct(lo)}–{_pct(hi)}) | "
-                     f"{c:.2f} ({max(clo, 0):.2f}–{chi:.2f}) | "
-                     f"{k:.2f} ({max(klo, 0):.2f}–{khi:.2f}) | {s['turns_mean']:.2f} |")
+                     f"{_mean(s, 'survivor_casualties_mean')} | "
+                     f"{_mean(s, 'contaminations_mean')} | {_mean(s, 'wounds_mean')} | "
+                     f"{_mean(s, 'downs_mean')} | {s['turns_mean']:.2f} |")
     verdicts = []
     for card in CARDS:
         t, g = cells.get((card, "tactician", "bot")), cells.get((card, "greedy", "bot"))

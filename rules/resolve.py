@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from rules.figures import Fig
     from rules.game import Game
 
-__all__ = ["carry_out", "plan_move", "attack", "defence_of"]
+__all__ = ["carry_out", "plan_move", "attack", "defence_of", "has_ammo", "shooting_answer"]
 
 Point = tuple[float, float]
 CONTACT_GAP = 0.01  # moving "toward" a figure stops this far from its base: in contact
@@ -493,7 +493,7 @@ def _sight_of_zombies(game: Game) -> dict[str, dict[str, Any]]:
 
 def shooting_legal(game: Game, fig: Fig, weapon: str) -> list[str]:
     item = game.catalog.equipment[weapon]
-    if item.range is None or not _has_ammo(game, fig, weapon):
+    if item.range is None or not has_ammo(game, fig, weapon):
         return []
     return list(shooting_answer(game, fig, item.range)["legal"])
 
@@ -505,14 +505,14 @@ def _ammo_item(game: Game, weapon: str) -> str | None:
     return item.ammo if game.settings.track_ammunition else None
 
 
-def _has_ammo(game: Game, fig: Fig, weapon: str) -> bool:
+def has_ammo(game: Game, fig: Fig, weapon: str) -> bool:
     ammo = _ammo_item(game, weapon)
     return ammo is None or fig.units.get(ammo, 0) > 0
 
 
 def check_shoot(game: Game, fig: Fig, act: Shoot) -> None:
     weapon_of(game, fig, act.weapon, ("shooting", "throwing"))
-    if not _has_ammo(game, fig, act.weapon):
+    if not has_ammo(game, fig, act.weapon):
         raise _fail(f"{fig.name} {fig.id} has no ammunition left for the {act.weapon}",
                     "action.weapon")
     item = game.catalog.equipment[act.weapon]
@@ -557,7 +557,7 @@ def fire(game: Game, fig: Fig, target: Fig, weapon: str, shots: int) -> None:
     ammo = _ammo_item(game, weapon)
     for done in range(shots):
         if not target.on_table:
-            if ammo == weapon and _has_ammo(game, fig, weapon) and shooting_legal(
+            if ammo == weapon and has_ammo(game, fig, weapon) and shooting_legal(
                     game, fig, weapon):
                 game.pending.insert(0, {"kind": "throw_again", "figure": fig.id,
                                         "weapon": weapon, "dice": shots - done,
