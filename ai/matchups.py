@@ -22,7 +22,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from ai.simulate import GameResult, Job, play_job, summarize
+from ai.simulate import GameResult, Job, mean_interval, play_job, summarize
 
 __all__ = ["CARDS", "PAIRS", "run", "summarize_cell", "table", "meets_bar", "main"]
 
@@ -155,11 +155,45 @@ def table(out: Path) -> str:
             games = min(t["games"], g["games"])
             verdicts.append(f"| {card} | {games} | "
                             f"{t['zombie_win_rate'] - g['zombie_win_rate']:+.0%} | "
-                            f"{ratio} | {'yes' if meets_bar(t, g) else 'no'} |")
+                            f"{_paired(out, card, 'tactician', 'greedy', 'win')} | {ratio} | "
+                            f"{_paired(out, card, 'tactician', 'greedy', 'wounds')} | "
+                            f"{'yes' if meets_bar(t, g) else 'no'} |")
     if verdicts:
-        lines += ["", "| card | games | tactician - greedy win rate | casualties ratio "
-                  "| bar met |", "|---|---|---|---|---|", *verdicts]
+        lines += ["", "| card | games | tactician - greedy win rate | the same, paired by seed "
+                  "(95%) | casualties ratio | wounds dealt, tactician - greedy, paired (95%) "
+                  "| bar met |", "|---|---|---|---|---|---|---|", *verdicts]
+    versus = [f"| {card} | {_paired(out, card, 'greedy', 'random', 'win')} | "
+              f"{_paired(out, card, 'greedy', 'random', 'wounds')} |"
+              for card in CARDS if (card, "greedy", "bot") in cells
+              and (card, "random", "bot") in cells]
+    if versus:
+        lines += ["", "| card | win rate, greedy - random, paired (95%) "
+                  "| wounds dealt, greedy - random, paired (95%) |", "|---|---|---|", *versus]
     return "\n".join(lines)
+
+
+def _paired(out: Path, card: str, a: str, b: str, measure: str) -> str:
+    """The mean per-seed difference a - b against the bot over the seeds both cells played
+    (a zombie win counts 1; or the wounds dealt), with its normal 95% interval: both
+    players met the same set-ups, so this is tighter than comparing two intervals."""
+    first = _done(out / "raw" / f"{_name(card, a, 'bot')}.jsonl")
+    second = _done(out / "raw" / f"{_name(card, b, 'bot')}.jsonl")
+
+    def value(r: GameResult) -> int | None:
+        return int(r.winner == "zombies") if measure == "win" else r.wounds
+
+    diffs = []
+    for seed in sorted(first.keys() & second.keys()):
+        x, y = value(first[seed]), value(second[seed])
+        if x is None or y is None:
+            return "—"
+        diffs.append(x - y)
+    if len(diffs) < 2:
+        return "—"
+    m, lo, hi = mean_interval(diffs)
+    if measure == "win":
+        return f"{m:+.1%} ({lo:+.1%} to {hi:+.1%})"
+    return f"{m:+.2f} ({lo:+.2f} to {hi:+.2f})"
 
 
 def main(argv: list[str] | None = None) -> int:

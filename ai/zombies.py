@@ -47,7 +47,8 @@ if TYPE_CHECKING:
     from rules.figures import Fig
     from rules.game import Game
 
-__all__ = ["RandomZombies", "GreedyZombies", "Tactician", "unsaved_chance", "down_chance"]
+__all__ = ["IdleZombies", "RandomZombies", "GreedyZombies", "Tactician", "unsaved_chance",
+           "down_chance"]
 
 CONTACT = CONTACT_INCHES
 ALONE = 5.0
@@ -93,6 +94,23 @@ def _window_default(game: Game, offered: list[Action]) -> Choice:
             return Choice(act, f"{describe(game, act)}: one more zombie if it works")
     decline = next((a for a in offered if isinstance(a, Decline)), offered[0])
     return Choice(decline, describe(game, decline))
+
+
+class IdleZombies:
+    """Never acts: declines every window, ends its activations, passes. Not an opponent but
+    a baseline for studies: a card's zombie win rate against idle zombies shows how much
+    of its result the zombies' play decides at all (docs/ai.md, Matchups)."""
+
+    def __init__(self, level: str = "", rng: random.Random | None = None) -> None:
+        pass
+
+    def choose(self, game: Game) -> Choice:
+        offered = legal_now(game)
+        for kind in (Decline, EndActivations, Pass):
+            act = next((a for a in offered if isinstance(a, kind)), None)
+            if act is not None:
+                return Choice(act, f"{describe(game, act)} (idle zombies never act)")
+        return Choice(offered[0], f"{describe(game, offered[0])} (the only action offered)")
 
 
 class RandomZombies:
@@ -645,6 +663,7 @@ def _position(game: Game) -> float:
     return v
 
 
+register("zombies", "idle", lambda level, rng: IdleZombies(level, rng))
 register("zombies", "random", lambda level, rng: RandomZombies(level, rng))
 register("zombies", "greedy", lambda level, rng: GreedyZombies(level, rng))
 register("zombies", "tactician", lambda level, rng: Tactician(level, rng))

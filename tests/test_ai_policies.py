@@ -17,7 +17,7 @@ from rules.game import SURVIVORS, ZOMBIES, Game
 from scenarios.cards import load_cards
 
 GAMES = int(os.environ.get("AI_SOAK_GAMES", "1"))
-ZOMBIE_POLICIES = ["random", "greedy", "tactician", "tactician:easy", "tactician:hard"]
+ZOMBIE_POLICIES = ["idle", "random", "greedy", "tactician", "tactician:easy", "tactician:hard"]
 SURVIVOR_POLICIES = ["bot", "random"]
 MAX_ACTIONS = 400  # the default run checks the opening of each game; the soak plays it out
 
@@ -50,7 +50,7 @@ def _cases() -> list[tuple[str, str, str, int]]:
 
 
 def test_registry_names() -> None:
-    assert policy_names(ZOMBIES) == ["greedy", "random", "tactician"]
+    assert policy_names(ZOMBIES) == ["greedy", "idle", "random", "tactician"]
     assert policy_names(SURVIVORS) == ["bot", "random"]
     with pytest.raises(ValueError, match="unknown zombies policy 'clever'"):
         make_policy("clever", ZOMBIES, 0)

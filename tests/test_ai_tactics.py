@@ -12,7 +12,7 @@ import pytest
 from shapely.geometry import Point
 
 from ai.matchups import main as matchups_main
-from ai.matchups import meets_bar, table
+from ai.matchups import meets_bar, summarize_cell, table
 from ai.policy import make_policy
 from ai.simulate import start
 from ai.zombies import Tactician
@@ -128,7 +128,27 @@ def test_the_table_reads_the_saved_cells(tmp_path: Path) -> None:
         (tmp_path / f"{name}.json").write_text(json.dumps(cell), encoding="utf-8")
     text = table(tmp_path)
     assert "| escorte | tactician | bot | 400 | 65% (60%–70%) | 0.40 (0.33–0.47)" in text
-    assert "| escorte | 400 | +15% | 2.00x | yes |" in text
+    assert "| escorte | 400 | +15% | — | 2.00x | — | yes |" in text  # no games saved
+
+
+def test_the_table_pairs_the_games_by_seed(tmp_path: Path) -> None:
+    """Per seed: tactician win and greedy loss on seeds 0-2, the same result on 3-9; the
+    tactician deals 2 wounds more on every seed (saved cells from before wounds were
+    counted show a dash)."""
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    for zombies, wins, wounds in [("tactician", range(0, 6), 3), ("greedy", range(3, 6), 1)]:
+        lines = [json.dumps({"seed": s, "winner": "zombies" if s in wins else "survivors",
+                             "casualties": 0, "contaminations": 0, "turns": 7,
+                             "actions": 90, "wounds": wounds, "downs": 0})
+                 for s in range(10)]
+        (raw / f"escorte-{zombies}-vs-bot.jsonl").write_text("\n".join(lines) + "\n")
+        summarize_cell(tmp_path, "escorte", zombies, "bot", 0, 10)
+    text = table(tmp_path)
+    # differences 1,1,1,0...: mean 0.3, sd 0.483, half-width 1.96 x 0.483 / sqrt(10)
+    assert "| escorte | 10 | +30% | +30.0% (+0.1% to +59.9%) | — (greedy 0) | " \
+           "+2.00 (+2.00 to +2.00) | no |" in text
+    assert "| 3.00 (3.00–3.00) | 0.00 (0.00–0.00) | 7.00 |" in text
 
 
 def test_matchups_refuses_a_bad_pair() -> None:
