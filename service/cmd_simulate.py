@@ -4,7 +4,9 @@
 ADDRESS] [--band B] [--zombie-points P] [--json]` plays N games (game i from seed S + i), in K
 processes or on the Dask cluster whose scheduler is at ADDRESS, with a progress bar on a
 terminal, and prints the summary: games, zombie_wins, survivor_wins, draws, the rates,
-survivor_casualties_mean, contaminations_mean, turns_mean, each with a `_ci95` interval.
+survivor_casualties_mean, contaminations_mean, turns_mean, wounds_mean (PV the band lost over
+the game) and downs_mean (band members put down, revived or not), each with a `_ci95`
+interval.
 The same seed gives the same summary whatever K is, and on a cluster. Bad input, or a
 scheduler that cannot be reached, exits with status 2.
 """
@@ -84,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.scenario}: {out['games']} games, {args.zombies} zombies vs "
           f"{args.survivors} survivors (seed {args.seed})")
     for key in ("zombie_win_rate", "survivor_win_rate", "draw_rate", "survivor_casualties_mean",
-                "contaminations_mean", "turns_mean"):
+                "contaminations_mean", "turns_mean", "wounds_mean", "downs_mean"):
         low, high = out[key + "_ci95"]
         print(f"  {key}: {out[key]:.3f} (95% {low:.3f}-{high:.3f})")
     return 0

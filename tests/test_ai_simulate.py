@@ -11,7 +11,7 @@ from service.cli import main
 
 KEYS = {"games", "zombie_wins", "survivor_wins", "draws", "survivor_casualties_mean",
         "contaminations_mean", "turns_mean", "zombie_win_rate", "survivor_win_rate",
-        "draw_rate"}
+        "draw_rate", "wounds_mean", "downs_mean"}
 
 
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict[str, object]]:
@@ -58,3 +58,19 @@ def test_intervals() -> None:
     results = [GameResult(i, "zombies" if i % 2 else "survivors", i, 0, 6, 10) for i in range(4)]
     out = summarize(results, scenario="x")
     assert out["zombie_wins"] == 2 and out["survivor_casualties_mean"] == 1.5
+    assert "wounds_mean" not in out  # results saved before wounds were counted
+    counted = [GameResult(i, "zombies", 0, 0, 6, 10, wounds=2 * i, downs=i % 2)
+               for i in range(4)]
+    out = summarize(counted)
+    assert out["wounds_mean"] == 3 and out["downs_mean"] == 0.5
+
+
+def test_wounds_and_downs_are_counted_over_the_game() -> None:
+    """Nuit, seed 5000 (as in docs/matchups): a survivor is put down and still down at the
+    end; the wounds the band took include the ones healed since."""
+    from ai.simulate import play_game
+
+    r = play_game("nuit", 5000, "tactician", "bot")
+    assert r.downs is not None and r.wounds is not None
+    assert r.downs >= r.casualties - r.contaminations >= 1
+    assert r.wounds >= 4
