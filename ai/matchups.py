@@ -169,6 +169,14 @@ def table(out: Path) -> str:
     if versus:
         lines += ["", "| card | win rate, greedy - random, paired (95%) "
                   "| wounds dealt, greedy - random, paired (95%) |", "|---|---|---|", *versus]
+    idle = [f"| {card} | {_pct(cells[(card, 'idle', 'bot')]['zombie_win_rate'])} | "
+            f"{_paired(out, card, 'greedy', 'idle', 'win')} | "
+            f"{_paired(out, card, 'tactician', 'idle', 'win')} |"
+            for card in CARDS if (card, "idle", "bot") in cells
+            and (card, "greedy", "bot") in cells and (card, "tactician", "bot") in cells]
+    if idle:
+        lines += ["", "| card | idle zombies' win rate | greedy - idle, paired (95%) "
+                  "| tactician - idle, paired (95%) |", "|---|---|---|---|", *idle]
     return "\n".join(lines)
 
 
