@@ -23,7 +23,10 @@ MAX_ACTIONS = 400  # the default run checks the opening of each game; the soak p
 
 
 def play(game: Game, zombies: str, survivors: str, seed: int,
-         max_actions: int | None = MAX_ACTIONS) -> list[Choice]:
+         max_actions: int | None = MAX_ACTIONS, names: list[str] | None = None
+         ) -> list[Choice]:
+    """Play the game out (or its opening); `names` gets each choice's actor as it was named
+    when it chose (a survivor contaminated later is a Rôdeur by the end)."""
     players = {ZOMBIES: make_policy(zombies, ZOMBIES, seed),
                SURVIVORS: make_policy(survivors, SURVIVORS, seed)}
     choices = []
@@ -33,6 +36,9 @@ def play(game: Game, zombies: str, survivors: str, seed: int,
         choice = players[ZOMBIES if side == ZOMBIES else SURVIVORS].choose(game)
         legal.check(game, choice.action)  # raises IllegalActionError if not legal
         choices.append(choice)
+        if names is not None:
+            fid = actor(choice.action)
+            names.append(f"{game.figures[fid].name} {fid}" if fid else "")
         game.apply(choice.action)
     return choices
 
@@ -62,13 +68,11 @@ def test_registry_names() -> None:
 def test_policies_choose_legal_actions_and_explain_them(scenario: str, zombies: str,
                                                        survivors: str, seed: int) -> None:
     game = start(scenario, seed)
-    choices = play(game, zombies, survivors, seed)
+    names: list[str] = []
+    choices = play(game, zombies, survivors, seed, names=names)
     assert choices
-    for choice in choices:
-        fid = actor(choice.action)
-        if fid:
-            fig = game.figures[fid]
-            assert f"{fig.name} {fig.id}" in choice.explanation, choice
+    for choice, name in zip(choices, names, strict=True):
+        assert name in choice.explanation, choice
         for shown in re.findall(r"\b([a-z]+\d+)\b", choice.explanation):
             assert shown in game.figures, (shown, choice.explanation)
 
