@@ -37,8 +37,8 @@ KEEP = 0.5  # a covered spot must keep this share of the exposed walk's progress
 
 @dataclasses.dataclass(frozen=True)
 class Shooter:
-    """A standing survivor with a loaded ranged weapon: its reach (weather included) and
-    the nearest zombie it may shoot now, other than the one moving."""
+    """A standing survivor with a loaded ranged weapon, and how far its longest one
+    reaches."""
 
     fig: Fig
     reach: float  # inches, the weather's range factor applied
