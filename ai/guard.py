@@ -35,6 +35,7 @@ class Guard:
     keep: int
     why: str
     end_of_turn: bool = False  # judged at the end of each turn (a landing, a hold)
+    exit: bool = False  # a narrow exit (a gate)
 
     def holds(self, fig: Fig) -> bool:
         return bool(shapely.intersects_xy(self.area, fig.x, fig.y))
@@ -93,7 +94,8 @@ def _card_guards(card: Card, width: float, depth: float) -> tuple[Guard, ...]:
                 "near": box(lo_x, 0, hi_x, d),
                 "left": box(0, lo_y, d, hi_y),
                 "right": box(width - d, lo_y, width, hi_y)}[e.edge]
-        out[exit_id] = Guard(e.name.en, area, 3, "bases standing there bar the way out")
+        out[exit_id] = Guard(e.name.en, area, 3, "bases standing there bar the way out",
+                             exit=True)
     return tuple(out.values())
 
 

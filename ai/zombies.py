@@ -10,7 +10,8 @@
   D, alone, a hero, a civilian the survivors' objective needs); the card's clock (a
   survivor near its objective is a runner; pinning one is written but off); the card's
   places to guard (`ai.guard`: a
-  landing zone, a square to hold, a narrow exit), with the last AP kept for the end of the
+  landing zone, a square to hold; a narrow exit is written but off), with the last AP kept
+  for the end of the
   turn where the zone is judged then, and a lone zombie waiting just outside such a zone
   while the survivors can still shoot it; moves that bring a zombie into contact now or next
   time, gangs on a target already engaged, and never walks a zombie out of a melee.
@@ -219,6 +220,10 @@ class Tactician:
     # to 63%, escorte 72% to 65%) and changed nothing on nuit, nettoyage and helico; a
     # zombie shot at costs the survivors an AP they would have walked with (docs/ai.md)
     COVER = False
+    # narrow exits (the refuge's camp gate) guarded too: off, because on refuge (400 paired
+    # seeds) the zombies sent to hold the gate cost games: 83% with them against 85% without
+    # (greedy 86%; docs/ai.md, Matchups)
+    GATES = False
 
     # --- deciding -----------------------------------------------------------------------
 
@@ -317,11 +322,15 @@ class Tactician:
             return False
         return True
 
+    def _places(self, game: Game) -> tuple[Guard, ...]:
+        """The card's places this tactician guards: narrow exits only when GATES."""
+        return tuple(g for g in guards(game) if self.GATES or not g.exit)
+
     def _guard_moves(self, game: Game, offered: list[Action]
                      ) -> list[tuple[float, Action, str]]:
         """Moves that bring zombies onto the card's places to guard still short of zombies:
         the two nearest free zombies for each (not in contact, not guarding already)."""
-        places = guards(game)
+        places = self._places(game)
         if not places:
             return []
         movers = {a.figure for a in offered if isinstance(a, Move)}
@@ -459,7 +468,7 @@ class Tactician:
         to spare), judged on the straight line toward the human."""
         if not self.GUARD:
             return None
-        for g in guards(game):
+        for g in self._places(game):
             if not g.holds(z) or g.count(game) > g.keep:
                 continue
             step = min(z.move, d)

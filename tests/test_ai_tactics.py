@@ -171,6 +171,11 @@ def test_the_cards_places_to_guard() -> None:
     assert gate.name == "The camp gate" and not gate.end_of_turn
     assert gate.area.bounds == pytest.approx((11.0, 31.4961 - 2.5, 16.0, 31.4961))
     assert guards(start("evacuation", 1)) == ()  # the whole far edge: no gate to bar
+    refuge = start("refuge", 1)
+    assert Tactician("normal")._places(refuge) == ()  # gates off by default (measured)
+    holding = Tactician("normal")
+    holding.GATES = True
+    assert holding._places(refuge) == (gate,)
     assert guards(start("skirmish", 1)) == ()
 
 
