@@ -9,11 +9,10 @@
   with the AP spent, keeping one AP to contaminate; which survivor is worth it (wounded, low
   D, alone, a hero, a civilian the survivors' objective needs); the card's clock (a
   survivor near its objective is a runner; pinning one is written but off); the card's
-  places to guard (`ai.guard`: a
-  landing zone, a square to hold; a narrow exit is written but off), with the last AP kept
-  for the end of the
-  turn where the zone is judged then, and a lone zombie waiting just outside such a zone
-  while the survivors can still shoot it; moves that bring a zombie into contact now or next
+  places to guard (`ai.guard`: a landing zone, a square to hold; a narrow exit is written
+  but off), with the last AP kept for the end of the turn where the zone is judged then,
+  and a lone zombie waiting just outside such a zone while the survivors can still shoot
+  it; moves that bring a zombie into contact now or next
   time, gangs on a target already engaged, and never walks a zombie out of a melee.
   Cover from shooters (`ai.cover`: stop out of every loaded shooter's reach instead of at
   the end of an exposed walk) is written but off (`Tactician.COVER`): it lost games on the
