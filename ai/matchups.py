@@ -56,12 +56,10 @@ def run(out: Path, cards: list[str], pairs: list[tuple[str, str]], games: int, s
     raw_dir = out / "raw"
     raw_dir.mkdir(parents=True, exist_ok=True)
     for card in cards:
-        todo: list[Job] = []
-        for i in range(games):
-            for zombies, survivors in pairs:
-                done = _done(raw_dir / f"{_name(card, zombies, survivors)}.jsonl")
-                if seed + i not in done:
-                    todo.append(Job(card, seed + i, zombies, survivors))
+        done = {pair: _done(raw_dir / f"{_name(card, *pair)}.jsonl") for pair in pairs}
+        todo = [Job(card, seed + i, zombies, survivors)
+                for i in range(games) for zombies, survivors in pairs
+                if seed + i not in done[(zombies, survivors)]]
         if todo:
             _play(todo, raw_dir, jobs)
         for zombies, survivors in pairs:
@@ -146,6 +144,14 @@ def table(out: Path) -> str:
                      f"{_mean(s, 'survivor_casualties_mean')} | "
                      f"{_mean(s, 'contaminations_mean')} | {_mean(s, 'wounds_mean')} | "
                      f"{_mean(s, 'downs_mean')} | {s['turns_mean']:.2f} |")
+    raws: dict[tuple[str, str], dict[int, GameResult]] = {}
+
+    def paired(card: str, a: str, b: str, measure: str) -> str:
+        for zombies in (a, b):
+            if (card, zombies) not in raws:
+                raws[(card, zombies)] = _done(out / "raw" / f"{_name(card, zombies, 'bot')}.jsonl")
+        return _paired(raws[(card, a)], raws[(card, b)], measure)
+
     verdicts = []
     for card in CARDS:
         t, g = cells.get((card, "tactician", "bot")), cells.get((card, "greedy", "bot"))
@@ -155,23 +161,23 @@ def table(out: Path) -> str:
             games = min(t["games"], g["games"])
             verdicts.append(f"| {card} | {games} | "
                             f"{t['zombie_win_rate'] - g['zombie_win_rate']:+.0%} | "
-                            f"{_paired(out, card, 'tactician', 'greedy', 'win')} | {ratio} | "
-                            f"{_paired(out, card, 'tactician', 'greedy', 'wounds')} | "
+                            f"{paired(card, 'tactician', 'greedy', 'win')} | {ratio} | "
+                            f"{paired(card, 'tactician', 'greedy', 'wounds')} | "
                             f"{'yes' if meets_bar(t, g) else 'no'} |")
     if verdicts:
         lines += ["", "| card | games | tactician - greedy win rate | the same, paired by seed "
                   "(95%) | casualties ratio | wounds dealt, tactician - greedy, paired (95%) "
                   "| bar met |", "|---|---|---|---|---|---|---|", *verdicts]
-    versus = [f"| {card} | {_paired(out, card, 'greedy', 'random', 'win')} | "
-              f"{_paired(out, card, 'greedy', 'random', 'wounds')} |"
+    versus = [f"| {card} | {paired(card, 'greedy', 'random', 'win')} | "
+              f"{paired(card, 'greedy', 'random', 'wounds')} |"
               for card in CARDS if (card, "greedy", "bot") in cells
               and (card, "random", "bot") in cells]
     if versus:
         lines += ["", "| card | win rate, greedy - random, paired (95%) "
                   "| wounds dealt, greedy - random, paired (95%) |", "|---|---|---|", *versus]
     idle = [f"| {card} | {_pct(cells[(card, 'idle', 'bot')]['zombie_win_rate'])} | "
-            f"{_paired(out, card, 'greedy', 'idle', 'win')} | "
-            f"{_paired(out, card, 'tactician', 'idle', 'win')} |"
+            f"{paired(card, 'greedy', 'idle', 'win')} | "
+            f"{paired(card, 'tactician', 'idle', 'win')} |"
             for card in CARDS if (card, "idle", "bot") in cells
             and (card, "greedy", "bot") in cells and (card, "tactician", "bot") in cells]
     if idle:
@@ -180,12 +186,11 @@ def table(out: Path) -> str:
     return "\n".join(lines)
 
 
-def _paired(out: Path, card: str, a: str, b: str, measure: str) -> str:
-    """The mean per-seed difference a - b against the bot over the seeds both cells played
-    (a zombie win counts 1; or the wounds dealt), with its normal 95% interval: both
-    players met the same set-ups, so this is tighter than comparing two intervals."""
-    first = _done(out / "raw" / f"{_name(card, a, 'bot')}.jsonl")
-    second = _done(out / "raw" / f"{_name(card, b, 'bot')}.jsonl")
+def _paired(first: dict[int, GameResult], second: dict[int, GameResult], measure: str) -> str:
+    """The mean per-seed difference first - second (two zombie players' games against the
+    bot) over the seeds both played (a zombie win counts 1; or the wounds dealt), with its
+    normal 95% interval: both players met the same set-ups, so this is tighter than
+    comparing two intervals."""
 
     def value(r: GameResult) -> int | None:
         return int(r.winner == "zombies") if measure == "win" else r.wounds

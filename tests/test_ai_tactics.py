@@ -151,6 +151,17 @@ def test_the_table_pairs_the_games_by_seed(tmp_path: Path) -> None:
     assert "| 3.00 (3.00–3.00) | 0.00 (0.00–0.00) | 7.00 |" in text
 
 
+def test_matchups_resume_where_they_stopped(tmp_path: Path) -> None:
+    """A second run with more games plays only the seeds not saved yet."""
+    args = ["--out", str(tmp_path), "--seed", "1", "--jobs", "1", "--cards", "nettoyage",
+            "--pairs", "idle/bot"]
+    assert matchups_main([*args, "--games", "2"]) == 0
+    assert matchups_main([*args, "--games", "3"]) == 0
+    lines = (tmp_path / "raw" / "nettoyage-idle-vs-bot.jsonl").read_text().splitlines()
+    assert [json.loads(line)["seed"] for line in lines] == [1, 2, 3]
+    assert json.loads((tmp_path / "nettoyage-idle-vs-bot.json").read_text())["games"] == 3
+
+
 def test_matchups_refuses_a_bad_pair() -> None:
     with pytest.raises(SystemExit):
         matchups_main(["--pairs", "tactician", "--out", "/nonexistent"])
