@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from shapely.geometry import Point
 
 from ai.matchups import main as matchups_main
 from ai.matchups import meets_bar, summarize_cell, table
-from ai.policy import make_policy
+from ai.policy import Choice, make_policy
 from ai.simulate import start
 from ai.zombies import Tactician
 from rules import legal
@@ -28,6 +29,20 @@ def _step(game: Game, players: dict[str, object]) -> None:
     choice = players[ZOMBIES if side == ZOMBIES else SURVIVORS].choose(game)  # type: ignore[attr-defined]
     legal.check(game, choice.action)
     game.apply(choice.action)
+
+
+def _zombie_choices(game: Game, tactician: Tactician, seed: int,
+                    limit: int = 500) -> Iterator[Choice]:
+    """The tactician's choices against the survivor bot (which plays its own turns here),
+    one at a time: the caller applies each one, or stops."""
+    bot = make_policy("bot", SURVIVORS, seed)
+    for _ in range(limit):
+        if game.is_terminal:
+            return
+        if game.current_side() != ZOMBIES:
+            game.apply(bot.choose(game).action)
+            continue
+        yield tactician.choose(game)
 
 
 def test_route_move_walks_past_a_friend_toward_the_exit() -> None:
@@ -78,15 +93,8 @@ def test_the_tactician_pins_runners_and_says_so() -> None:
     game = start("escorte", 3)
     tactician = Tactician("normal")
     tactician.PIN, tactician.URGENCY = 6.0, 0.5  # off by default (see Tactician.PIN)
-    bot = make_policy("bot", SURVIVORS, 3)
     pins = 0
-    for _ in range(500):
-        if game.is_terminal:
-            break
-        if game.current_side() != ZOMBIES:
-            game.apply(bot.choose(game).action)
-            continue
-        choice = tactician.choose(game)
+    for choice in _zombie_choices(game, tactician, 3):
         act = choice.action
         if isinstance(act, Move) and "must fight it off" in choice.explanation:
             target = act.toward
@@ -192,14 +200,10 @@ def test_the_cards_places_to_guard() -> None:
 
 def test_the_tactician_sends_zombies_onto_the_landing_zone() -> None:
     game = start("helico", 1)
-    tactician = Tactician("normal")
-    bot = make_policy("bot", SURVIVORS, 1)
     guarding = []
-    while game.turn == 1 and not game.is_terminal:
-        if game.current_side() != ZOMBIES:
-            game.apply(bot.choose(game).action)
-            continue
-        choice = tactician.choose(game)
+    for choice in _zombie_choices(game, Tactician("normal"), 1):
+        if game.turn != 1:
+            break
         legal.check(game, choice.action)
         if "to stand guard" in choice.explanation:
             guarding.append(choice)
@@ -216,15 +220,8 @@ def test_the_tactician_keeps_its_last_ap_for_the_end_of_the_turn() -> None:
     the zombies pass (the turn goes on; their AP wait for the survivors' last step)."""
     game = start("helico", 1)
     tactician = Tactician("normal")
-    bot = make_policy("bot", SURVIVORS, 1)
     waited = None
-    for _ in range(400):
-        if game.is_terminal:
-            break
-        if game.current_side() != ZOMBIES:
-            game.apply(bot.choose(game).action)
-            continue
-        choice = tactician.choose(game)
+    for choice in _zombie_choices(game, tactician, 1, limit=400):
         if isinstance(choice.action, Pass) and not game.pending:
             waited = (choice, game.pools["zombies"], game.pools["survivors"])
             break
