@@ -1,0 +1,61 @@
+"""Records saved by main before the rulings of issue 12 (tests/legacy/make_records.py) still
+load and replay exactly, under the settings they were saved with (a game's and a campaign's
+settings are part of their record)."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from api_support import make_app
+
+from rules.game import Game
+from scenarios.campaign_data import Campaign
+from scenarios.campaign_record import record_result, result_from_game
+
+LEGACY = Path(__file__).parent / "legacy"
+
+
+def _load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((LEGACY / name).read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in LEGACY.glob("game_*.json")))
+def test_a_saved_game_replays_to_its_saved_state(name: str) -> None:
+    saved = _load(name)
+    game = Game.replay(saved["record"])
+    assert game.to_json() == saved["final"]
+    assert game.export() == saved["record"]
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in LEGACY.glob("campaign_*.json")))
+def test_a_saved_campaign_loads_and_records_each_game_again(name: str) -> None:
+    steps = _load(name)["steps"]
+    campaign = Campaign.from_json(steps[0]["campaign"])
+    assert campaign.to_json() == steps[0]["campaign"]
+    for step in steps[1:]:
+        game = Game.replay(step["game"])
+        campaign = record_result(campaign, result_from_game(game, step["scenario"]),
+                                 random.Random(step["after_seed"]))
+        assert campaign.to_json() == step["campaign"]
+        assert Campaign.from_json(step["campaign"]).to_json() == step["campaign"]
+
+
+def test_a_saved_service_database_answers_as_it_did(tmp_path: Path) -> None:
+    shutil.copy(LEGACY / "service.sqlite3", tmp_path / "test.sqlite3")
+    saved = _load("service_answers.json")
+    client = make_app(tmp_path).test_client()
+    game, campaign = saved["game_id"], saved["campaign_id"]
+    answer = client.get(f"/api/v1/games/{game}").json
+    for key in ("state", "outcome", "version", "terminal", "deciding"):
+        assert answer[key] == saved["game"][key], key
+    assert client.get(f"/api/v1/games/{game}/export").json == saved["game_export"]
+    answer = client.get(f"/api/v1/campaigns/{campaign}").json
+    assert (answer["record"], answer["version"]) == (saved["campaign"]["record"],
+                                                     saved["campaign"]["version"])
+    assert client.get(f"/api/v1/campaigns/{campaign}/export").json == saved["campaign_export"]
