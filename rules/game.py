@@ -136,7 +136,7 @@ class Game:
     @classmethod
     def from_json(cls, data: dict[str, Any], catalog: Catalog | None = None) -> Game:
         game = cls(scene_json=data["scene"], figures=[Fig.from_json(f) for f in data["figures"]],
-                   settings=Settings.from_json(data["settings"]), catalog=catalog,
+                   settings=Settings.from_record(data["settings"]), catalog=catalog,
                    max_turns=data["max_turns"], mode=data.get("mode", "solo"),
                    markers=data.get("markers", []),
                    referee=None if data.get("referee") is None else rebuild(data["referee"]))

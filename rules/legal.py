@@ -39,7 +39,8 @@ if TYPE_CHECKING:
     from rules.figures import Fig
     from rules.game import Game
 
-__all__ = ["activatable", "can_activate", "check", "legal_actions", "cost", "why_not_active"]
+__all__ = ["activatable", "can_activate", "check", "legal_actions", "cost", "why_not_active",
+           "dice_cap", "melee_dice", "most_melee_ap"]
 
 REACH_INCHES = 1.0
 MOVE_TARGETS = 3  # "toward" moves listed per figure: the nearest enemies (and fallen friends)
@@ -119,16 +120,42 @@ def weapon_of(game: Game, fig: Fig, weapon: str | None, kinds: tuple[str, ...]) 
     return weapon
 
 
+def _weapon_rate(game: Game, fig: Fig, weapon: str | None) -> tuple[int, int]:
+    """(attack dice per step, AP per step) of a melee weapon: a katana gives 2 dice for 1 AP,
+    a barre de fer 1 die for 2 AP, bare hands 1 die for 1 AP."""
+    if weapon is None or fig.is_zombie:
+        return 1, 1
+    item = game.catalog.equipment[weapon]
+    return item.attacks_per_ap, max(item.ap_cost, 1)
+
+
+def dice_cap(game: Game, fig: Fig, weapon: str | None) -> int:
+    """Most attack dice in one melee action: A, except that a weapon making two attacks
+    for 1 AP always makes them (R2: dice = min(2 x AP, max(A, 2)))."""
+    per_ap, _ = _weapon_rate(game, fig, weapon)
+    if per_ap > 1 and game.settings.two_attacks_per_ap == "always":
+        return max(fig.attack, per_ap)
+    return max(fig.attack, 1)
+
+
+def most_melee_ap(game: Game, fig: Fig, weapon: str | None) -> int:
+    """Most AP one melee action with `weapon` may take: each AP must add a die (D5, R2)."""
+    per_ap, step = _weapon_rate(game, fig, weapon)
+    if per_ap > 1 and game.settings.two_attacks_per_ap == "always":
+        return -(-dice_cap(game, fig, weapon) // per_ap) * step
+    return max(fig.attack // per_ap, 1) * step
+
+
 def melee_dice(game: Game, fig: Fig, act: Melee) -> int:
-    """Attack dice for `act.ap` AP with the weapon used (D5)."""
-    per_ap, ap_per_die = 1, 1
-    if act.weapon is not None and not fig.is_zombie:
-        item = game.catalog.equipment[act.weapon]
-        per_ap, ap_per_die = item.attacks_per_ap, max(item.ap_cost, 1)
+    """Attack dice for `act.ap` AP with the weapon used (D5), at most the cap (R2)."""
+    per_ap, ap_per_die = _weapon_rate(game, fig, act.weapon)
     if act.ap % ap_per_die:
         raise _fail(f"a {act.weapon} attack costs {ap_per_die} AP per die; "
                     f"spend a multiple of {ap_per_die}", "action.ap")
-    return (act.ap // ap_per_die) * per_ap
+    dice = (act.ap // ap_per_die) * per_ap
+    if per_ap > 1 and game.settings.two_attacks_per_ap == "always":
+        return min(dice, dice_cap(game, fig, act.weapon))
+    return dice
 
 
 def _free_zombie(game: Game, fig: Fig) -> bool:
@@ -289,9 +316,8 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
             if d > REACH_INCHES + 1e-9:
                 break
             for w in weapons:
-                step = 1 if w is None else max(game.catalog.equipment[w].ap_cost, 1)
-                per_ap = 1 if w is None else game.catalog.equipment[w].attacks_per_ap
-                most = min(budget, max(fig.attack // per_ap, 1) * step)
+                step = _weapon_rate(game, fig, w)[1]
+                most = min(budget, most_melee_ap(game, fig, w))
                 for ap in range(step, most + 1, step):
                     candidates.append(Melee(fig.id, enemy.id, ap, w))
     if fig.is_zombie and want("scenario") and game.referee is not None and fig.standing:

@@ -1,8 +1,9 @@
 """Panic tests: the three triggers, the value tested and the skills that change it.
 
-Triggers (src L181-185): another survivor dies within 4 in; three zombies within 3 in with no
-friend closer; the figure has lost half its starting PV. A failed test: no action this turn
-and D lowered by 1 until the end of the turn (D18).
+Triggers (rulebook L127-129): another survivor dies within 4 in (with no death while out of
+action in the rulebook, a friend put out of action or contaminated within 4 in by default,
+R5); three zombies within 3 in with no friend closer; the figure has lost half its starting
+PV. A failed test: no action this turn and D lowered by 1 until the end of the turn (D18).
 """
 
 from __future__ import annotations
@@ -100,13 +101,24 @@ def panic_test(game: Game, fig: Fig, reason: str, *, trigger: str) -> None:
         game.offer({"kind": "hysterique", "figure": fig.id, "side": side})
 
 
-def after_death(game: Game, dead: Fig) -> None:
-    """Every survivor of the band within 4 in of a friend who dies tests panic."""
+FALLS = {"died": "died", "down": "was put out of action", "contaminated": "was contaminated"}
+
+
+def after_death(game: Game, dead: Fig, how: str = "died") -> None:
+    """Every standing survivor of the band within 4 in of a friend who falls tests panic,
+    measured now (L127, R5).
+
+    `how` is "died", "down" (put out of action: a trigger only with the default
+    `panic_friend_falls = out_of_action`, the rulebook having no death while out of action)
+    or "contaminated" (which its caller counts as a fall under
+    `contamination_counts_as_death`)."""
     if dead.side != "survivors":
+        return
+    if how == "down" and game.settings.panic_friend_falls != "out_of_action":
         return
     for fig in _band(game, dead):
         if fig.standing and game.distance(fig.id, dead.id) <= DEATH_INCHES + 1e-9:
-            panic_test(game, fig, f"{dead.name} died within 4 in", trigger="death")
+            panic_test(game, fig, f"{dead.name} {FALLS[how]} within 4 in", trigger="death")
 
 
 def check_surrounded(game: Game) -> None:

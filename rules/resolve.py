@@ -41,7 +41,7 @@ from rules.catalog import Catalog
 from rules.combat import AttackDie, Mode, attack_die, current_defence
 from rules.dice import Roll, drive, succeeds
 from rules.errors import IllegalActionError
-from rules.legal import REACH_INCHES, cost, melee_dice, weapon_of
+from rules.legal import REACH_INCHES, cost, dice_cap, melee_dice, most_melee_ap, weapon_of
 from rules.settings import Settings
 
 if TYPE_CHECKING:
@@ -293,14 +293,18 @@ def attack(game: Game, attacker: Fig, target: Fig, dice: int, mode: Mode,
            weapon: str | None, *, free: bool = False, malus: int = 0) -> None:
     """Roll `dice` attack dice one by one; each unsaved hit is a wound (D5).
 
-    The dice stop when the target or the attacker is gone. A survivor put down by one die
-    takes the next hits as wounds while down (D17). `free` marks a free attack (leaving a
-    melee, violent): it earns no contamination and no violent reply.
+    The dice stop when the target or the attacker is gone, or the target is out of action
+    (R4): the dice left are lost. Only with `down_survivor_death = unsaved_wound` does a
+    survivor put down by one die take the next hits as wounds while down (D17). `free`
+    marks a free attack (leaving a melee, violent): it earns no contamination and no
+    violent reply.
     """
+    finishes = game.settings.down_survivor_death == "unsaved_wound"
     for _ in range(dice):
         if not attacker.on_table:
             return
-        if not target.standing and not (target.status == "down" and attacker.is_zombie):
+        if not target.standing and not (
+                finishes and target.status == "down" and attacker.is_zombie):
             return
         spec = attack_spec(game, attacker, target, mode, weapon, malus)
         first = game.rolls_made()
@@ -359,6 +363,7 @@ def wound(game: Game, attacker: Fig, target: Fig, mode: Mode, *, free: bool = Fa
         target.downed_by = attacker.id
         game.moved()
         game.note(f"{target.name} {target.id} is down")
+        panic.after_death(game, target, "down")
         war = game.mode == "zombie_war"
         if attacker.is_zombie and not free and (war or game.pools["zombies"] >= 1) and (
                 game.referee is None or game.referee.may_contaminate(game, attacker, target)):
@@ -418,13 +423,19 @@ def check_melee(game: Game, fig: Fig, act: Melee) -> None:
         raise _fail(f"{target.name} {target.id} is {d:.2f} in away; melee needs {what}",
                     "action.target")
     dice = melee_dice(game, fig, act)
-    cap = fig.attack if game.settings.melee_ap_cap == "attack" else dice if act.ap == 1 else 0
-    if game.settings.melee_ap_cap == "one" and act.ap != (
-            1 if weapon is None else game.catalog.equipment[weapon].ap_cost):
-        raise _fail("one attack per activation (setting melee_ap_cap = one)", "action.ap")
-    if dice > max(cap, 1):
+    if game.settings.melee_ap_cap == "one":
+        if act.ap != (1 if weapon is None else game.catalog.equipment[weapon].ap_cost):
+            raise _fail("one attack per activation (setting melee_ap_cap = one)", "action.ap")
+        return
+    if game.settings.two_attacks_per_ap == "within_attack" and dice > max(fig.attack, 1):
         raise _fail(f"{fig.name} {fig.id} rolls at most {fig.attack} attack dice (A); "
                     f"{act.ap} AP would give {dice}", "action.ap")
+    most = most_melee_ap(game, fig, weapon)
+    if act.ap > most:
+        cap = dice_cap(game, fig, weapon)
+        raise _fail(f"{fig.name} {fig.id} rolls at most {cap} attack dice (A {fig.attack}"
+                    f"{', two attacks for 1 AP' if cap > fig.attack else ''}); "
+                    f"{act.ap} AP is more than the {most} AP that give them", "action.ap")
 
 
 def shooting_answer(game: Game, fig: Fig, reach: float) -> dict[str, Any]:
@@ -586,21 +597,27 @@ def spend(game: Game, fig: Fig, item: str, uses: int = 1) -> None:
 def _heal_source(game: Game, fig: Fig, target: Fig) -> Fig | None:
     """Who pays the healing item (None: a skill heals without one).
 
-    Chirurgien raising a down friend may use an item of the friend's or of a friend in base
+    Chirurgien healing a down friend may use a healing item of any friendly character
+    (L183, R3): its own first, then the down friend's, then the nearest friend's on the
+    table, wherever it stands; `chirurgien_items = in_contact` keeps to friends in base
     contact with the Médecin (D14)."""
     if fig.has("premiers_soins") and target.standing:
         return None
     if fig.units.get("soins", 0) > 0:
         return fig
     if fig.has("chirurgien") and target.status == "down" and target.id != fig.id:
-        lenders = [target] + [f for f in game.figures.values()
-                              if f.side == "survivors" and f.band == fig.band and f.standing
-                              and f.id != fig.id and game.in_contact(fig.id, f.id)]
-        for friend in lenders:
+        anywhere = game.settings.chirurgien_items == "any_friend"
+        others = sorted((f for f in game.figures.values()
+                         if f.side == "survivors" and f.band == fig.band and f.on_table
+                         and f.id not in (fig.id, target.id)
+                         and (anywhere or f.standing and game.in_contact(fig.id, f.id))),
+                        key=lambda f: game.distance(fig.id, f.id))
+        for friend in [target, *others]:
             if friend.units.get("soins", 0) > 0:
                 return friend
+        whose = "any friend's" if anywhere else "one of a friend in base contact"
         raise _fail(f"{fig.name} {fig.id} needs a healing item (soins): its own, "
-                    f"{target.id}'s or one of a friend in base contact", "action")
+                    f"{target.id}'s or {whose}", "action")
     raise _fail(f"{fig.name} {fig.id} has no healing item (soins) left", "action")
 
 
@@ -757,7 +774,7 @@ def do_contaminate(game: Game, zombie: Fig, target: Fig) -> None:
     game.note(f"{target.name} {target.id} is contaminated and rises as {article} {z.name}")
     target.downed_by = zombie.id
     if game.settings.contamination_counts_as_death:
-        panic.after_death(game, target)
+        panic.after_death(game, target, "contaminated")
     target.origin = target.kind
     target.side, target.kind, target.name, target.band = "zombies", z.id, z.name, "zombies"
     target.move, target.attack, target.defense, target.wounds, target.pv = (
@@ -839,7 +856,10 @@ def resolve_action(game: Game, fig: Fig, act: Action) -> None:
         if target.status == "down":
             target.status, target.resting = "standing", True
             game.moved()
-        game.note(f"{fig.name} {fig.id} heals {target.name} {target.id} (PV {target.pv})")
+        lent = "" if source is None or source is fig else \
+            f" with {source.name} {source.id}'s healing item"
+        game.note(f"{fig.name} {fig.id} heals {target.name} {target.id}{lent} "
+                  f"(PV {target.pv})")
     elif isinstance(act, Revive):
         target = game.figures[act.target]
         if game.settings.revive_needs_healing_item:

@@ -13,7 +13,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from geometry.errors import SurviveUsError
 
-__all__ = ["Settings", "SettingsError", "DEFAULT_SETTINGS"]
+__all__ = ["Settings", "SettingsError", "DEFAULT_SETTINGS", "LEGACY"]
 
 
 class SettingsError(SurviveUsError, ValueError):
@@ -33,13 +33,13 @@ class Settings:
     down_at_end: Literal["roll", "survive", "die"] = "roll"
     ap_pool_counts: Literal["standing", "all"] = "standing"
     prof_skills: Literal["added", "printed"] = "added"
-    once_per_game_scope: Literal["scenario", "campaign"] = "scenario"
+    once_per_game_scope: Literal["scenario", "campaign"] = "campaign"
     hysterique_mover: Literal["survivors", "zombies"] = "survivors"
     extremiste_move: Literal["optional", "mandatory"] = "optional"
     track_ammunition: bool = True
     rarity_scope: Literal["selection", "always"] = "selection"
-    allow_pass: bool = True
-    down_survivor_death: Literal["unsaved_wound", "never"] = "unsaved_wound"
+    allow_pass: bool = False
+    down_survivor_death: Literal["unsaved_wound", "never"] = "never"
     contamination_counts_as_death: bool = True
     surrounded_friend_rule: Literal["closer_than_third_zombie", "within_3"] = (
         "closer_than_third_zombie"
@@ -56,9 +56,23 @@ class Settings:
     revive_needs_healing_item: bool = False
     wounds_carry_over: bool = True
     band_points_limit: int | None = None
+    two_attacks_per_ap: Literal["always", "within_attack"] = "always"
+    chirurgien_items: Literal["any_friend", "in_contact"] = "any_friend"
+    panic_friend_falls: Literal["out_of_action", "death"] = "out_of_action"
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_record(cls, data: Any, where: str = "settings") -> Settings:
+        """The settings a saved game or campaign was played under.
+
+        A record holds every setting (`to_json`); one it lacks did not exist when it was
+        saved, so it takes the value that was then the rule (`LEGACY`), not today's default,
+        and the record replays exactly."""
+        if isinstance(data, Mapping):
+            data = {**{k: v for k, v in LEGACY.items() if k not in data}, **data}
+        return cls.from_json(data, where)
 
     @classmethod
     def from_json(cls, data: Any, where: str = "settings") -> Settings:
@@ -107,3 +121,15 @@ def _accepts(allowed: list[str], value: Any) -> bool:
 
 
 DEFAULT_SETTINGS = Settings()
+
+LEGACY: dict[str, Any] = {
+    # Defaults changed by the rulings of issue 12 (docs/rules.md R1-R6): the value a record
+    # saved before them was played with, should it lack the setting.
+    "allow_pass": True,
+    "down_survivor_death": "unsaved_wound",
+    "once_per_game_scope": "scenario",
+    # Settings added by those rulings: what the engine did before they existed.
+    "two_attacks_per_ap": "within_attack",
+    "chirurgien_items": "in_contact",
+    "panic_friend_falls": "death",
+}

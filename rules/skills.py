@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from geometry.units import CONTACT_INCHES
 from rules.actions import Action, Melee, Move, Shoot, UseSkill
 from rules.dice import Roll
 from rules.errors import IllegalActionError
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "offer_didactique", "offer_savoir", "offer_reactivation", "skill_actions", "check_use",
-    "use", "window_actions", "check_window", "carry_out_window",
+    "use", "window_actions", "check_window", "carry_out_window", "lucky_split",
 ]
 
 ONCE_PER_GAME = ("chanceux", "sprinter", "didactique")
@@ -93,6 +94,9 @@ def skill_actions(game: Game, fig: Fig) -> list[Action]:
     out: list[Action] = []
     if fig.has("chanceux"):
         out.append(UseSkill(fig.id, "chanceux"))
+        sure, tied, slots = lucky_split(game, fig)
+        if len(tied) > slots:
+            out += [UseSkill(fig.id, "chanceux", target=z) for z in tied]
     if fig.has("sprinter"):
         zombies = sorted((game.distance(fig.id, z.id), z.id) for z in game.figures.values()
                          if z.is_zombie and z.on_table)
@@ -108,6 +112,11 @@ def check_use(game: Game, fig: Fig, act: UseSkill) -> None:
     if act.skill == "chanceux":
         if not any(z.is_zombie and z.on_table for z in game.figures.values()):
             raise _fail("no zombie on the table")
+        sure, tied, slots = lucky_split(game, fig)
+        if act.target is not None and (act.target not in tied or len(tied) <= slots):
+            raise _fail(f"{act.target!r} is not one of the zombies tied for nearest; name one "
+                        f"only to break a tie ({', '.join(tied) if len(tied) > slots else 'none'})",
+                        "action.target")
     elif act.skill == "sprinter":
         from rules.resolve import plan_move
 
@@ -121,9 +130,10 @@ def use(game: Game, fig: Fig, act: UseSkill) -> None:
 
     fig.used_game[act.skill] = 1
     if act.skill == "chanceux":
-        zombies = sorted((game.distance(fig.id, z.id), z.id) for z in game.figures.values()
-                         if z.is_zombie and z.on_table)
-        for _, zid in zombies[:LUCKY_VICTIMS]:
+        sure, tied, slots = lucky_split(game, fig)
+        if act.target is not None:
+            tied = [act.target] + [z for z in tied if z != act.target]
+        for zid in sure + tied[:slots]:
             z = game.figures[zid]
             z.status, z.downed_by = "removed", fig.id
             game.note(f"luck: {z.name} {z.id} is killed by another zombie (chanceux)")
@@ -131,6 +141,23 @@ def use(game: Game, fig: Fig, act: UseSkill) -> None:
     elif act.skill == "sprinter":
         game.note(f"{fig.name} {fig.id} sprints: a free move (sprinter)")
         resolve.do_move(game, fig, Move(fig.id, to=act.to, toward=act.target), fig.move)
+
+
+def lucky_split(game: Game, fig: Fig) -> tuple[list[str], list[str], int]:
+    """Chanceuse's victims: (the zombies surely among the two nearest, the zombies tied at
+    the cut, how many of those are taken). Distances count as equal within 0.01 in, and
+    every zombie in base contact is at 0 in; the survivors player breaks a tie at the cut
+    by naming the zombie taken first (D14); the rest of the tie goes by exact distance (as
+    the tape would split it), then by the order the figures are listed."""
+    exact = sorted((game.distance(fig.id, z.id), z.id) for z in game.figures.values()
+                   if z.is_zombie and z.on_table)
+    ranked = [(round(max(d - CONTACT_INCHES, 0.0), 2), z) for d, z in exact]
+    if len(ranked) <= LUCKY_VICTIMS:
+        return [z for _, z in ranked], [], 0
+    cut = ranked[LUCKY_VICTIMS - 1][0]
+    sure = [z for d, z in ranked if d < cut]
+    tied = [z for d, z in ranked if d == cut]
+    return sure, tied, LUCKY_VICTIMS - len(sure)
 
 
 # --- windows -----------------------------------------------------------------------------

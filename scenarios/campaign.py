@@ -28,6 +28,7 @@ from scenarios.cards import Card, cards_by_number, load_cards
 __all__ = [
     "MIN_LENGTH",
     "MAX_LENGTH",
+    "SAVED_MIN_LENGTH",
     "Chooser",
     "CampaignError",
     "DrawRoll",
@@ -36,7 +37,8 @@ __all__ = [
     "chosen_by",
 ]
 
-MIN_LENGTH = 2  # one regular scenario and the conclusive one (the rulebook plays 3 or more)
+MIN_LENGTH = 3  # "3 (ou plus) scénarii" (L7): two regular scenarios and the conclusive one
+SAVED_MIN_LENGTH = 2  # campaigns saved before the rulebook's minimum was enforced still load
 MAX_LENGTH = 7  # six regular ones and the conclusive one
 ChosenBy = Literal["dice", "zombies", "survivors"]
 Chooser = Callable[[str, Sequence[Card]], str]
@@ -105,8 +107,8 @@ def draw_campaign(length: int, rng: random.Random | Dice | None = None, *,
     if isinstance(length, bool) or not isinstance(length, int) or not (
             MIN_LENGTH <= length <= MAX_LENGTH):
         raise CampaignError(
-            f"length: a campaign has {MIN_LENGTH} to {MAX_LENGTH} scenarios (1 to 6 regular "
-            f"ones, then a conclusive one), got {length!r}", "length")
+            f"length: a campaign has {MIN_LENGTH} to {MAX_LENGTH} scenarios (the rulebook plays "
+            f"3 or more: 2 to 6 regular ones, then a conclusive one), got {length!r}", "length")
     dice = rng if isinstance(rng, Dice) else Dice(rng=rng or random.Random())
     cards = cards or load_cards()
     regular = cards_by_number(cards, "regular")

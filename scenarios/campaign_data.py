@@ -17,7 +17,14 @@ from geometry.errors import SurviveUsError
 from rules.catalog import Catalog, load_catalog
 from rules.settings import Settings
 from rules.warband import Member, Roster
-from scenarios.campaign import MAX_LENGTH, MIN_LENGTH, CampaignDraw, CampaignError, DrawRoll
+from scenarios.campaign import (
+    MAX_LENGTH,
+    MIN_LENGTH,
+    SAVED_MIN_LENGTH,
+    CampaignDraw,
+    CampaignError,
+    DrawRoll,
+)
 from scenarios.cards import Card, load_cards
 
 __all__ = [
@@ -477,7 +484,7 @@ class Campaign:
         if obj.get("version", VERSION) != VERSION:
             raise bad(at("version"), f"version {VERSION}", obj["version"])
         try:
-            settings = Settings.from_json(obj.get("settings"), at("settings"))
+            settings = Settings.from_record(obj.get("settings"), at("settings"))
             roster = Roster.from_json(obj["roster"], at("roster"))
         except SurviveUsError as error:
             raise CampaignError(error.message, error.where) from None
@@ -557,7 +564,7 @@ def _draw_from_json(data: Any, where: str) -> CampaignDraw:
     obj = _object(data, where, required=("scenarios", "final_roll", "final_chosen_by"),
                   optional=("rolls", "choice_pending", "final_choice"))
     scenarios = _texts(obj["scenarios"], f"{where}.scenarios")
-    if not MIN_LENGTH <= len(scenarios) <= MAX_LENGTH:
+    if not SAVED_MIN_LENGTH <= len(scenarios) <= MAX_LENGTH:
         raise bad(f"{where}.scenarios", f"{MIN_LENGTH} to {MAX_LENGTH} scenarios", scenarios)
     by = _choice(obj["final_chosen_by"], f"{where}.final_chosen_by", CHOOSERS)
     rolls = []

@@ -23,7 +23,7 @@ export async function showCampaigns() {
   const ids = knownIds("campaign");
   const rows = await Promise.all(ids.map((id) => get(`/campaigns/${encodeURIComponent(id)}`).catch(() => null)));
   const example = select(EXAMPLE_BANDS, EXAMPLE_BANDS[0][0], { id: "campaign-example", "aria-label": t("campaign.example") });
-  const length = h("input", { id: "campaign-length", type: "number", min: 3, max: 10, value: 3, "aria-label": t("campaign.length") });
+  const length = h("input", { id: "campaign-length", type: "number", min: 3, max: 7, value: 3, "aria-label": t("campaign.length") });
   const seed = h("input", { id: "campaign-seed", type: "number", min: 0, value: 1, "aria-label": t("home.seed") });
   document.getElementById("view").replaceChildren(h("div", { class: "page" },
     h("h1", {}, t("campaign.list_title")),
