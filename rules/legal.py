@@ -209,7 +209,8 @@ def check(game: Game, act: Action) -> None:
         raise _fail("there is nothing to decline now", "action.type")
     side = game.to_act
     if isinstance(act, Pass | EndActivations):
-        if not game.settings.allow_pass and _activations(game, side):
+        if not game.settings.allow_pass and game.pools.get(side, 0) > 0 \
+                and _activations(game, side):
             raise _fail(f"the {side} must activate a figure while they can "
                         "(setting allow_pass = false)", "action.type")
         return
@@ -406,6 +407,6 @@ def legal_actions(game: Game) -> list[Action]:
     if game.pending:
         return windows.actions(game, game.pending[0])
     out = _activations(game, game.to_act)
-    if game.settings.allow_pass or not out:
+    if game.settings.allow_pass or not out or game.pools.get(game.to_act, 0) <= 0:
         out += [Pass(), EndActivations()]
     return out

@@ -432,10 +432,13 @@ def check_melee(game: Game, fig: Fig, act: Melee) -> None:
                     f"{act.ap} AP would give {dice}", "action.ap")
     most = most_melee_ap(game, fig, weapon)
     if act.ap > most:
-        cap = dice_cap(game, fig, weapon)
-        raise _fail(f"{fig.name} {fig.id} rolls at most {cap} attack dice (A {fig.attack}"
-                    f"{', two attacks for 1 AP' if cap > fig.attack else ''}); "
-                    f"{act.ap} AP is more than the {most} AP that give them", "action.ap")
+        per_ap = 1 if weapon is None else game.catalog.equipment[weapon].attacks_per_ap
+        if per_ap == 1:
+            raise _fail(f"{fig.name} {fig.id} rolls at most {fig.attack} attack dice (A); "
+                        f"{act.ap} AP would give {dice}", "action.ap")
+        raise _fail(f"{fig.name} {fig.id} rolls at most {dice_cap(game, fig, weapon)} attack "
+                    f"dice with the {weapon} (A {fig.attack}, two attacks for 1 AP), which "
+                    f"{most} AP give; {act.ap} AP would add none", "action.ap")
 
 
 def shooting_answer(game: Game, fig: Fig, reach: float) -> dict[str, Any]:

@@ -66,7 +66,7 @@ def test_move_toward_a_figure_out_of_reach_goes_m_inches() -> None:
 
 def test_third_move_lowers_defence() -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "slasher", 5, 14)],
-                 [6, 6, 6])
+                 [6, 6, 6], allow_pass=True)
     g = Golden(game)
     s1 = game.figures["s1"]
     g(Move("s1", to=(5, 6)))
@@ -324,7 +324,10 @@ def test_melee_dice_capped_by_attack() -> None:
     g = Golden(game)
     g.refused(Melee("s1", "z1", ap=5),
               r"^Militaire \(H\) s1 rolls at most 4 attack dice \(A\); 5 AP would give 5$")
-    g.refused(Melee("s1", "z1", ap=3, weapon="katana"), "3 AP would give 6")
+    # L230 "deux attaques pour 1PA", L118 A caps the dice (R2): 2 AP give A4's 4 dice
+    g.refused(Melee("s1", "z1", ap=3, weapon="katana"),
+              r"at most 4 attack dice with the katana \(A 4, two attacks for 1 AP\), which 2 AP "
+              r"give; 3 AP would add none$")
     g.refused(Melee("s1", "z1", ap=3, weapon="barre_de_fer"),
               "a barre_de_fer attack costs 2 AP per die; spend a multiple of 2")
     g.refused({"type": "melee", "figure": "s1", "target": "z1", "ap": 0}, "action.ap",
@@ -370,7 +373,7 @@ def test_zombie_saves_melee_on_6(save: int, kept: bool) -> None:
 def test_survivor_melee_save_and_protections(items: dict[str, int], skill: str,
                                              rolls: list[int], pv: int) -> None:
     game = start([survivor("s1", "militaire_h", 5, 5, skill=skill, items=items, defense=4),
-                  zombie("z1", "rodeur", 5, UP)], [6, 6, 6])
+                  zombie("z1", "rodeur", 5, UP)], [6, 6, 6], allow_pass=True)
     g = Golden(game)
     g(EndActivations())
     g(Melee("z1", "s1"), rolls)
@@ -381,7 +384,7 @@ def test_survivor_melee_save_and_protections(items: dict[str, int], skill: str,
 def test_protection_effects_cosmetic() -> None:
     game = start([survivor("s1", "bourrin", 5, 5, skill="cogneur",
                            items={"protection": 1, "couvercle_de_poubelle": 1}),
-                  zombie("z1", "rodeur", 5, UP)], [6, 6, 6], protection_effects="cosmetic")
+                  zombie("z1", "rodeur", 5, UP)], [6, 6, 6], protection_effects="cosmetic", allow_pass=True)
     g = Golden(game)
     g(EndActivations())
     notes = g(Melee("z1", "s1"), [4, 4])
@@ -392,7 +395,7 @@ def test_protection_effects_cosmetic() -> None:
 
 def test_combattant_rerolls_a_failed_melee_save() -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5, skill="combattant"),
-                  zombie("z1", "ignoble", 5, UP)], [6, 6, 6])
+                  zombie("z1", "ignoble", 5, UP)], [6, 6, 6], allow_pass=True)
     g = Golden(game)
     g(EndActivations())
     notes = g(Melee("z1", "s1", ap=2), [5, 2, 5, 6, 2, 3])
@@ -455,7 +458,7 @@ def test_vengeur_attacks_again_when_the_zombie_saves() -> None:
 
 def test_robuste_ignores_the_first_wound_of_the_game() -> None:
     game = start([survivor("s1", "bourrin", 5, 5, skill="robuste"),
-                  zombie("z1", "ignoble", 5, UP)], [6, 6, 6])
+                  zombie("z1", "ignoble", 5, UP)], [6, 6, 6], allow_pass=True)
     g = Golden(game)
     g(EndActivations())
     notes = g(Melee("z1", "s1", ap=2), [4, 1, 4, 2])
@@ -467,7 +470,7 @@ def test_robuste_ignores_the_first_wound_of_the_game() -> None:
 
 def test_violent_hits_back_once_after_the_attack_at_minus_one() -> None:
     game = start([survivor("s1", "bourrin", 5, 5, skill="violent", items={"barre_de_fer": 1}),
-                  zombie("z1", "ignoble", 5, UP), far_zombie()], [6, 6, 6])
+                  zombie("z1", "ignoble", 5, UP), far_zombie()], [6, 6, 6], allow_pass=True)
     g = Golden(game)
     g(EndActivations())
     notes = g(Melee("z1", "s1", ap=2), [4, 1, 5, 2, 4, 5])
@@ -736,7 +739,7 @@ def test_contaminated_class_becomes_its_zombie(archetype: str, becomes: str) -> 
 
 def test_contamination_resisted_or_missed() -> None:
     game = start([survivor("s1", "enfant", 5, 5, pv=1, items={"casque": 1}),
-                  survivor("s2", "bourrin", 15, 5), zombie("z1", "slasher", 5, UP)], [6, 6, 6])
+                  survivor("s2", "bourrin", 15, 5), zombie("z1", "slasher", 5, UP)], [6, 6, 6], down_survivor_death="unsaved_wound")
     g = Golden(game)
     g(Move("s2", to=(15, 4)))
     g(Melee("z1", "s1"), [3, 2])
@@ -753,7 +756,7 @@ def test_contamination_resisted_or_missed() -> None:
 def test_the_contamination_roll_can_miss_and_the_window_be_declined() -> None:
     game = start([survivor("s1", "enfant", 5, 5, pv=1), survivor("s2", "bourrin", 15, 5),
                   zombie("z1", "slasher", 5, UP), zombie("z2", "slasher", 5 - TOUCH, 5)],
-                 [6, 6, 6])
+                 [6, 6, 6], down_survivor_death="unsaved_wound")
     g = Golden(game)
     g(Move("s2", to=(15, 4)))
     g(Melee("z1", "s1"), [3, 2])
@@ -768,7 +771,7 @@ def test_the_contamination_roll_can_miss_and_the_window_be_declined() -> None:
 
 def test_a_second_hit_in_the_same_attack_kills_the_fallen_survivor() -> None:
     game = start([survivor("s1", "enfant", 5, 5, pv=1), survivor("s2", "bourrin", 15, 5),
-                  zombie("z1", "slasher", 5, UP)], [6, 6, 6])
+                  zombie("z1", "slasher", 5, UP)], [6, 6, 6], down_survivor_death="unsaved_wound")
     g = Golden(game)
     g(Move("s2", to=(15, 4)))
     notes = g(Melee("z1", "s1", ap=2), [3, 2, 3, 4])
@@ -832,7 +835,7 @@ def test_self_heal_setting() -> None:
 def test_revive_costs_two_ap_and_the_friend_rests_this_turn() -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5),
                   survivor("s2", "bourrin", SIDE, 5, pv=0, status="down"),
-                  zombie("z1", "rodeur", 5, 15)], [6, 2, 2])
+                  zombie("z1", "rodeur", 5, 15)], [6, 2, 2], allow_pass=True)
     g = Golden(game)
     assert game.pools["survivors"] == 1 + 6  # the down Bourrin does not count
     g.refused(Heal("s1", "s2"), r"^Bourrin \(H\) s2 is down: revive it \(2 AP\) instead$")
@@ -992,7 +995,7 @@ def test_shooting_a_zombie_in_base_contact() -> None:
 def test_contamination_roll_and_protections(items: dict[str, int], rolls: list[int],
                                             contaminated: bool) -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5, skill="combattant", pv=1, items=items),
-                  survivor("s2", "bourrin", 15, 5), zombie("z1", "ignoble", 5, UP)], [6, 6, 6])
+                  survivor("s2", "bourrin", 15, 5), zombie("z1", "ignoble", 5, UP)], [6, 6, 6], allow_pass=True)
     g = Golden(game)
     g(Pass())
     g(Melee("z1", "s1"), [6, 1, 1])

@@ -13,18 +13,22 @@ UP = 5 + TOUCH
 
 def death_scene(witness: str = "geek", skill: str | None = None, sex: str | None = None,
                 **settings: object) -> Golden:
-    """s1 lies down at (5, 5) with z1 on it; s2 is 2 in away, s3 4.5 in away."""
+    """s1 lies down at (5, 5) with z1 on it; s2 is 2 in away, s3 4.5 in away. Under the
+    settings where a down survivor dies of an unsaved wound and only a death is a trigger
+    (the rules before R4 and R5); `fall_scene` is the default rules' version."""
     game = start([survivor("s1", "enfant", 5, 5, pv=0, status="down"),
                   survivor("s2", witness, 5 - TOUCH - 1.99, 5, skill=skill, sex=sex),
                   survivor("s3", "geek", 5 + TOUCH + 4.49, 5),
-                  zombie("z1", "slasher", 5, UP)], [6, 6, 6], **settings)
+                  zombie("z1", "slasher", 5, UP)], [6, 6, 6],
+                 **{"allow_pass": True, "down_survivor_death": "unsaved_wound",
+                    "panic_friend_falls": "death", **settings})
     g = Golden(game)
     g(Pass())
     return g
 
 
 def test_a_death_within_4_in_is_tested_and_failure_freezes_the_figure() -> None:
-    g = death_scene()
+    g = death_scene(allow_pass=True)
     game = g.game
     notes = g(Melee("z1", "s1"), [3, 4, 4])
     assert notes[3:] == ["Enfant (H/F) s1 dies", "rolls 4 (panic 5+ (Enfant (H/F) died within "
@@ -45,7 +49,7 @@ def test_a_death_within_4_in_is_tested_and_failure_freezes_the_figure() -> None:
 
 
 def test_a_passed_test_changes_nothing() -> None:
-    g = death_scene()
+    g = death_scene(allow_pass=True)
     notes = g(Melee("z1", "s1"), [3, 4, 5])
     assert notes[-1] == "Geek (H/F) keeps calm (Enfant (H/F) died within 4 in, tested on " \
                         "Geek (H/F)'s 5+)"
@@ -54,7 +58,7 @@ def test_a_passed_test_changes_nothing() -> None:
 
 
 def test_egoiste_takes_no_test_when_a_friend_dies() -> None:
-    g = death_scene("bimbo", "egoiste")
+    g = death_scene("bimbo", "egoiste", allow_pass=True)
     notes = g(Melee("z1", "s1"), [3, 4])
     assert notes[-1] == "Bimbo (F) is égoïste: a friend's death leaves her cold"
     g.finish()
@@ -64,19 +68,20 @@ def test_egoiste_takes_no_test_when_a_friend_dies() -> None:
 def test_a_contamination_counts_as_a_death(counts: bool, tested: bool) -> None:
     game = start([survivor("s1", "enfant", 5, 5, pv=1), survivor("s2", "geek", 2, 5),
                   zombie("z1", "slasher", 5, UP)], [6, 6, 6],
-                 contamination_counts_as_death=counts)
+                 contamination_counts_as_death=counts, allow_pass=True, panic_friend_falls="death")
     g = Golden(game)
     g(Pass())
     g(Melee("z1", "s1"), [3, 4])
     notes = g(Contaminate("z1", "s1"), [3, 1] + ([6] if tested else []))
-    assert ("rolls 6 (panic 5+ (Enfant (H/F) died within 4 in), s2)" in notes) is tested
+    assert ("rolls 6 (panic 5+ (Enfant (H/F) was contaminated within 4 in), s2)" in notes) \
+        is tested
     g.finish()
 
 
 def test_down_figures_never_test() -> None:
     game = start([survivor("s1", "enfant", 5, 5, pv=0, status="down"),
                   survivor("s2", "geek", 2, 5, pv=0, status="down"), survivor("s3", "geek", 20, 5),
-                  zombie("z1", "slasher", 5, UP)], [6, 6, 6])
+                  zombie("z1", "slasher", 5, UP)], [6, 6, 6], allow_pass=True, down_survivor_death="unsaved_wound")
     g = Golden(game)
     g(Pass())
     notes = g(Melee("z1", "s1"), [3, 4])
@@ -94,7 +99,7 @@ def surrounded(skill: str | None = None, friend: tuple[float, float] = (20.0, 10
             zombie("z1", "rodeur", 10, 10 + TOUCH + 0.98),
             zombie("z2", "rodeur", 10 + TOUCH + 0.98, 10),
             zombie("z3", "rodeur", 10 - TOUCH - 4, 10)]
-    g = Golden(start(figs, [6, 6, 6], **settings))
+    g = Golden(start(figs, [6, 6, 6], **settings, allow_pass=True))
     g(Pass())
     return g
 
@@ -139,7 +144,7 @@ def test_a_down_friend_does_not_count() -> None:
             zombie("z1", "rodeur", 10, 10 + TOUCH + 0.98),
             zombie("z2", "rodeur", 10 + TOUCH + 0.98, 10),
             zombie("z3", "rodeur", 10 - TOUCH - 4, 10)]
-    g = Golden(start(figs, [6, 6, 6]))
+    g = Golden(start(figs, [6, 6, 6], allow_pass=True))
     g(Pass())
     notes = g(Move("z3", to=(10 - TOUCH - 2.5, 10)), [6])
     assert notes[-1].startswith("Geek (H/F) keeps calm (surrounded")
@@ -151,7 +156,7 @@ def test_a_down_friend_does_not_count() -> None:
 
 def test_losing_half_the_pv_is_tested_once() -> None:
     game = start([survivor("s1", "geek", 5, 5, pv=4), zombie("z1", "slasher", 5, UP)],
-                 [6, 6, 6])
+                 [6, 6, 6], allow_pass=True)
     g = Golden(game)
     g(EndActivations())
     notes = g(Melee("z1", "s1"), [4, 1, 6])  # from 4 PV to 3, half of 6
@@ -164,7 +169,7 @@ def test_losing_half_the_pv_is_tested_once() -> None:
 
 def test_no_half_pv_test_when_already_below_half() -> None:
     game = start([survivor("s1", "geek", 5, 5, pv=2), zombie("z1", "slasher", 5, UP)],
-                 [6, 6, 6])
+                 [6, 6, 6], allow_pass=True)
     g = Golden(game)
     g(EndActivations())
     notes = g(Melee("z1", "s1"), [4, 1])
@@ -179,7 +184,7 @@ def half_pv_test(others: list[object], skill: str | None = None, archetype: str 
                  sex: str | None = None, dice: tuple[int, ...] = ()) -> list[str]:
     """s1 loses its 4th PV of 6 to z1 and tests panic; returns the notes of that attack."""
     game = start([survivor("s1", archetype, 5, 5, skill=skill, sex=sex, pv=4), *others,
-                  zombie("z1", "slasher", 5, UP)], [6, 6, 6])
+                  zombie("z1", "slasher", 5, UP)], [6, 6, 6], allow_pass=True)
     g = Golden(game)
     g(Pass())
     notes = g(Melee("z1", "s1"), [4, 1, *dice])
@@ -193,7 +198,8 @@ def test_maline_passes_her_first_test_then_rolls() -> None:
     game = start([survivor("s1", "ado_f", 5, 5, skill="maline", pv=4),
                   survivor("s3", "enfant", 5 - TOUCH, 5, pv=0, status="down"),
                   zombie("z1", "slasher", 5, UP), zombie("z2", "slasher", 5 - TOUCH, 5 - TOUCH)],
-                 [6, 6, 6])
+                 [6, 6, 6], allow_pass=True, down_survivor_death="unsaved_wound",
+                 panic_friend_falls="death")
     g = Golden(game)
     g(Pass())
     g(Melee("z1", "s1"), [4, 1])
@@ -265,7 +271,7 @@ def test_a_parent_never_panics_with_a_child_in_the_band(archetype: str, skill: s
     others = [] if child is None else [survivor("s9", "enfant", 30, 30, status=child)]
     pv = {"pere": 5, "mere": 4}[archetype]  # one more than half: the next wound is tested
     game = start([survivor("s1", archetype, 5, 5, skill=skill, pv=pv), *others,
-                  zombie("z1", "slasher", 5, UP)], [6, 6, 6])
+                  zombie("z1", "slasher", 5, UP)], [6, 6, 6], allow_pass=True)
     g = Golden(game)
     g(EndActivations())
     immune = child in ("standing", "down")
@@ -285,7 +291,7 @@ def test_hysterique_runs_after_failing() -> None:
 def hysterique(mover: str) -> Golden:
     game = start([survivor("s1", "bimbo", 5, 5, skill="hysterique", pv=4),
                   survivor("s2", "bourrin", 15, 5), zombie("z1", "slasher", 5, UP)], [6, 6, 6],
-                 hysterique_mover=mover)
+                 hysterique_mover=mover, allow_pass=True)
     g = Golden(game)
     g(EndActivations())
     g(Melee("z1", "s1"), [4, 1, 2])
@@ -318,7 +324,7 @@ def test_rassurant_once_per_turn() -> None:
     game = start([survivor("s1", "geek", 5, 5, pv=4), survivor("s3", "geek", 9, 5, pv=4),
                   survivor("s2", "prof", 7, 8, skill="rassurant"),
                   zombie("z1", "slasher", 5, 5 - TOUCH), zombie("z3", "slasher", 9, 5 - TOUCH)],
-                 [6, 6, 6])
+                 [6, 6, 6], allow_pass=True)
     g = Golden(game)
     g(Pass())
     notes = g(Melee("z1", "s1"), [4, 1, 2, 3])

@@ -87,7 +87,7 @@ def savoir_scene() -> Golden:
     game = start([survivor("s1", "scientifique", 5, 5, skill="savoir"),
                   survivor("s2", "bourrin", 12, 5, pv=1),
                   zombie("z1", "rodeur", 5, 12), zombie("z2", "slasher", 12, 5 + TOUCH)],
-                 [6, 2, 3])
+                 [6, 2, 3], allow_pass=True)
     g = Golden(game)
     g(Pass())
     return g
@@ -156,7 +156,7 @@ def test_savoir_cancels_a_two_ap_reaction() -> None:
 
 def test_no_savoir_when_the_scientist_is_down() -> None:
     game = start([survivor("s1", "scientifique", 5, 5, skill="savoir", pv=0, status="down"),
-                  survivor("s2", "bourrin", 12, 5), zombie("z1", "rodeur", 5, 12)], [6, 2, 3])
+                  survivor("s2", "bourrin", 12, 5), zombie("z1", "rodeur", 5, 12)], [6, 2, 3], allow_pass=True)
     g = Golden(game)
     g(Pass())
     assert g(Move("z1", to=(5, 11)))[0].startswith("Rôdeur z1 moves")
@@ -168,7 +168,7 @@ def test_no_savoir_when_the_scientist_is_down() -> None:
 
 def test_didactique_rerolls_the_ap_die_once_per_game() -> None:
     game = start([survivor("s1", "scientifique", 5, 5, skill="didactique"),
-                  zombie("z1", "rodeur", 5, 12)], [1, 2, 3], max_turns=3)
+                  zombie("z1", "rodeur", 5, 12)], [1, 2, 3], max_turns=3, allow_pass=True)
     g = Golden(game)
     assert game.pending == [{"kind": "didactique", "figure": "s1", "side": "survivors",
                              "die": 1}]
@@ -185,7 +185,7 @@ def test_didactique_rerolls_the_ap_die_once_per_game() -> None:
 
 def test_didactique_declined_is_offered_again_next_turn() -> None:
     game = start([survivor("s1", "scientifique", 5, 5, skill="didactique"),
-                  zombie("z1", "rodeur", 5, 12)], [1, 2, 3])
+                  zombie("z1", "rodeur", 5, 12)], [1, 2, 3], allow_pass=True)
     g = Golden(game)
     g(Decline())
     assert game.pools["survivors"] == 2
@@ -264,10 +264,11 @@ def test_tireur_rapide_may_shoot_again_or_decline() -> None:
 # --- héroïque --------------------------------------------------------------------------------
 
 
-def heroic(**items: int) -> Golden:
+def heroic(death: str = "never", **items: int) -> Golden:
     game = start([survivor("s1", "militaire_h", 5, 5, skill="heroique", pv=0, status="down",
                            items=items),
-                  survivor("s2", "bourrin", 15, 5), zombie("z1", "rodeur", 5, UP)], [6, 6, 6])
+                  survivor("s2", "bourrin", 15, 5), zombie("z1", "rodeur", 5, UP)], [6, 6, 6],
+                 allow_pass=True, down_survivor_death=death)
     assert game.pools["survivors"] == 1 + 6
     return Golden(game)
 
@@ -284,10 +285,13 @@ def test_a_down_heroique_acts_once_a_turn_for_one_ap() -> None:
     g.finish()
 
 
-def test_a_down_heroique_may_crawl_but_not_revive_itself() -> None:
-    g = heroic()
+@pytest.mark.parametrize(("death", "dice"), [("never", []), ("unsaved_wound", [1])])
+def test_a_down_heroique_may_crawl_but_not_revive_itself(death: str, dice: list[int]) -> None:
+    g = heroic(death)
     g.refused(Revive("s1", "s1"), "down: héroïque allows only 1-AP actions")
-    notes = g(Move("s1", to=(5, 3)), [1])  # leaving the zombie: its free attack misses
+    # leaving the zombie: no free attack on a figure out of action (L86, L117, R4), unless
+    # down survivors may be finished off (then it misses)
+    notes = g(Move("s1", to=(5, 3)), dice)
     assert notes[-1] == "Militaire (H) s1 moves 2.00 in from (5.00, 5.00) to (5.00, 3.00)"
     assert g.game.figures["s1"].status == "down"
     g.finish()
@@ -321,9 +325,14 @@ def test_premiers_soins_heals_without_an_item_but_cannot_raise_the_fallen() -> N
     g.finish()
 
 
-@pytest.mark.parametrize(("owner", "ok"), [("s1", True), ("s3", True), ("s2", True),
-                                           ("s4", False)])
-def test_chirurgien_raises_the_fallen_with_a_friend_s_item(owner: str, ok: bool) -> None:
+@pytest.mark.parametrize(("owner", "items", "ok"), [
+    ("s1", "any_friend", True), ("s3", "any_friend", True), ("s2", "any_friend", True),
+    # L183 "équipement Soins de n'importe lequel des personnages amis" (R3): s4, 10 in away
+    ("s4", "any_friend", True),
+    ("s1", "in_contact", True), ("s3", "in_contact", True), ("s2", "in_contact", True),
+    ("s4", "in_contact", False)])
+def test_chirurgien_raises_the_fallen_with_a_friend_s_item(owner: str, items: str,
+                                                          ok: bool) -> None:
     kit = {"soins": 1}
     game = start([survivor("s1", "medecin", 5, 5, skill="chirurgien",
                            items=kit if owner == "s1" else {}),
@@ -331,14 +340,16 @@ def test_chirurgien_raises_the_fallen_with_a_friend_s_item(owner: str, ok: bool)
                   survivor("s3", "geek", 5, UP, pv=0, status="down",
                            items=kit if owner == "s3" else {}),
                   survivor("s4", "ado_h", 15, 5, items=kit if owner == "s4" else {}),
-                  zombie("z1", "rodeur", 20, 20)], [6, 6, 6])
+                  zombie("z1", "rodeur", 20, 20)], [6, 6, 6], chirurgien_items=items)
     g = Golden(game)
     if not ok:
         g.refused(Heal("s1", "s3"), r"^Médecin \(H/F\) s1 needs a healing item \(soins\): its "
                   r"own, s3's or one of a friend in base contact$")
         return
     notes = g(Heal("s1", "s3"))
-    assert notes == ["Médecin (H/F) s1 heals Geek (H/F) s3 (PV 2)"]
+    lender = "" if owner == "s1" else \
+        f" with {game.figures[owner].name} {owner}'s healing item"
+    assert notes == [f"Médecin (H/F) s1 heals Geek (H/F) s3{lender} (PV 2)"]
     s3 = game.figures["s3"]
     assert (s3.status, s3.pv, s3.resting) == ("standing", 2, True)
     assert game.figures[owner].units == {"soins": 4}
@@ -353,7 +364,7 @@ def test_chirurgien_raises_the_fallen_with_a_friend_s_item(owner: str, ok: bool)
 def test_discrete_zombies_reach_her_only_from_within_3_in(start_gap: float,
                                                           reaches: bool) -> None:
     game = start([survivor("s1", "ado_f", 5, 5, skill="discrete"),
-                  zombie("z1", "rodeur", 5, UP - 0.01 + start_gap)], [6, 6, 6])
+                  zombie("z1", "rodeur", 5, UP - 0.01 + start_gap)], [6, 6, 6], allow_pass=True)
     g = Golden(game)
     assert d(game, "s1", "z1") == pytest.approx(start_gap)
     g(Pass())
@@ -392,7 +403,7 @@ def test_sprinter_with_an_empty_pool() -> None:
 
 def test_end_activations_ends_the_side_s_turn_even_with_a_sprint_left() -> None:
     game = start([survivor("s1", "ado_h", 5, 5, skill="sprinter"), zombie("z1", "rodeur", 5, 15)],
-                 [1, 1, 2])
+                 [1, 1, 2], allow_pass=True)
     g = Golden(game)
     g(EndActivations())
     assert game.ended == ["survivors"] and game.to_act == "zombies"

@@ -58,7 +58,8 @@ def test_alternation_and_a_side_out_of_ap_keeps_the_other_going() -> None:
     assert game.to_act == "zombies"
     g(Move("z1", to=(5, 13)))
     assert game.to_act == "zombies" and game.pools["zombies"] == 1
-    assert game.legal_actions()[-1] == EndActivations()
+    # L74 "jusqu'à ce que chaque camp ait utilisé tous ses PA" (R1): no giving up with AP left
+    assert EndActivations() not in game.legal_actions() and Pass() not in game.legal_actions()
     notes = g(Move("z1", to=(5, 12)), [6, 3, 4])
     assert notes[1:] == [
         "end of turn 1", "rolls 6 (survivors' action points)", "rolls 3 (zombies' action points)",
@@ -69,7 +70,7 @@ def test_alternation_and_a_side_out_of_ap_keeps_the_other_going() -> None:
 
 
 def test_zombies_out_of_reach_pass_and_keep_their_ap() -> None:
-    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 27)], [1, 2, 2])
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 27)], [1, 2, 2], allow_pass=True)
     g = Golden(game)
     notes = g(Move("s1", to=(5, 6)))  # still 21.0 in away
     assert notes[-1] == "zombies cannot activate anyone and pass (4 AP kept)"
@@ -99,7 +100,7 @@ def test_survivors_with_nobody_to_activate_pass() -> None:
 
 
 def test_two_passes_in_a_row_end_the_turn() -> None:
-    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [2, 1, 1])
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [2, 1, 1], allow_pass=True)
     g = Golden(game)
     assert Pass() in game.legal_actions()
     assert g(Pass()) == ["the survivors pass (3 AP kept)"]
@@ -128,7 +129,7 @@ def test_allow_pass_false_forces_an_activation() -> None:
 
 
 def test_end_activations_gives_up_the_pool() -> None:
-    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [2, 1, 1])
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [2, 1, 1], allow_pass=True)
     g = Golden(game)
     notes = g(EndActivations())
     assert notes == ["the survivors end their activations (3 AP unused)"]
@@ -140,7 +141,7 @@ def test_end_activations_gives_up_the_pool() -> None:
 
 def test_end_of_turn_resets_moves_panic_and_resting() -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5), survivor("s2", "bimbo", 8, 5),
-                  zombie("z1", "rodeur", 5, 15)], [1, 1, 1])
+                  zombie("z1", "rodeur", 5, 15)], [1, 1, 1], allow_pass=True)
     s2 = game.figures["s2"]
     s2.panicked, s2.panic_malus, s2.resting = True, 1, False
     g = Golden(game)
@@ -157,7 +158,7 @@ def test_end_of_turn_resets_moves_panic_and_resting() -> None:
 
 def test_survivors_win_after_max_turns() -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 27)], [1, 1, 1],
-                 max_turns=2)
+                 max_turns=2, allow_pass=True)
     g = Golden(game)
     g(Move("s1", to=(5, 4)))
     g(EndActivations(), [1, 1, 1])
@@ -185,7 +186,7 @@ def test_survivors_win_when_no_zombie_is_left() -> None:
 
 def test_zombies_win_when_the_last_survivor_falls() -> None:
     game = start([survivor("s1", "enfant", 5, 5, pv=1), zombie("z1", "slasher", 5, 5.995)],
-                 [1, 1, 1])
+                 [1, 1, 1], allow_pass=True)
     g = Golden(game)
     g(EndActivations())
     notes = g(Melee("z1", "s1"), [5, 2])  # hits the enfant's 3+, the 5+ save fails
