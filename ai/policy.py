@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from rules import legal
 from rules.actions import (
     Action,
     Contaminate,
@@ -81,6 +82,8 @@ def describe(game: Game, act: Action) -> str:
     far = "" if target is None else _dist(game, fig, target)
     at = "" if not far else f" ({far:.1f} in away)"
     if isinstance(act, Move):
+        if legal.is_hold(game, act):
+            return f"{who(game, fig)} stands still, spending 1 AP (the AP cannot be kept)"
         if isinstance(act.toward, str):
             return f"{who(game, fig)} moves toward {who(game, act.toward)}{at}"
         spot = act.to or act.toward

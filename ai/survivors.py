@@ -85,7 +85,8 @@ class SurvivorBot:
             legal.check(game, act)
         except IllegalActionError:
             offered = legal_now(game)
-            act = next((a for a in offered if isinstance(a, EndActivations)), offered[0])
+            act = next((a for a in offered if isinstance(a, EndActivations)), None) \
+                or legal.give_up(game) or offered[0]
         return Choice(act, self._why(game, act))
 
     @staticmethod
@@ -106,7 +107,7 @@ class SurvivorBot:
             return f"{text}: a fallen friend back on their feet"
         if isinstance(act, Heal):
             return f"{text}: back to {game.figures[act.target].pv + 1} PV"
-        if isinstance(act, EndActivations):
+        if isinstance(act, EndActivations) or legal.is_hold(game, act):
             return f"{text}: nothing useful left to do"
         return f"{text} for the objective"
 

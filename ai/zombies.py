@@ -110,6 +110,9 @@ class IdleZombies:
             act = next((a for a in offered if isinstance(a, kind)), None)
             if act is not None:
                 return Choice(act, f"{describe(game, act)} (idle zombies never act)")
+        held = next((a for a in offered if legal.is_hold(game, a)), None)
+        if held is not None:  # R1: the AP must be spent, so they are spent standing still
+            return Choice(held, f"{describe(game, held)} (idle zombies never act)")
         return Choice(offered[0], f"{describe(game, offered[0])} (the only action offered)")
 
 
@@ -156,7 +159,8 @@ class GreedyZombies:
             moves = [a for a in acts if isinstance(a, Move) and a.toward == h.id]
             if moves:
                 return Choice(moves[0], f"{describe(game, moves[0])}, the nearest human")
-        rest = [a for a in offered if isinstance(a, Decline | Pass | EndActivations)]
+        rest = [a for a in offered if isinstance(a, Decline | Pass | EndActivations)
+                or legal.is_hold(game, a)]
         act = rest[0] if rest else offered[0]
         return Choice(act, f"{describe(game, act)}: no zombie can reach a human")
 
@@ -385,7 +389,7 @@ class Tactician:
         base = _position(game)
         out: list[tuple[float, int, Action, str]] = []
         for s, i, act, why in scored[:self.TOP]:
-            if isinstance(act, Decline | Pass | EndActivations):
+            if isinstance(act, Decline | Pass | EndActivations) or legal.is_hold(game, act):
                 out.append((s, i, act, why))
                 continue
             gain = 0.0
@@ -521,7 +525,7 @@ class Tactician:
             return self._move(game, act)
         if isinstance(act, Decline):
             return 0.0, "lets the reaction pass"
-        if isinstance(act, Pass | EndActivations):
+        if isinstance(act, Pass | EndActivations) or legal.is_hold(game, act):
             return -1.0, f"{describe(game, act)}: no zombie has anything worth doing"
         return -5.0, describe(game, act)
 

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from rules.game import Game
 
 __all__ = ["activatable", "can_activate", "check", "legal_actions", "cost", "why_not_active",
-           "dice_cap", "melee_dice", "most_melee_ap"]
+           "dice_cap", "melee_dice", "most_melee_ap", "hold", "holds", "is_hold", "give_up"]
 
 REACH_INCHES = 1.0
 MOVE_TARGETS = 3  # "toward" moves listed per figure: the nearest enemies (and fallen friends)
@@ -409,4 +409,41 @@ def legal_actions(game: Game) -> list[Action]:
     out = _activations(game, game.to_act)
     if game.settings.allow_pass or not out or game.pools.get(game.to_act, 0) <= 0:
         out += [Pass(), EndActivations()]
+    else:
+        out += holds(game, game.to_act)
     return out
+
+
+def hold(fig: Fig) -> Move:
+    """The least an activation can do: the figure spends 1 AP standing where it is (a move
+    of 0 in, counted as a move). Under R1 it is how a side that may not pass waits."""
+    return Move(fig.id, to=(fig.x, fig.y))
+
+
+def is_hold(game: Game, act: Action) -> bool:
+    fig = game.figures.get(actor(act)) if isinstance(act, Move) else None
+    return (fig is not None and isinstance(act, Move) and act.toward is None
+            and act.to is not None and act.to == (fig.x, fig.y))
+
+
+def holds(game: Game, side: str) -> list[Action]:
+    """A hold for each figure `side` may activate, the least moved first."""
+    out: list[Action] = []
+    for fig in sorted(activatable(game, side), key=lambda f: f.moves):
+        act = hold(fig)
+        try:
+            check_action(game, fig, act)
+        except IllegalActionError:
+            continue
+        out.append(act)
+    return out
+
+
+def give_up(game: Game) -> Action | None:
+    """What a bot plays when it wants nothing: a pass where the rules allow one, else the
+    hold of the least moved figure (R1: AP cannot be kept)."""
+    offered = legal_actions(game)
+    for act in offered:
+        if isinstance(act, EndActivations | Pass):
+            return act
+    return next((a for a in offered if is_hold(game, a)), None)

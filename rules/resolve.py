@@ -215,7 +215,10 @@ def do_move(game: Game, fig: Fig, act: Move | Carry, max_len: float, *,
     end, length = plan_move(game, fig, act.to, act.toward, max_len, ignore)
     if length == 0.0:
         fig.moves += 1
-        game.note(f"{fig.name} {fig.id} finds the way barred by other figures and stays put")
+        if act.to is not None and act.toward is None and math.dist(act.to, fig.centre) < 1e-9:
+            game.note(f"{fig.name} {fig.id} stands still")
+        else:
+            game.note(f"{fig.name} {fig.id} finds the way barred by other figures and stays put")
         return True
     status = fig.status
     _leave_melee(game, fig, end)

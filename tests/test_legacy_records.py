@@ -78,6 +78,10 @@ def test_a_saved_service_database_answers_as_it_did(tmp_path: Path) -> None:
     for key in ("state", "outcome", "version", "terminal", "deciding"):
         assert answer[key] == _as_now(saved["game"][key]), key
     assert client.get(f"/api/v1/games/{game}/export").json == saved["game_export"]  # as stored
+    # it goes on under the rules it began with: the zombies may still pass with AP left
+    kinds = [a["action"]["type"] for a in client.get(f"/api/v1/games/{game}/actions").json[
+        "actions"]]
+    assert answer["state"]["pools"]["zombies"] > 0 and "pass" in kinds
     answer = client.get(f"/api/v1/campaigns/{campaign}").json
     assert (answer["record"], answer["version"]) == _as_now((saved["campaign"]["record"],
                                                              saved["campaign"]["version"]))

@@ -23,6 +23,7 @@ export function actionPhrase(action, figures, name = (id) => id) {
   p.ap = action.ap || 1;
   switch (action.type) {
     case "move":
+      if (action.to && standsStill(action, figures)) return t("act.hold");
       return action.to ? t("act.move_to", p) : t("act.move_toward", p);
     case "carry":
       return t("act.carry", p);
@@ -42,6 +43,12 @@ export function actionPhrase(action, figures, name = (id) => id) {
     default:
       return action.type;
   }
+}
+
+/** A move to the figure's own spot: how a side that may not pass waits (rules R1). */
+function standsStill(action, figures) {
+  const fig = figures.find((f) => f.id === action.figure);
+  return Boolean(fig) && fig.x === action.to[0] && fig.y === action.to[1];
 }
 
 /** The whole action in words, with its actor ("Lucas (m1): move toward ..."). */
