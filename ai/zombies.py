@@ -38,6 +38,7 @@ from ai.guard import Guard, guard_spot, guards
 from ai.policy import Choice, describe, legal_now, register, who
 from geometry.units import CONTACT_INCHES
 from rules import legal
+from rules.resolve import finished_off
 from rules.actions import Action, Contaminate, Decline, EndActivations, Melee, Move, Pass
 from rules.combat import AttackDie, odds
 from rules.errors import IllegalActionError
@@ -392,6 +393,8 @@ class Tactician:
             if isinstance(act, Decline | Pass | EndActivations) or legal.is_hold(game, act):
                 out.append((s, i, act, why))
                 continue
+            if not self._listed(game, act, []):
+                continue  # a guard move the rules refuse (no way there): not looked at
             gain = 0.0
             for _ in range(self.SAMPLES):
                 trial = game.clone()
@@ -538,7 +541,7 @@ class Tactician:
             pool_after = game.pools.get("zombies", 0) - 1
         if h.status == "down":
             kill = 1 - (1 - p) ** act.ap
-            if game.settings.down_survivor_death != "unsaved_wound":
+            if not finished_off(game, h):
                 kill = 0.0
             s = 40 + 35 * kill + value - 4 * act.ap
             return s, (f"{describe(game, act)}: {h.name} is down, {kill:.0%} to finish "

@@ -297,17 +297,16 @@ def attack(game: Game, attacker: Fig, target: Fig, dice: int, mode: Mode,
     """Roll `dice` attack dice one by one; each unsaved hit is a wound (D5).
 
     The dice stop when the target or the attacker is gone, or the target is out of action
-    (R4): the dice left are lost. Only with `down_survivor_death = unsaved_wound` does a
-    survivor put down by one die take the next hits as wounds while down (D17). `free`
-    marks a free attack (leaving a melee, violent): it earns no contamination and no
-    violent reply.
+    (R4): the dice left are lost. Only where a fallen figure can be finished off
+    (`finished_off`) does one put down by one die take the next hits as wounds (D17).
+    `free` marks a free attack (leaving a melee, violent): it earns no contamination and
+    no violent reply.
     """
-    finishes = game.settings.down_survivor_death == "unsaved_wound"
     for _ in range(dice):
         if not attacker.on_table:
             return
         if not target.standing and not (
-                finishes and target.status == "down" and attacker.is_zombie):
+                target.status == "down" and attacker.is_zombie and finished_off(game, target)):
             return
         spec = attack_spec(game, attacker, target, mode, weapon, malus)
         first = game.rolls_made()
@@ -339,6 +338,13 @@ def _friendly_fire(game: Game, shooter: Fig, target: Fig) -> None:
     wound(game, shooter, victim, "shoot", free=True)
 
 
+def finished_off(game: Game, fig: Fig) -> bool:
+    """May a down figure be attacked, and die of an unsaved wound? A band's survivor only
+    with `down_survivor_death = unsaved_wound` (R4: out of action is not death); a civilian
+    (escorted, helpless, an ally), who is none of the rulebook's survivors, always."""
+    return fig.side != "survivors" or game.settings.down_survivor_death == "unsaved_wound"
+
+
 def wound(game: Game, attacker: Fig, target: Fig, mode: Mode, *, free: bool = False) -> None:
     if target.is_zombie:
         target.status = "removed"
@@ -351,7 +357,7 @@ def wound(game: Game, attacker: Fig, target: Fig, mode: Mode, *, free: bool = Fa
                         "side": game.side_of(attacker)})
         return
     if target.status == "down":
-        if game.settings.down_survivor_death == "unsaved_wound":
+        if finished_off(game, target):
             die(game, target, attacker)
         return
     if target.has("robuste") and target.wounds_ignored == 0:
@@ -413,7 +419,7 @@ def check_melee(game: Game, fig: Fig, act: Melee) -> None:
     target = game.figures.get(act.target)
     if target is None or not target.on_table or not fig.enemy_of(target):
         raise _fail(f"{act.target!r} is not an enemy on the table", "action.target")
-    if target.status == "down" and game.settings.down_survivor_death == "never":
+    if target.status == "down" and not finished_off(game, target):
         raise _fail(f"{target.name} {target.id} is down and cannot be attacked "
                     "(setting down_survivor_death = never)", "action.target")
     weapon = weapon_of(game, fig, act.weapon, ("melee",))

@@ -216,9 +216,14 @@ def test_the_tactician_sends_zombies_onto_the_landing_zone() -> None:
 
 
 def test_the_tactician_keeps_its_last_ap_for_the_end_of_the_turn() -> None:
-    """Helico: with 2 AP left and the survivors still acting, nothing worth 90 on offer,
-    the zombies pass (the turn goes on; their AP wait for the survivors' last step)."""
-    game = start("helico", 1)
+    """Helico, where a side may pass by choice (setting allow_pass; R1's default forbids
+    it, and then no AP can wait): with 2 AP left and the survivors still acting, nothing
+    worth 90 on offer, the zombies pass (their AP wait for the survivors' last step)."""
+    from ai.simulate import band_roster
+    from rules.settings import Settings
+    from scenarios.play import start_scenario
+
+    game = start_scenario("helico", band_roster(None), 1, settings=Settings(allow_pass=True))
     tactician = Tactician("normal")
     waited = None
     for choice in _zombie_choices(game, tactician, 1, limit=400):

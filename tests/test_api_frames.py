@@ -36,10 +36,13 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 @pytest.fixture(scope="module")
 def game(client: Any) -> dict[str, Any]:
-    """A solo game of nettoyage where the survivors passed: the zombies decide."""
+    """A solo game of nettoyage where a survivor stood still (R1: no pass with AP left): the
+    zombies decide."""
     g = start_game(client, "nettoyage", 3)
-    r = client.post(f"/api/v1/games/{g['id']}/actions", json={"version": 0, "action": {
-        "type": "pass"}}, headers=auth(g["token"]))
+    listed = client.get(f"/api/v1/games/{g['id']}/actions").json["actions"]
+    hold = next(a["action"] for a in listed if "stands still" in a["text"])
+    r = client.post(f"/api/v1/games/{g['id']}/actions", json={"version": 0, "action": hold},
+                    headers=auth(g["token"]))
     assert r.status_code == 200 and r.json["game"]["deciding"] == "zombies", r.json
     return {**r.json["game"], "token": g["token"]}
 

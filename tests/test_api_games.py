@@ -93,7 +93,10 @@ def test_legal_actions_all_and_per_figure(client: Any, game: dict[str, Any]) -> 
     assert every["version"] == 0 and every["deciding"] == "survivors"
     assert all(set(a) == {"action", "text", "cost"} for a in every["actions"])
     types = {a["action"]["type"] for a in every["actions"]}
-    assert "move" in types and "end_activations" in types
+    # L74 (R1): the survivors hold AP and can act, so they may not give up; a figure may
+    # stand still instead
+    assert "move" in types and "end_activations" not in types and "pass" not in types
+    assert any("stands still" in a["text"] for a in every["actions"])
     one = client.get(f"/api/v1/games/{game['id']}/actions?figure=m1").json["actions"]
     assert one and all(a["action"].get("figure") == "m1" for a in one)
     assert all("m1" in a["text"] for a in one)
@@ -148,8 +151,15 @@ def test_changes_need_the_token(client: Any, game: dict[str, Any]) -> None:
 END = {"type": "end_activations"}
 
 
-def test_typed_dice_and_missing_dice(client: Any, game: dict[str, Any]) -> None:
+@pytest.fixture()
+def passing(client: Any) -> dict[str, Any]:
+    """A game where a side may give up its turn (setting allow_pass, the pre-R1 reading)."""
+    return start_game(client, settings={"allow_pass": True})
+
+
+def test_typed_dice_and_missing_dice(client: Any, passing: dict[str, Any]) -> None:
     """Both sides end their activations: the turn ends and the next turn's AP are rolled."""
+    game = passing
     assert post(client, game, "/actions", {"version": 0, "action": END}).json["dice"] == []
     error = error_of(post(client, game, "/actions", {"version": 1, "action": END,
                                                     "dice": [4]}), 422)
@@ -162,13 +172,20 @@ def test_typed_dice_and_missing_dice(client: Any, game: dict[str, Any]) -> None:
     assert state["turn"] == 2 and state["pools"]["zombies"] == 5
 
 
-def test_service_dice_are_recorded_and_replay(client: Any, game: dict[str, Any]) -> None:
+def test_service_dice_are_recorded_and_replay(client: Any, passing: dict[str, Any]) -> None:
+    game = passing
     post(client, game, "/actions", {"version": 0, "action": END})
     done = post(client, game, "/actions", {"version": 1, "action": END})
     assert done.status_code == 200 and len(done.json["dice"]) >= 3
     export = client.get(f"/api/v1/games/{game['id']}/export").json
     assert export["export"]["log"][-1]["dice"] == done.json["dice"]
     assert table_view(Game.replay(export["export"]).to_json()) == done.json["game"]["state"]
+
+
+def test_bad_settings_are_named(client: Any) -> None:
+    error = error_of(client.post("/api/v1/games", json={"scenario": "nettoyage",
+                                                        "settings": {"allow_pass": "yes"}}), 422)
+    assert error["where"] == "settings.allow_pass" and "'yes' is not allowed" in error["message"]
 
 
 def test_undo(client: Any, game: dict[str, Any]) -> None:

@@ -52,7 +52,7 @@ def test_conclusive_faces_two_to_five(cards: dict[str, Card], die: int, number: 
 @pytest.mark.parametrize(("die", "who"), [(1, "zombies"), (6, "survivors")])
 def test_a_player_chooses_on_one_and_six(cards: dict[str, Card], die: int, who: str) -> None:
     conclusive = cards_by_number(cards, "conclusive")
-    pending = draw_campaign(2, Dice.fixed([5, die]))
+    pending = draw_campaign(3, Dice.fixed([5, 2, die]))
     assert pending.final_chosen_by == who and pending.choice_pending
     assert pending.scenarios[-1] == conclusive[1].id  # the documented placeholder
     assert pending.options == tuple(conclusive[n].id for n in range(1, 5))
@@ -64,11 +64,11 @@ def test_a_player_chooses_on_one_and_six(cards: dict[str, Card], die: int, who: 
         asked.append((side, len(options)))
         return conclusive[3].id
 
-    chosen = draw_campaign(2, Dice.fixed([5, die]), choose=choose)
+    chosen = draw_campaign(3, Dice.fixed([5, 2, die]), choose=choose)
     assert asked == [(who, 4)]
     assert chosen.scenarios[-1] == conclusive[3].id and not chosen.choice_pending
     with pytest.raises(CampaignError, match="must choose one of"):
-        draw_campaign(2, Dice.fixed([5, die]), choose=lambda side, options: "evacuation")
+        draw_campaign(3, Dice.fixed([5, 2, die]), choose=lambda side, options: "evacuation")
 
 
 def test_chosen_by() -> None:
@@ -76,9 +76,9 @@ def test_chosen_by() -> None:
         "zombies", "dice", "dice", "dice", "dice", "survivors"]
 
 
-@pytest.mark.parametrize("length", [0, 1, 8, 3.0, True])
+@pytest.mark.parametrize("length", [0, 1, 2, 8, 3.0, True])  # 2: "3 (ou plus) scénarii" (L7)
 def test_bad_lengths(length: object) -> None:
-    with pytest.raises(CampaignError, match="2 to 7 scenarios") as caught:
+    with pytest.raises(CampaignError, match="3 to 7 scenarios") as caught:
         draw_campaign(length, random.Random(1))  # type: ignore[arg-type]
     assert caught.value.where == "length"
 

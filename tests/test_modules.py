@@ -12,6 +12,7 @@ from golden_helpers import Golden, R, at, door, survivor, wall, zombie
 from rules.actions import Decline, Door, Interact, Melee, Move, Pass, Special
 from rules.figures import Fig
 from rules.game import Game
+from rules.settings import Settings
 from scenarios.cards import load_cards
 from scenarios.modules import (
     MODULES,
@@ -27,6 +28,11 @@ from scenarios.play import ScenarioReferee, start_scenario
 
 X = 10 + 0.125 + R + 0.01  # a base centre touching the barricade at x = 10 from the right
 LEFT = 20 - X  # ... and from the left
+
+
+# These games step from one side's moment to the other's by passing (setting allow_pass; R1's
+# default forbids a pass with AP left): they test the modules, not the turn.
+STEPPING = Settings(allow_pass=True)
 
 
 def modular(terrain: Sequence[dict[str, Any]], figures: Sequence[Fig], dice: Sequence[int],
@@ -45,7 +51,7 @@ def modular(terrain: Sequence[dict[str, Any]], figures: Sequence[Fig], dice: Seq
     ref = ScenarioReferee.for_figures(card, figures, {}, crates,
                                       initial_state(picks, balanced=False))
     return Game.new(scene, figures, start_dice=dice, referee=ref, max_turns=6,
-                    markers=[dict(m) for m in markers])
+                    markers=[dict(m) for m in markers], settings=STEPPING)
 
 
 def said(notes: list[str], text: str) -> bool:
@@ -264,7 +270,7 @@ def test_grave_weapons_arm_a_zombie_instead_of_two() -> None:
     picks = picks_of(["grave_weapons"])
     ref = ScenarioReferee.for_figures(card, figures, {}, (), initial_state(picks))
     game = Game.new({"terrain": [], "figures": []}, figures, start_dice=[3, 1, 1],
-                    referee=ref, max_turns=6)
+                    referee=ref, max_turns=6, settings=STEPPING)
     g = Golden(game)
     g(Pass())
     g(Pass(), [4, 1, 1])  # turn 2

@@ -26,7 +26,9 @@ from scenarios.play_policy import GreedySurvivors, GreedyZombies, play
 from scenarios.play_specials import exit_point
 from scenarios.special_rules import Refuge
 
-QUIET = Settings(zombie_points=2, weather="clear")
+# few zombies, clear weather, and a pass to hand the other side the activation (setting
+# allow_pass: these games test the cards, not R1's turn)
+QUIET = Settings(zombie_points=2, weather="clear", allow_pass=True)
 TEXT = Text("", "")
 
 

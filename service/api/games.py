@@ -18,6 +18,7 @@ from geometry.errors import SurviveUsError
 from rules import legal
 from rules.actions import actor, parse_action
 from rules.game import ZOMBIES, Game
+from rules.settings import Settings
 from rules.warband import Roster, example_bands
 from scenarios.play import start_scenario
 from service.app import services
@@ -97,7 +98,7 @@ def post_game(body: GameIn) -> dict[str, Any]:
 
         _check_table(body.table)
     game = start_scenario(body.scenario, band, body.seed, table=body.table,
-                          max_turns=body.max_turns)
+                          max_turns=body.max_turns, settings=Settings.from_json(body.settings))
     token, digest = new_token()
     setup = {"kind": "scenario", **body.model_dump(),
              "band_json": band.to_json() if band is not None else None}
