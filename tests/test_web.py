@@ -79,19 +79,22 @@ def legal_spot(page: Page, game_id: str, fig: dict[str, Any]) -> tuple[float, fl
 
 
 def play_out(page: Page, game_id: str, token: str) -> int:
-    """Both sides give up their activations until the turn limit ends the game; the number
-    of actions it took (-1 when it did not end)."""
+    """Both sides give up their activations (R1: they stand still while they hold AP) until
+    the turn limit ends the game; the number of actions it took (-1 when it did not end)."""
     played: int = page.evaluate(
         """async ([id, token]) => {
             const call = async (method, path, body) => (await fetch('api/v1' + path, {method,
               headers: {'Content-Type': 'application/json', Authorization: 'Bearer ' + token},
               body: body && JSON.stringify(body)})).json();
-            for (let n = 0; n < 60; n += 1) {
+            for (let n = 0; n < 600; n += 1) {
               const game = await call('GET', `/games/${id}`);
               if (game.terminal) return n;
               const acts = (await call('GET', `/games/${id}/actions`)).actions.map(a => a.action);
+              const still = (a) => a.type === 'move' && a.to && game.state.figures.some(
+                (f) => f.id === a.figure && f.x === a.to[0] && f.y === a.to[1]);
               const pick = acts.find(a => a.type === 'end_activations')
-                || acts.find(a => a.type === 'decline' || a.type === 'pass') || acts[0];
+                || acts.find(a => a.type === 'decline' || a.type === 'pass')
+                || acts.find(still) || acts[0];
               await call('POST', `/games/${id}/actions`, {version: game.version, action: pick});
             }
             return -1;
@@ -262,8 +265,9 @@ def test_other_pages_follow_live_and_read_only(browser: Browser, base_url: str) 
     watcher.wait_for_selector("[data-figure-id]")
     expect(watcher.locator(".readonly-banner")).to_be_visible()
     expect(watcher.locator("#undo")).to_have_count(0)
-    # the player ends the survivors' activations; the watcher's page follows the stream
-    player.click("[data-action-type='end_activations']")
+    # a survivor stands still (R1: no pass with AP left); the watcher's page follows the stream
+    player.click("[data-select='m1']")
+    player.locator("#actions button", has_text="stand still").click()
     player.wait_for_function("document.querySelector('#log').children.length === 2")
     expect(watcher.locator("#log li")).to_have_count(2)
     expect(watcher.locator("#to-act")).to_contain_text("Zombies")

@@ -62,8 +62,10 @@ def test_camera_panel_rings_arrow_and_ai_confirmation(browser: Browser, base_url
     game_id = start_game(page, base_url, "nettoyage", 3)
     token = page.evaluate("id => JSON.parse(localStorage.getItem('survive-us.tokens'))"
                           "['game:' + id]", game_id)
+    listed = call(page, "GET", f"/games/{game_id}/actions", None, token)["actions"]
+    hold = next(a["action"] for a in listed if "stands still" in a["text"])  # R1: no pass
     changed = call(page, "POST", f"/games/{game_id}/actions",
-                   {"version": 0, "action": {"type": "pass"}}, token)
+                   {"version": 0, "action": hold}, token)
     assert changed["game"]["deciding"] == "zombies", changed
     expect(page.locator("#ai")).to_be_visible()  # the page follows and asks the AI
     suggested = call(page, "POST", f"/games/{game_id}/ai/suggest", {"version": 1})

@@ -13,8 +13,10 @@ function where(figures, value) {
   return who(figures, value);
 }
 
-/** The action as a short phrase without its actor ("toward Rôdeur (z3)"), for buttons. */
-export function actionPhrase(action, figures, name = (id) => id) {
+/** The action as a short phrase without its actor ("toward Rôdeur (z3)"), for buttons.
+ * `now`: the action is one to play from the positions in `figures` (a listed action or the
+ * AI's proposal), so a move to the figure's own spot is named as standing still. */
+export function actionPhrase(action, figures, name = (id) => id, now = false) {
   const p = { ...action };
   for (const key of ["weapon", "item", "skill"]) if (action[key]) p[key] = name(action[key]);
   if (action.target !== undefined) p.target = who(figures, action.target);
@@ -23,7 +25,7 @@ export function actionPhrase(action, figures, name = (id) => id) {
   p.ap = action.ap || 1;
   switch (action.type) {
     case "move":
-      if (action.to && standsStill(action, figures)) return t("act.hold");
+      if (now && action.to && standsStill(action, figures)) return t("act.hold");
       return action.to ? t("act.move_to", p) : t("act.move_toward", p);
     case "carry":
       return t("act.carry", p);
@@ -52,11 +54,11 @@ function standsStill(action, figures) {
 }
 
 /** The whole action in words, with its actor ("Lucas (m1): move toward ..."). */
-export function describe(action, figures, name = (id) => id) {
+export function describe(action, figures, name = (id) => id, now = false) {
   if (!action) return "";
   if (action.type === "start") return t("act.start");
   if (action.type === "undo") return t("act.undo");
-  const phrase = actionPhrase(action, figures, name);
+  const phrase = actionPhrase(action, figures, name, now);
   return action.figure ? `${who(figures, action.figure)}: ${phrase}` : phrase;
 }
 

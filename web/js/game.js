@@ -302,7 +302,7 @@ class GameView {
 
   actionButton(action, withActor) {
     const cost = this.data.costs ? this.data.costs[JSON.stringify(action)] : undefined;
-    const text = withActor ? describe(action, this.state.figures, (k) => this.name(k)) : actionPhrase(action, this.state.figures, (k) => this.name(k));
+    const text = withActor ? describe(action, this.state.figures, (k) => this.name(k), true) : actionPhrase(action, this.state.figures, (k) => this.name(k), true);
     return h("button", {
       type: "button", "data-action-type": action.type, disabled: this.busy,
       onclick: () => this.apply(action),
@@ -329,7 +329,7 @@ class GameView {
     const p = this.proposal;
     return h("section", { class: "ai-box", id: "ai" },
       h("h2", {}, t("ai.title")),
-      h("p", { class: "ai-action" }, describe(p.action, this.state.figures, (k) => this.name(k))),
+      h("p", { class: "ai-action" }, describe(p.action, this.state.figures, (k) => this.name(k), true)),
       h("p", { class: "ai-why" }, p.explanation),
       this.readOnly ? null : h("div", { class: "row" },
         h("button", { type: "button", class: "primary", id: "ai-play", disabled: this.busy, onclick: () => this.apply(p.action, { roll: true }) }, t("ai.play_it")),
