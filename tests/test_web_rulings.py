@@ -85,7 +85,7 @@ def test_no_pass_while_ap_last_but_standing_still(browser: Browser, base_url: st
     page, game_id = open_position(browser, base_url, [
         survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)])
     texts = buttons_of(page, game_id, "s1")
-    assert [t for t in texts if t.startswith("stand still (1 AP: the AP cannot be kept)")]
+    assert [t for t in texts if t.startswith("stand still (the AP cannot be kept)")]
     assert not [t for t in texts if t.startswith("pass") or t.startswith("end activations")]
     side = api(page, "GET", f"/games/{game_id}/actions")["actions"]
     assert not [a for a in side if a["action"]["type"] in ("pass", "end_activations")]
