@@ -38,11 +38,10 @@ from ai.guard import Guard, guard_spot, guards
 from ai.policy import Choice, describe, legal_now, register, who
 from geometry.units import CONTACT_INCHES
 from rules import legal
-from rules.resolve import finished_off
 from rules.actions import Action, Contaminate, Decline, EndActivations, Melee, Move, Pass
 from rules.combat import AttackDie, odds
 from rules.errors import IllegalActionError
-from rules.resolve import attack_spec, defence_of, plan_move
+from rules.resolve import attack_spec, defence_of, finished_off, plan_move
 
 if TYPE_CHECKING:
     from rules.figures import Fig

@@ -179,8 +179,8 @@ class GameIn(Strict):
     roster_id: Id | None = Field(default=None, description="or a stored roster")
     max_turns: Annotated[int, Field(ge=1, le=12)] | None = None
     table: Id | None = None
-    settings: Json = Field(default_factory=dict,
-                           description="changed settings (docs/rules.md), e.g. {\"allow_pass\": true}")
+    settings: Json = Field(default_factory=dict, description="changed settings (docs/rules.md), "
+                           "e.g. {\"allow_pass\": true}")
 
 
 class GameImportIn(Strict):

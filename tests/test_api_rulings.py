@@ -66,7 +66,8 @@ def test_r2_katana_attacks_at_a1_and_a3(client: FlaskClient) -> None:
     assert katana == [{"type": "melee", "figure": "s1", "target": "z1", "ap": 1,
                        "weapon": "katana"}]
     r = play(client, game_id, token, katana[0], [1, 2, 3])  # L230: two dice for 1 AP
-    assert r.status_code == 200 and r.json["notes"][0] == "Enfant (H/F) s1 attacks Rôdeur z1 (2 dice)"
+    assert r.status_code == 200
+    assert r.json["notes"][0] == "Enfant (H/F) s1 attacks Rôdeur z1 (2 dice)"
     game_id, token = table(client, [survivor("s1", "racaille", 5, 5, items={"katana": 1}),
                                     zombie("z1", "ignoble", 5, UP),
                                     zombie("z2", "rodeur", 25, 25)], [6, 6, 6])

@@ -384,7 +384,8 @@ def test_survivor_melee_save_and_protections(items: dict[str, int], skill: str,
 def test_protection_effects_cosmetic() -> None:
     game = start([survivor("s1", "bourrin", 5, 5, skill="cogneur",
                            items={"protection": 1, "couvercle_de_poubelle": 1}),
-                  zombie("z1", "rodeur", 5, UP)], [6, 6, 6], protection_effects="cosmetic", allow_pass=True)
+                  zombie("z1", "rodeur", 5, UP)], [6, 6, 6], protection_effects="cosmetic",
+                 allow_pass=True)
     g = Golden(game)
     g(EndActivations())
     notes = g(Melee("z1", "s1"), [4, 4])
@@ -739,7 +740,8 @@ def test_contaminated_class_becomes_its_zombie(archetype: str, becomes: str) -> 
 
 def test_contamination_resisted_or_missed() -> None:
     game = start([survivor("s1", "enfant", 5, 5, pv=1, items={"casque": 1}),
-                  survivor("s2", "bourrin", 15, 5), zombie("z1", "slasher", 5, UP)], [6, 6, 6], down_survivor_death="unsaved_wound")
+                  survivor("s2", "bourrin", 15, 5), zombie("z1", "slasher", 5, UP)], [6, 6, 6],
+                 down_survivor_death="unsaved_wound")
     g = Golden(game)
     g(Move("s2", to=(15, 4)))
     g(Melee("z1", "s1"), [3, 2])
@@ -995,7 +997,8 @@ def test_shooting_a_zombie_in_base_contact() -> None:
 def test_contamination_roll_and_protections(items: dict[str, int], rolls: list[int],
                                             contaminated: bool) -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5, skill="combattant", pv=1, items=items),
-                  survivor("s2", "bourrin", 15, 5), zombie("z1", "ignoble", 5, UP)], [6, 6, 6], allow_pass=True)
+                  survivor("s2", "bourrin", 15, 5), zombie("z1", "ignoble", 5, UP)], [6, 6, 6],
+                 allow_pass=True)
     g = Golden(game)
     g(Pass())
     g(Melee("z1", "s1"), [6, 1, 1])

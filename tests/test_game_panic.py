@@ -81,7 +81,8 @@ def test_a_contamination_counts_as_a_death(counts: bool, tested: bool) -> None:
 def test_down_figures_never_test() -> None:
     game = start([survivor("s1", "enfant", 5, 5, pv=0, status="down"),
                   survivor("s2", "geek", 2, 5, pv=0, status="down"), survivor("s3", "geek", 20, 5),
-                  zombie("z1", "slasher", 5, UP)], [6, 6, 6], allow_pass=True, down_survivor_death="unsaved_wound")
+                  zombie("z1", "slasher", 5, UP)], [6, 6, 6],
+                 allow_pass=True, down_survivor_death="unsaved_wound")
     g = Golden(game)
     g(Pass())
     notes = g(Melee("z1", "s1"), [3, 4])

@@ -156,7 +156,8 @@ def test_savoir_cancels_a_two_ap_reaction() -> None:
 
 def test_no_savoir_when_the_scientist_is_down() -> None:
     game = start([survivor("s1", "scientifique", 5, 5, skill="savoir", pv=0, status="down"),
-                  survivor("s2", "bourrin", 12, 5), zombie("z1", "rodeur", 5, 12)], [6, 2, 3], allow_pass=True)
+                  survivor("s2", "bourrin", 12, 5), zombie("z1", "rodeur", 5, 12)], [6, 2, 3],
+                 allow_pass=True)
     g = Golden(game)
     g(Pass())
     assert g(Move("z1", to=(5, 11)))[0].startswith("Rôdeur z1 moves")

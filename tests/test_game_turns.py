@@ -70,7 +70,8 @@ def test_alternation_and_a_side_out_of_ap_keeps_the_other_going() -> None:
 
 
 def test_zombies_out_of_reach_pass_and_keep_their_ap() -> None:
-    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 27)], [1, 2, 2], allow_pass=True)
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 27)], [1, 2, 2],
+                 allow_pass=True)
     g = Golden(game)
     notes = g(Move("s1", to=(5, 6)))  # still 21.0 in away
     assert notes[-1] == "zombies cannot activate anyone and pass (4 AP kept)"
@@ -100,7 +101,8 @@ def test_survivors_with_nobody_to_activate_pass() -> None:
 
 
 def test_two_passes_in_a_row_end_the_turn() -> None:
-    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [2, 1, 1], allow_pass=True)
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [2, 1, 1],
+                 allow_pass=True)
     g = Golden(game)
     assert Pass() in game.legal_actions()
     assert g(Pass()) == ["the survivors pass (3 AP kept)"]
@@ -129,7 +131,8 @@ def test_allow_pass_false_forces_an_activation() -> None:
 
 
 def test_end_activations_gives_up_the_pool() -> None:
-    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [2, 1, 1], allow_pass=True)
+    game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [2, 1, 1],
+                 allow_pass=True)
     g = Golden(game)
     notes = g(EndActivations())
     assert notes == ["the survivors end their activations (3 AP unused)"]
