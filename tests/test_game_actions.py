@@ -772,6 +772,8 @@ def test_the_contamination_roll_can_miss_and_the_window_be_declined() -> None:
 
 
 def test_a_second_hit_in_the_same_attack_kills_the_fallen_survivor() -> None:
+    """Under the setting down_survivor_death = unsaved_wound (R4's default is no death while
+    out of action: tests/test_rulings.py)."""
     game = start([survivor("s1", "enfant", 5, 5, pv=1), survivor("s2", "bourrin", 15, 5),
                   zombie("z1", "slasher", 5, UP)], [6, 6, 6], down_survivor_death="unsaved_wound")
     g = Golden(game)

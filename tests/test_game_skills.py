@@ -392,6 +392,8 @@ def test_sprinter_with_an_empty_pool() -> None:
     assert game.pools == {"survivors": 0, "zombies": 2} and game.to_act == "zombies"
     g(Move("z1", to=(5, 13)))
     assert game.to_act == "survivors"  # out of AP, but a sprint is still possible
+    # "un joueur n'ayant plus de PA doit passer son tour" (L74, R1): with no AP the pass is
+    # offered beside the sprint
     assert game.legal_actions() == [UseSkill("s1", "sprinter", target="z1"), Pass(),
                                     EndActivations()]
     g.refused(Move("s1", to=(5, 5)), "move costs 1 AP and only 0 are left")

@@ -55,21 +55,6 @@ def test_r1_a_forced_pass_keeps_the_ap_and_two_forced_passes_end_the_turn() -> N
     g.finish()
 
 
-def test_r1_with_no_ap_left_a_side_may_pass_even_with_a_sprint_left() -> None:
-    game = start([survivor("s1", "ado_h", 5, 5, skill="sprinter"), zombie("z1", "rodeur", 5, 15)],
-                 [1, 1, 3])
-    g = Golden(game)
-    g(Move("s1", to=(5, 4)))
-    g(Move("z1", to=(5, 14)))
-    g(Move("s1", to=(5, 5)))
-    g(Move("z1", to=(5, 13)))
-    assert game.to_act == "survivors" and game.pools["survivors"] == 0
-    assert Pass() in game.legal_actions()  # "un joueur n'ayant plus de PA doit passer" (L74)
-    g(Pass())
-    assert game.to_act == "zombies"
-    g.finish()
-
-
 def test_r1_the_old_reading_stays_a_setting() -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [2, 1, 1],
                  allow_pass=True)
@@ -161,16 +146,6 @@ def test_r4_the_second_die_on_a_fallen_survivor_is_lost_and_it_can_be_contaminat
     assert not [a for a in game.legal_actions() if isinstance(a, Melee)]
     g.refused(Melee("z1", "s1"), r"^Enfant \(H/F\) s1 is down and cannot be attacked")
     g.refused(Contaminate("z1", "s1"), "a zombie contaminates only right after putting")
-    g.finish()
-
-
-def test_r4_the_invented_death_stays_a_setting() -> None:
-    game = start([survivor("s1", "enfant", 5, 5, pv=1), survivor("s2", "bourrin", 15, 5),
-                  zombie("z1", "slasher", 5, UP)], [6, 6, 6], down_survivor_death="unsaved_wound")
-    g = Golden(game)
-    g(Move("s2", to=(15, 4)))
-    notes = g(Melee("z1", "s1", ap=2), [3, 2, 3, 4])
-    assert "Enfant (H/F) s1 dies" in notes and game.figures["s1"].status == "dead"
     g.finish()
 
 
