@@ -97,6 +97,8 @@ def _plan(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,
     space = game.space()
     if (to is None) == (toward is None):
         raise _fail("a move needs either 'to' (a point) or 'toward' (a figure or point)")
+    if to is not None and (float(to[0]), float(to[1])) == fig.centre:
+        return fig.centre, 0.0  # standing still (R1): no route to find
     if to is not None:
         path = space.path(fig.id, to)
         if not path.reachable:
