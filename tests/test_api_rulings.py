@@ -116,3 +116,25 @@ def test_r7_a_campaign_of_two_is_refused(client: FlaskClient) -> None:
     error = error_of(client.post("/api/v1/campaigns", json={"example": "cops_and_kids",
                                                             "length": 2, "seed": 1}), 422)
     assert "3 to 7 scenarios" in error["message"]
+
+
+@pytest.mark.parametrize(("scope", "spent"), [(None, True), ("scenario", False)])
+def test_r6_a_luck_spent_in_an_earlier_scenario_stays_spent(client: FlaskClient,
+                                                            scope: str | None,
+                                                            spent: bool) -> None:
+    """L8, L107: the partie is the whole campaign; the Bimbo's chanceuse, used in a scenario
+    recorded earlier, is not offered again in the next one (unless the scope is set back)."""
+    settings = {} if scope is None else {"once_per_game_scope": scope}
+    made = client.post("/api/v1/campaigns", json={"example": "la_zone", "length": 3, "seed": 1,
+                                                  "settings": settings}).json
+    export = client.get(f"/api/v1/campaigns/{made['id']}/export").json
+    for member in export["campaign"]["band"]:
+        if member["id"] == "m6":
+            member["used_once"] = ["chanceux"]  # as a recorded scenario leaves it
+    again = client.post("/api/v1/campaigns/import", json=export)
+    assert again.status_code == 201, again.json
+    game = client.post(f"/api/v1/campaigns/{again.json['id']}/games", json={"seed": 1},
+                       headers=auth(again.json["token"]))
+    assert game.status_code == 201, game.json
+    bimbo = next(f for f in game.json["state"]["figures"] if f["id"] == "m6")
+    assert bool(bimbo["used_game"].get("chanceux")) is spent
