@@ -147,6 +147,10 @@ def test_cli_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["campaign", "draw", "--length", "9", "--seed", "1", "--json"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
     assert error["code"] == "invalid_campaign" and error["where"] == "length"
+    # "3 (ou plus) scénarii" (L7, R7): a campaign of 2 is refused too
+    assert main(["campaign", "draw", "--length", "2", "--seed", "1", "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert "3 to 7 scenarios" in error["message"] and error["where"] == "length"
 
 
 def test_cli_says_who_must_choose(capsys: pytest.CaptureFixture[str]) -> None:
