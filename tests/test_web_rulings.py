@@ -95,3 +95,18 @@ def test_no_pass_while_ap_last_but_standing_still(browser: Browser, base_url: st
         json.dumps({"survivors": 1 + 6 - 1, "zombies": 12})
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
+
+
+def test_a_campaign_of_two_is_refused_by_the_page(browser: Browser, base_url: str) -> None:
+    """L7 "3 (ou plus) scénarii" (R7): the form will not send 2 (the API refuses it too)."""
+    page = new_page(browser)
+    page.goto(base_url + "#/campaigns")
+    page.fill("#campaign-length", "2")
+    page.click("#campaigns-form button[type='submit']")
+    assert page.evaluate("document.getElementById('campaign-length').validity.rangeUnderflow")
+    page.wait_for_timeout(300)
+    assert page.url.endswith("#/campaigns")  # no campaign was made
+    page.fill("#campaign-length", "3")
+    page.click("#campaigns-form button[type='submit']")
+    page.wait_for_url(re.compile(r"#/campaign/\w+"))
+    page.context.close()
