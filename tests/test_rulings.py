@@ -7,7 +7,17 @@ from __future__ import annotations
 import pytest
 from golden_helpers import TOUCH, Golden, start, survivor, zombie
 
-from rules.actions import Contaminate, Decline, EndActivations, Heal, Melee, Move, Pass, Shoot
+from rules.actions import (
+    Contaminate,
+    Decline,
+    EndActivations,
+    Heal,
+    Melee,
+    Move,
+    Pass,
+    Shoot,
+    UseSkill,
+)
 from rules.settings import Settings
 from scenarios.campaign import CampaignError, draw_campaign
 
@@ -205,3 +215,22 @@ def test_r7_two_scenarios_are_refused() -> None:
                        r"plays 3 or more"):
         draw_campaign(2)
     assert len(draw_campaign(3).scenarios) == 3
+
+
+# --- D14: chanceuse's tie is the survivors player's to break ---------------------------------
+
+
+def test_chanceuse_names_the_tied_zombie_taken() -> None:
+    game = start([survivor("s1", "bimbo", 10, 10, skill="chanceux"),
+                  zombie("z1", "rodeur", 10, 10 + TOUCH), zombie("z2", "rodeur", 10 + TOUCH, 10),
+                  zombie("z3", "rodeur", 10 - TOUCH, 10), zombie("z4", "rodeur", 20, 20)],
+                 [6, 6, 6])
+    g = Golden(game)
+    offered = [a for a in game.legal_actions() if isinstance(a, UseSkill)]
+    assert offered == [UseSkill("s1", "chanceux")] + [
+        UseSkill("s1", "chanceux", target=z) for z in ("z1", "z2", "z3")]  # all in contact
+    g.refused(UseSkill("s1", "chanceux", target="z4"), "not one of the zombies tied")
+    notes = g(UseSkill("s1", "chanceux", target="z3"))
+    assert [n.split(" is killed")[0] for n in notes] == ["luck: Rôdeur z3", "luck: Rôdeur z1"]
+    assert game.figures["z2"].on_table and game.figures["z4"].on_table
+    g.finish()
