@@ -84,9 +84,7 @@ class SurvivorBot:
         try:  # moves to points are not listed by legal_actions: check the action itself
             legal.check(game, act)
         except IllegalActionError:
-            offered = legal_now(game)
-            act = next((a for a in offered if isinstance(a, EndActivations)), None) \
-                or legal.give_up(game) or offered[0]
+            act = legal.give_up(game, EndActivations())
         return Choice(act, self._why(game, act))
 
     @staticmethod

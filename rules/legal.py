@@ -40,7 +40,8 @@ if TYPE_CHECKING:
     from rules.game import Game
 
 __all__ = ["activatable", "can_activate", "check", "legal_actions", "cost", "why_not_active",
-           "dice_cap", "melee_dice", "most_melee_ap", "hold", "holds", "is_hold", "give_up"]
+           "dice_cap", "melee_dice", "most_melee_ap", "weapon_rate", "hold", "holds", "is_hold",
+           "may_pass", "give_up"]
 
 REACH_INCHES = 1.0
 MOVE_TARGETS = 3  # "toward" moves listed per figure: the nearest enemies (and fallen friends)
@@ -120,7 +121,7 @@ def weapon_of(game: Game, fig: Fig, weapon: str | None, kinds: tuple[str, ...]) 
     return weapon
 
 
-def _weapon_rate(game: Game, fig: Fig, weapon: str | None) -> tuple[int, int]:
+def weapon_rate(game: Game, fig: Fig, weapon: str | None) -> tuple[int, int]:
     """(attack dice per step, AP per step) of a melee weapon: a katana gives 2 dice for 1 AP,
     a barre de fer 1 die for 2 AP, bare hands 1 die for 1 AP."""
     if weapon is None or fig.is_zombie:
@@ -132,7 +133,7 @@ def _weapon_rate(game: Game, fig: Fig, weapon: str | None) -> tuple[int, int]:
 def dice_cap(game: Game, fig: Fig, weapon: str | None) -> int:
     """Most attack dice in one melee action: A, except that a weapon making two attacks
     for 1 AP always makes them (R2: dice = min(2 x AP, max(A, 2)))."""
-    per_ap, _ = _weapon_rate(game, fig, weapon)
+    per_ap, _ = weapon_rate(game, fig, weapon)
     if per_ap > 1 and game.settings.two_attacks_per_ap == "always":
         return max(fig.attack, per_ap)
     return max(fig.attack, 1)
@@ -140,7 +141,7 @@ def dice_cap(game: Game, fig: Fig, weapon: str | None) -> int:
 
 def most_melee_ap(game: Game, fig: Fig, weapon: str | None) -> int:
     """Most AP one melee action with `weapon` may take: each AP must add a die (D5, R2)."""
-    per_ap, step = _weapon_rate(game, fig, weapon)
+    per_ap, step = weapon_rate(game, fig, weapon)
     if per_ap > 1 and game.settings.two_attacks_per_ap == "always":
         return -(-dice_cap(game, fig, weapon) // per_ap) * step
     return max(fig.attack // per_ap, 1) * step
@@ -148,7 +149,7 @@ def most_melee_ap(game: Game, fig: Fig, weapon: str | None) -> int:
 
 def melee_dice(game: Game, fig: Fig, act: Melee) -> int:
     """Attack dice for `act.ap` AP with the weapon used (D5), at most the cap (R2)."""
-    per_ap, ap_per_die = _weapon_rate(game, fig, act.weapon)
+    per_ap, ap_per_die = weapon_rate(game, fig, act.weapon)
     if act.ap % ap_per_die:
         raise _fail(f"a {act.weapon} attack costs {ap_per_die} AP per die; "
                     f"spend a multiple of {ap_per_die}", "action.ap")
@@ -209,8 +210,7 @@ def check(game: Game, act: Action) -> None:
         raise _fail("there is nothing to decline now", "action.type")
     side = game.to_act
     if isinstance(act, Pass | EndActivations):
-        if not game.settings.allow_pass and game.pools.get(side, 0) > 0 \
-                and _activations(game, side):
+        if not may_pass(game, side):
             raise _fail(f"the {side} must activate a figure while they can "
                         "(setting allow_pass = false)", "action.type")
         return
@@ -317,7 +317,7 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
             if d > REACH_INCHES + 1e-9:
                 break
             for w in weapons:
-                step = _weapon_rate(game, fig, w)[1]
+                step = weapon_rate(game, fig, w)[1]
                 most = min(budget, most_melee_ap(game, fig, w))
                 for ap in range(step, most + 1, step):
                     candidates.append(Melee(fig.id, enemy.id, ap, w))
@@ -407,11 +407,20 @@ def legal_actions(game: Game) -> list[Action]:
     if game.pending:
         return windows.actions(game, game.pending[0])
     out = _activations(game, game.to_act)
-    if game.settings.allow_pass or not out or game.pools.get(game.to_act, 0) <= 0:
+    if may_pass(game, game.to_act, out):
         out += [Pass(), EndActivations()]
     else:
         out += holds(game, game.to_act)
     return out
+
+
+def may_pass(game: Game, side: str, activations: list[Action] | None = None) -> bool:
+    """May `side` pass (or end its activations) now? With `allow_pass`, always; by default
+    only with no AP or no legal activation (R1, L74). `activations`: the side's legal
+    activations, when the caller has listed them already."""
+    if game.settings.allow_pass or game.pools.get(side, 0) <= 0:
+        return True
+    return not (activations if activations is not None else _activations(game, side))
 
 
 def hold(fig: Fig) -> Move:
@@ -421,9 +430,11 @@ def hold(fig: Fig) -> Move:
 
 
 def is_hold(game: Game, act: Action) -> bool:
-    fig = game.figures.get(actor(act)) if isinstance(act, Move) else None
-    return (fig is not None and isinstance(act, Move) and act.toward is None
-            and act.to is not None and act.to == (fig.x, fig.y))
+    """Is `act` a figure standing still (`hold`)?"""
+    if not isinstance(act, Move) or act.toward is not None or act.to is None:
+        return False
+    fig = game.figures.get(act.figure)
+    return fig is not None and act.to == fig.centre
 
 
 def holds(game: Game, side: str) -> list[Action]:
@@ -439,11 +450,11 @@ def holds(game: Game, side: str) -> list[Action]:
     return out
 
 
-def give_up(game: Game) -> Action | None:
-    """What a bot plays when it wants nothing: a pass where the rules allow one, else the
-    hold of the least moved figure (R1: AP cannot be kept)."""
-    offered = legal_actions(game)
-    for act in offered:
-        if isinstance(act, EndActivations | Pass):
-            return act
-    return next((a for a in offered if is_hold(game, a)), None)
+def give_up(game: Game, wanted: Pass | EndActivations) -> Action:
+    """What a bot plays when it wants nothing: `wanted` (a pass or the end of its
+    activations) where the rules allow it, else the hold of the least moved figure (R1:
+    AP cannot be kept)."""
+    side = game.to_act
+    if may_pass(game, side):
+        return wanted
+    return next(iter(holds(game, side)), wanted)

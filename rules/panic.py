@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from rules.figures import Fig
     from rules.game import Game
 
-__all__ = ["panic_test", "after_death", "check_surrounded", "check_half_pv"]
+__all__ = ["panic_test", "after_fall", "check_surrounded", "check_half_pv"]
 
 DEATH_INCHES = 4.0
 SURROUND_INCHES = 3.0
@@ -104,7 +104,7 @@ def panic_test(game: Game, fig: Fig, reason: str, *, trigger: str) -> None:
 FALLS = {"died": "died", "down": "was put out of action", "contaminated": "was contaminated"}
 
 
-def after_death(game: Game, dead: Fig, how: str = "died") -> None:
+def after_fall(game: Game, dead: Fig, how: str) -> None:
     """Every standing survivor of the band within 4 in of a friend who falls tests panic,
     measured now (L127, R5).
 

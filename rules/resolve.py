@@ -41,7 +41,16 @@ from rules.catalog import Catalog
 from rules.combat import AttackDie, Mode, attack_die, current_defence
 from rules.dice import Roll, drive, succeeds
 from rules.errors import IllegalActionError
-from rules.legal import REACH_INCHES, cost, dice_cap, melee_dice, most_melee_ap, weapon_of
+from rules.legal import (
+    REACH_INCHES,
+    cost,
+    dice_cap,
+    is_hold,
+    melee_dice,
+    most_melee_ap,
+    weapon_of,
+    weapon_rate,
+)
 from rules.settings import Settings
 
 if TYPE_CHECKING:
@@ -217,7 +226,7 @@ def do_move(game: Game, fig: Fig, act: Move | Carry, max_len: float, *,
     end, length = plan_move(game, fig, act.to, act.toward, max_len, ignore)
     if length == 0.0:
         fig.moves += 1
-        if act.to is not None and act.toward is None and math.dist(act.to, fig.centre) < 1e-9:
+        if is_hold(game, act):
             game.note(f"{fig.name} {fig.id} stands still")
         else:
             game.note(f"{fig.name} {fig.id} finds the way barred by other figures and stays put")
@@ -374,7 +383,7 @@ def wound(game: Game, attacker: Fig, target: Fig, mode: Mode, *, free: bool = Fa
         target.downed_by = attacker.id
         game.moved()
         game.note(f"{target.name} {target.id} is down")
-        panic.after_death(game, target, "down")
+        panic.after_fall(game, target, "down")
         war = game.mode == "zombie_war"
         if attacker.is_zombie and not free and (war or game.pools["zombies"] >= 1) and (
                 game.referee is None or game.referee.may_contaminate(game, attacker, target)):
@@ -402,7 +411,7 @@ def die(game: Game, fig: Fig, killer: Fig | None) -> None:
     fig.downed_by = killer.id if killer else fig.downed_by
     game.note(f"{fig.name} {fig.id} dies")
     game.pending = [w for w in game.pending if w.get("target") != fig.id]
-    panic.after_death(game, fig)
+    panic.after_fall(game, fig, "died")
     fig.status = "dead"
     inventory.drop_all(game, fig, "dead")
     game.moved()
@@ -443,8 +452,7 @@ def check_melee(game: Game, fig: Fig, act: Melee) -> None:
                     f"{act.ap} AP would give {dice}", "action.ap")
     most = most_melee_ap(game, fig, weapon)
     if act.ap > most:
-        per_ap = 1 if weapon is None else game.catalog.equipment[weapon].attacks_per_ap
-        if per_ap == 1:
+        if weapon_rate(game, fig, weapon)[0] == 1:
             raise _fail(f"{fig.name} {fig.id} rolls at most {fig.attack} attack dice (A); "
                         f"{act.ap} AP would give {dice}", "action.ap")
         raise _fail(f"{fig.name} {fig.id} rolls at most {dice_cap(game, fig, weapon)} attack "
@@ -788,7 +796,7 @@ def do_contaminate(game: Game, zombie: Fig, target: Fig) -> None:
     game.note(f"{target.name} {target.id} is contaminated and rises as {article} {z.name}")
     target.downed_by = zombie.id
     if game.settings.contamination_counts_as_death:
-        panic.after_death(game, target, "contaminated")
+        panic.after_fall(game, target, "contaminated")
     target.origin = target.kind
     target.side, target.kind, target.name, target.band = "zombies", z.id, z.name, "zombies"
     target.move, target.attack, target.defense, target.wounds, target.pv = (

@@ -94,7 +94,7 @@ def skill_actions(game: Game, fig: Fig) -> list[Action]:
     out: list[Action] = []
     if fig.has("chanceux"):
         out.append(UseSkill(fig.id, "chanceux"))
-        sure, tied, slots = lucky_split(game, fig)
+        _, tied, slots = lucky_split(game, fig)
         if len(tied) > slots:
             out += [UseSkill(fig.id, "chanceux", target=z) for z in tied]
     if fig.has("sprinter"):
@@ -112,7 +112,7 @@ def check_use(game: Game, fig: Fig, act: UseSkill) -> None:
     if act.skill == "chanceux":
         if not any(z.is_zombie and z.on_table for z in game.figures.values()):
             raise _fail("no zombie on the table")
-        sure, tied, slots = lucky_split(game, fig)
+        _, tied, slots = lucky_split(game, fig)
         if act.target is not None and (act.target not in tied or len(tied) <= slots):
             raise _fail(f"{act.target!r} is not one of the zombies tied for nearest; name one "
                         f"only to break a tie ({', '.join(tied) if len(tied) > slots else 'none'})",

@@ -84,14 +84,6 @@ def _legal(game: Game, act: Action) -> bool:
     return True
 
 
-def _give_up(game: Game, wanted: Action) -> Action:
-    """`wanted` (a pass or the end of the activations) where the rules allow it, else the
-    engine's least action: a figure standing still (R1: AP cannot be kept)."""
-    if _legal(game, wanted):
-        return wanted
-    return legal.give_up(game) or wanted
-
-
 def _window(game: Game, prefer: Callable[[Action], bool]) -> Action:
     """In a window: the first offered action `prefer` likes, else decline (if allowed)."""
     offered = game.legal_actions()
@@ -117,7 +109,7 @@ class IdlePolicy:
     def choose(self, game: Game) -> Action:
         if game.pending:
             return _window(game, lambda a: False)
-        return _give_up(game, EndActivations())
+        return legal.give_up(game, EndActivations())
 
 
 class GreedyZombies:
@@ -151,7 +143,7 @@ class GreedyZombies:
             if _legal(game, act):
                 self._used[zid] = self._used.get(zid, 0) + 1
                 return act
-        return _give_up(game, Pass())
+        return legal.give_up(game, Pass())
 
 
 class GreedySurvivors:
@@ -177,7 +169,7 @@ class GreedySurvivors:
             move = self._worth_moving(game, act)
             if move is not None:
                 return move
-        return _give_up(game, EndActivations())
+        return legal.give_up(game, EndActivations())
 
     @staticmethod
     def _worth_moving(game: Game, move: Move) -> Move | None:

@@ -22,7 +22,6 @@ from rules.settings import Settings
 from scenarios.campaign import CampaignError, draw_campaign
 
 UP = 5 + TOUCH
-ITEM = "Médecin"  # for readability in the chirurgien test
 
 
 # --- R1: the turn ends when the AP are spent (L74, L104) -------------------------------------
@@ -134,7 +133,7 @@ def test_r3_the_medecin_raises_a_friend_with_an_item_carried_across_the_table() 
     g = Golden(game)
     assert Heal("s1", "s3") in game.legal_actions()
     notes = g(Heal("s1", "s3"))
-    assert notes == [f"{ITEM} (H/F) s1 heals Geek (H/F) s3 with Ado (H) s4's healing item (PV 2)"]
+    assert notes == ["Médecin (H/F) s1 heals Geek (H/F) s3 with Ado (H) s4's healing item (PV 2)"]
     assert game.figures["s4"].units == {"soins": 4} and game.figures["s3"].status == "standing"
     g.finish()
 
