@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from ai.messages import Message
 from rules import legal
 from rules.actions import (
     Action,
@@ -39,10 +40,12 @@ __all__ = ["Choice", "Policy", "POLICIES", "make_policy", "describe", "who", "po
 
 @dataclass(frozen=True)
 class Choice:
-    """An action and why it was chosen, in words."""
+    """An action and why it was chosen, in words; `messages` say it as codes and parameters
+    (`ai.messages`) where the player gives them."""
 
     action: Action
     explanation: str
+    messages: tuple[Message, ...] = ()
 
 
 class Policy(Protocol):
@@ -115,7 +118,7 @@ def policy_names(side: str) -> list[str]:
 
 
 def _load() -> None:
-    from ai import survivors, zombies  # noqa: F401  (they register themselves)
+    from ai import group, search, survivors, zombies  # noqa: F401  (they register themselves)
 
 
 def make_policy(name: str, side: str, seed: int | str) -> Policy:

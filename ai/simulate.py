@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from rules.warband import Roster
 
 __all__ = ["GameResult", "Job", "start", "play_game", "play_all", "run_batch", "summarize",
-           "MAX_ACTIONS"]
+           "MAX_ACTIONS", "play_out"]
 
 MAX_ACTIONS = 5000  # a game still running after this many actions counts as a draw
 Z95 = 1.959963984540054
@@ -100,11 +100,20 @@ def play_game(scenario: str, seed: int, zombies: str, survivors: str,
               band: str | None = None, zombie_points: int | None = None) -> GameResult:
     """Play one seeded game to its end with the named policies."""
     game = start(scenario, seed, band, zombie_points)
+    return play_out(game, seed, zombies, survivors)
+
+
+def play_out(game: Game, seed: int, zombies: str, survivors: str,
+             watch: Callable[[Game, int], None] | None = None) -> GameResult:
+    """Play a game to its end with the named policies seeded from `seed`; `watch(game, n)`
+    sees the position before each action (n actions played so far)."""
     band_ids = [f.id for f in game.figures.values() if f.side == SURVIVORS]
     players = {ZOMBIES: make_policy(zombies, ZOMBIES, seed),
                SURVIVORS: make_policy(survivors, SURVIVORS, seed)}
     n = wounds = downs = 0
     while not game.is_terminal and n < MAX_ACTIONS:
+        if watch is not None:
+            watch(game, n)
         side = game.current_side()
         before = [(game.figures[i].pv, game.figures[i].standing) for i in band_ids]
         game.apply(players[ZOMBIES if side == ZOMBIES else SURVIVORS].choose(game).action)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import json
 import math
 import random
 from typing import TYPE_CHECKING
@@ -38,7 +39,16 @@ from ai.guard import Guard, guard_spot, guards
 from ai.policy import Choice, describe, legal_now, register, who
 from geometry.units import CONTACT_INCHES
 from rules import legal
-from rules.actions import Action, Contaminate, Decline, EndActivations, Melee, Move, Pass
+from rules.actions import (
+    Action,
+    Contaminate,
+    Decline,
+    EndActivations,
+    Melee,
+    Move,
+    Pass,
+    actor,
+)
 from rules.combat import AttackDie, odds
 from rules.errors import IllegalActionError
 from rules.resolve import attack_spec, defence_of, finished_off, plan_move
@@ -48,7 +58,7 @@ if TYPE_CHECKING:
     from rules.game import Game
 
 __all__ = ["IdleZombies", "RandomZombies", "GreedyZombies", "Tactician", "unsaved_chance",
-           "down_chance"]
+           "down_chance", "canonical"]
 
 CONTACT = CONTACT_INCHES
 ALONE = 5.0
@@ -179,13 +189,10 @@ class _Near:
 class Tactician:
     """Exact odds, target choice, AP economy and (hard) a look-ahead over dice."""
 
-    SAMPLES = 3
-    TOP = 3
-
     def __init__(self, level: str = "", rng: random.Random | None = None) -> None:
         level = level or "normal"
-        if level not in ("easy", "normal", "hard"):
-            raise ValueError(f"unknown tactician level {level!r} (known: easy, normal, hard)")
+        if level not in ("easy", "normal"):
+            raise ValueError(f"unknown heuristic level {level!r} (known: easy, normal)")
         self.level = level
         self.rng = rng or random.Random(0)
         self._goals: dict[tuple[int, str], float | None] = {}
@@ -237,14 +244,7 @@ class Tactician:
         if self.level == "easy" and self.rng.random() < 1 / 3:
             act = self.rng.choice(offered)
             return Choice(act, f"{describe(game, act)} (an easy zombie's whim)")
-        scored = [(s, i, a, why) for i, a in enumerate(offered)
-                  for s, why in [self.score(game, a)]]
-        if not game.pending and self.GUARD:
-            scored += [(s, len(offered) + i, a, why)
-                       for i, (s, a, why) in enumerate(self._guard_moves(game, offered))]
-        scored.sort(key=lambda t: (-t[0], t[1]))
-        if self.level == "hard" and len(scored) > 1:
-            scored = self._look_ahead(game, scored)
+        scored = self.ranked(game, offered)
         while len(scored) > 1 and not self._listed(game, scored[0][2], offered):
             scored.pop(0)  # a guard move the rules refuse (no way there): the next best
         best, _, act, why = scored[0]
@@ -258,6 +258,16 @@ class Tactician:
         if covered is not None:
             return covered
         return Choice(act, _checked_contact(game, act, why))
+
+    def ranked(self, game: Game, offered: list[Action]) -> list[tuple[float, int, Action, str]]:
+        """Every offered action (and the guard moves) with its score and why, best first;
+        ties go by `canonical`, so the order the figures are listed in decides nothing. The
+        second item is the rank."""
+        scored = [(s, a, why) for a in offered for s, why in [self.score(game, a)]]
+        if not game.pending and self.GUARD:
+            scored += self._guard_moves(game, offered)
+        scored.sort(key=lambda t: (-t[0], canonical(game, t[1])))
+        return [(s, i, a, why) for i, (s, a, why) in enumerate(scored)]
 
     def _in_cover(self, game: Game, act: Action, why: str) -> Choice | None:
         """A walk toward a human that ends short of contact where a survivor could shoot
@@ -381,33 +391,6 @@ class Tactician:
                f"only {able} could be on it now and the survivors still have {theirs} AP "
                f"to shoot a lone one; it steps on when they are done or with others")
         return s, Move(z.id, toward=(round(float(spot.x), 3), round(float(spot.y), 3))), why
-
-    def _look_ahead(self, game: Game,
-                    scored: list[tuple[float, int, Action, str]]
-                    ) -> list[tuple[float, int, Action, str]]:
-        """Play the best few on clones over sampled dice; add the change in the position."""
-        base = _position(game)
-        out: list[tuple[float, int, Action, str]] = []
-        for s, i, act, why in scored[:self.TOP]:
-            if isinstance(act, Decline | Pass | EndActivations) or legal.is_hold(game, act):
-                out.append((s, i, act, why))
-                continue
-            if not self._listed(game, act, []):
-                continue  # a guard move the rules refuse (no way there): not looked at
-            gain = 0.0
-            for _ in range(self.SAMPLES):
-                trial = game.clone()
-                trial.rng = random.Random(self.rng.getrandbits(32))
-                trial.apply(act)
-                if trial.pending and trial.pending[0]["kind"] == "contaminate":
-                    for a in legal_now(trial):
-                        if isinstance(a, Contaminate):
-                            trial.apply(a)
-                            break
-                gain += _position(trial) - base
-            out.append((s + gain / self.SAMPLES, i, act, why))
-        out.sort(key=lambda t: (-t[0], t[1]))
-        return out + scored[self.TOP:]
 
     # --- scoring ------------------------------------------------------------------------
 
@@ -611,6 +594,19 @@ class Tactician:
         return s, text
 
 
+def canonical(game: Game, act: Action) -> tuple[float, float, float, float, str]:
+    """A key that orders actions the same whatever order the figures are listed in: the
+    acting figure's place, its target's, then the action's own words."""
+    fig = game.figures.get(actor(act))
+    target = getattr(act, "target", None) or getattr(act, "toward", None)
+    other = game.figures.get(target) if isinstance(target, str) else None
+    at = (fig.x, fig.y) if fig is not None else (-1.0, -1.0)
+    to = (other.x, other.y) if other is not None else (
+        (float(target[0]), float(target[1])) if isinstance(target, tuple) else (-1.0, -1.0))
+    return (round(at[0], 3), round(at[1], 3), round(to[0], 3), round(to[1], 3),
+            json.dumps(act.to_json(), sort_keys=True))
+
+
 def _checked_contact(game: Game, act: Action, why: str) -> str:
     """The scores judge contact by the straight distance; the words must match the real
     walk, which goes round terrain and bases: say how far short it really ends."""
@@ -660,24 +656,9 @@ def _goal_distance(game: Game, h: Fig) -> float | None:
     return None
 
 
-def _position(game: Game) -> float:
-    """The zombies' view of a position: humans hurt, down, contaminated; zombies left."""
-    v = 0.0
-    for f in game.figures.values():
-        if f.is_zombie:
-            if f.on_table:
-                v += 4
-            if f.origin:
-                v += 30
-        elif f.side == "survivors":
-            v += {"standing": -6.0 * f.pv, "down": 25.0, "dead": 35.0,
-                  "evacuated": -25.0}.get(f.status, 0.0)
-    if game.outcome is not None:
-        v += 500 if game.outcome["winner"] == "zombies" else -500
-    return v
-
-
 register("zombies", "idle", lambda level, rng: IdleZombies(level, rng))
 register("zombies", "random", lambda level, rng: RandomZombies(level, rng))
 register("zombies", "greedy", lambda level, rng: GreedyZombies(level, rng))
-register("zombies", "tactician", lambda level, rng: Tactician(level, rng))
+# the tactician's scores alone, no look-ahead, no whims: what the look-ahead starts from,
+# and a player for the evaluation's training games that needs no trained model
+register("zombies", "heuristic", lambda level, rng: Tactician(level or "normal", rng))

@@ -512,13 +512,14 @@ def _war_targets(game: Game, fig: Fig, reach: float) -> dict[str, Any]:
 
 def _sight_of_zombies(game: Game) -> dict[str, dict[str, Any]]:
     """What every armed survivor sees of every zombie: one batch until something moves."""
-    key = ("sight", game.version())
+    on = [f for f in game.figures.values() if f.on_table]
+    shooters = [f.id for f in on if f.side == "survivors" and any(
+        n and game.catalog.equipment[w].kind in ("shooting", "throwing")
+        for w, n in f.items.items())]
+    # keyed by the shooters too: a survivor who takes up a gun shoots before anything moves
+    key = ("sight", game.version(), tuple(shooters))
     table: dict[str, dict[str, Any]] | None = game.plans.get(key)
     if table is None:
-        on = [f for f in game.figures.values() if f.on_table]
-        shooters = [f.id for f in on if f.side == "survivors" and any(
-            n and game.catalog.equipment[w].kind in ("shooting", "throwing")
-            for w, n in f.items.items())]
         table = game.space().sight_table(shooters, [f.id for f in on if f.is_zombie])
         game.plans[key] = table
     return table

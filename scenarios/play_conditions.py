@@ -45,7 +45,7 @@ from scenarios.objectives import (
 if TYPE_CHECKING:
     from rules.game import Game
 
-__all__ = ["holds", "victory", "in_zone", "carry_key", "survivors_counted", "condition_text"]
+__all__ = ["holds", "remaining", "victory", "in_zone", "carry_key", "survivors_counted", "condition_text"]
 
 
 @functools.lru_cache(maxsize=256)
@@ -96,15 +96,24 @@ def _gone(fig: Fig) -> bool:
 
 def holds(cond: Condition, game: Game, card: Card, state: dict[str, Any]) -> bool:
     """Whether `cond` holds now (end-of-scenario conditions are asked when it ends)."""
+    return remaining(cond, game, card, state) == 0
+
+
+def remaining(cond: Condition, game: Game, card: Card, state: dict[str, Any]) -> int:
+    """How far `cond` is from holding, counted in what it counts (survivors still to
+    leave, crates still to open, zombies still on the table...): 0 when it holds. A
+    condition on a group that is empty can never hold (1). The AI's evaluation reads the
+    progress of a card off it."""
     band = len(state["band"])
     if isinstance(cond, KillAll):
-        return not any(f.is_zombie and f.on_table for f in game.figures.values())
+        return sum(1 for f in game.figures.values() if f.is_zombie and f.on_table)
     if isinstance(cond, HoldZone):
         standing = sum(1 for f in game.figures.values() if f.side == "survivors"
                        and f.standing and in_zone(card, cond.zone, f))
         zombies = sum(1 for f in game.figures.values() if f.is_zombie and f.on_table
                       and in_zone(card, cond.zone, f))
-        return standing >= cond.survivors_at_least and zombies <= cond.zombies_at_most
+        return (max(cond.survivors_at_least - standing, 0)
+                + max(zombies - cond.zombies_at_most, 0))
     if isinstance(cond, Exit):
         if cond.who == "survivors":
             group, total = survivors_counted(game, state), band
@@ -112,12 +121,12 @@ def holds(cond: Condition, game: Game, card: Card, state: dict[str, Any]) -> boo
             group = _all_civilians(game, state)
             total = sum(len(ids) for ids in state["civilians"].values())
         out = sum(1 for f in group if f.status == "evacuated" and f.exit == cond.exit)
-        return total > 0 and out >= count_needed(cond.at_least, total)
+        return _short(out, count_needed(cond.at_least, total), total)
     if isinstance(cond, Escort):
         group = _group(game, state, cond.civilians)
         total = len(state["civilians"].get(cond.civilians, []))
         out = sum(1 for f in group if f.status == "evacuated" and f.exit == cond.exit)
-        return total > 0 and out >= count_needed(cond.at_least, total)
+        return _short(out, count_needed(cond.at_least, total), total)
     if isinstance(cond, Reach):
         if cond.who == "survivors":
             group, total = survivors_counted(game, state), band
@@ -126,42 +135,49 @@ def holds(cond: Condition, game: Game, card: Card, state: dict[str, Any]) -> boo
             total = sum(len(ids) for ids in state["civilians"].values())
         out = sum(1 for f in group if f.status == "evacuated"
                   and state["evacuated_via"].get(f.id) == cond.zone)
-        return total > 0 and out >= count_needed(cond.at_least, total)
+        return _short(out, count_needed(cond.at_least, total), total)
     if isinstance(cond, SurviveTurns):
         alive = sum(1 for f in survivors_counted(game, state) if f.side == "survivors"
                     and f.status in ("standing", "evacuated"))
-        return alive >= count_needed(cond.at_least, band)
+        return max(count_needed(cond.at_least, band) - alive, 0)
     if isinstance(cond, Carry):
-        return int(state["delivered"].get(carry_key(cond.item, cond.to), 0)) >= cond.count
+        return max(cond.count - int(state["delivered"].get(carry_key(cond.item, cond.to), 0)),
+                   0)
     if isinstance(cond, Heal):
         sick = set(state["civilians"].get(cond.targets, []))
-        return sum(1 for i in state["treated"] if i in sick) >= cond.count
+        return max(cond.count - sum(1 for i in state["treated"] if i in sick), 0)
     if isinstance(cond, OpenCrates):
-        return len(state["crates_opened"]) >= cond.count
+        return max(cond.count - len(state["crates_opened"]), 0)
     if isinstance(cond, Free):
         ids = state["civilians"].get(cond.figure, [])
-        return bool(ids) and all(i in state["freed"] for i in ids)
+        return sum(1 for i in ids if i not in state["freed"]) if ids else 1
     if isinstance(cond, TakeOut):
         out = sum(1 for f in survivors_counted(game, state)
                   if f.status in ("down", "dead") or _gone(f))
-        return out >= count_needed(cond.at_least, band)
+        return max(count_needed(cond.at_least, band) - out, 0)
     if isinstance(cond, KillCivilians):
         group = _group(game, state, cond.civilians)
         total = len(state["civilians"].get(cond.civilians, []))
-        return total > 0 and sum(1 for f in group if _gone(f)) >= count_needed(
-            cond.at_least, total)
+        return _short(sum(1 for f in group if _gone(f)), count_needed(cond.at_least, total),
+                      total)
     if isinstance(cond, Contaminate):
         turned = sum(1 for f in survivors_counted(game, state)
                      if f.status == "contaminated" or f.side == "zombies")
-        return turned >= cond.at_least
+        return max(cond.at_least - turned, 0)
     if isinstance(cond, ZombiesInZone):
-        return sum(1 for f in game.figures.values() if f.is_zombie and f.on_table
-                   and in_zone(card, cond.zone, f)) >= cond.at_least
+        inside = sum(1 for f in game.figures.values() if f.is_zombie and f.on_table
+                     and in_zone(card, cond.zone, f))
+        return max(cond.at_least - inside, 0)
     if isinstance(cond, SurvivorsFail):
-        return not victory(card.objectives.survivors, game, card, state)
+        return int(victory(card.objectives.survivors, game, card, state))
     if isinstance(cond, Event):
-        return cond.event in state["events"]
+        return int(cond.event not in state["events"])
     raise TypeError(f"no check for condition {cond.type!r}")
+
+
+def _short(have: int, need: int, total: int) -> int:
+    """What a count over a group still lacks; a group that is empty never counts."""
+    return max(need - have, 0) if total > 0 else max(need, 1)
 
 
 def victory(side: Victory, game: Game, card: Card, state: dict[str, Any]) -> bool:

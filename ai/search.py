@@ -1,0 +1,234 @@
+"""The tactician's look-ahead (levels normal and hard): play the likely choices on copies
+of the game and keep the one after which the zombies' chance to win is highest.
+
+1. The heuristic tactician (`ai.zombies.Tactician`) scores every legal action; its best
+   `top` (and the best way to stand still, so waiting is always weighed) are the
+   candidates. Ties go by `ai.zombies.canonical`, never by the order figures are listed in.
+2. Each candidate is played on copies of the game (`Game.clone`), by the engine itself:
+   a walk goes by the real route round walls and bases, an attack rolls its dice. An attack
+   is played over `samples` dice draws; every candidate meets the same draws (common random
+   numbers), so two choices are compared on the same luck. A move is played once (it rolls
+   no die).
+3. Hard also plays the survivors' answer: their next activation, by the survivor bot
+   (`ai.survivors.SurvivorBot`), as a strong player would answer. The contamination a
+   zombie is offered after putting a survivor down is always taken.
+4. Each position reached is scored by the learned evaluation (`ai.evaluation`: the
+   zombies' chance to win from there); a finished game scores its result. The candidate
+   with the best mean wins; within 0.1 point the heuristic's order decides.
+
+The choice comes with a message (`ai.messages`) naming the plan and the chances.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ai.evaluation import evaluation
+from ai.messages import Message, render
+from ai.policy import Choice, legal_now, register
+from ai.zombies import CONTACT, Tactician, _window_default, unsaved_chance
+from rules import legal
+from rules.actions import Action, Contaminate, Decline, Melee, Move, actor
+
+if TYPE_CHECKING:
+    from rules.figures import Fig
+    from rules.game import Game
+
+__all__ = ["Lookahead", "Budget", "BUDGETS", "fall_chance"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    top: int  # candidates from the heuristic's ranking
+    samples: int  # dice draws for an attack
+    reply: bool  # play the survivors' next activation
+
+
+BUDGETS = {"normal": Budget(top=4, samples=2, reply=False),
+           "hard": Budget(top=8, samples=4, reply=True)}
+TIE = 0.001  # chances closer than this are a tie: the heuristic's order decides
+
+
+class Lookahead:
+    """The tactician at level normal or hard; see the module docstring."""
+
+    def __init__(self, level: str = "normal", rng: random.Random | None = None) -> None:
+        if level not in BUDGETS:
+            raise ValueError(f"unknown look-ahead level {level!r} (known: "
+                             f"{', '.join(BUDGETS)})")
+        self.level = level
+        self.budget = BUDGETS[level]
+        self.rng = rng or random.Random(0)
+        self.heuristic = Tactician("normal", self.rng)
+        self._answer: object = None
+
+    def choose(self, game: Game) -> Choice:
+        offered = legal_now(game)
+        if game.pending and game.pending[0]["kind"] != "reaction":
+            return _window_default(game, offered)
+        if game.pending:  # a reaction: the heuristic weighs it against the AP it costs
+            return self.heuristic.choose(game)
+        ranked = [r for r in self.heuristic.ranked(game, offered)
+                  if Tactician._listed(game, r[2], offered)]
+        if len(ranked) == 1:
+            return Choice(ranked[0][2], ranked[0][3])
+        picks = ranked[:self.budget.top]
+        hold = next((r for r in ranked if legal.is_hold(game, r[2])), None)
+        if hold is not None and hold not in picks:
+            picks.append(hold)
+        seeds = [self.rng.getrandbits(32) for _ in range(self.budget.samples)]
+        values = self._values(game, [r[2] for r in picks], seeds)
+        order = sorted(range(len(picks)), key=lambda k: (-round(values[k] / TIE), k))
+        best, runner_up = order[0], (order[1] if len(order) > 1 else None)
+        before = float(evaluation().zombies_win([game])[0])
+        act, why = picks[best][2], picks[best][3]
+        plan = self._plan(game, act, why)
+        chances = Message("ai.chances", {
+            "before": before, "after": values[best],
+            "alternative": values[runner_up] if runner_up is not None else values[best]})
+        text = f"{render(plan)}; {render(chances)}"
+        return Choice(act, text, (plan, chances))
+
+    # --- looking ahead ------------------------------------------------------------------
+
+    def _values(self, game: Game, acts: list[Action], seeds: list[int]) -> list[float]:
+        leaves: list[list[Game]] = []
+        for act in acts:
+            draws = seeds if _rolls(act) else seeds[:1]
+            leaves.append([self._play(game, act, seed) for seed in draws])
+        flat = [g for group in leaves for g in group]
+        p = evaluation().zombies_win(flat)
+        out, k = [], 0
+        for group in leaves:
+            out.append(float(p[k:k + len(group)].mean()))
+            k += len(group)
+        return out
+
+    def _play(self, game: Game, act: Action, seed: int) -> Game:
+        trial = game.clone()
+        trial.rng = random.Random(seed)
+        trial.apply(act)
+        _settle(trial)
+        if self.budget.reply:
+            self._reply(trial)
+        return trial
+
+    def _reply(self, trial: Game) -> None:
+        """The survivors' next activation (windows included), by the survivor bot."""
+        from ai.survivors import SurvivorBot
+
+        if self._answer is None:
+            self._answer = SurvivorBot("", random.Random(0))
+        bot = self._answer
+        assert isinstance(bot, SurvivorBot)
+        steps = 0
+        while (not trial.is_terminal and trial.current_side() == "survivors"
+               and steps < 4):
+            trial.apply(bot.choose(trial).action)
+            _settle(trial)
+            steps += 1
+            if not trial.pending and trial.to_act != "survivors":
+                break
+
+    # --- saying why ---------------------------------------------------------------------
+
+    def _plan(self, game: Game, act: Action, why: str) -> Message:
+        fig = game.figures.get(actor(act))
+        name = fig.name if fig is not None else ""
+        if isinstance(act, Contaminate):
+            return Message("ai.contaminate", {"zombie": name,
+                                              "target": game.figures[act.target].name})
+        if isinstance(act, Melee) and fig is not None:
+            h = game.figures[act.target]
+            p = unsaved_chance(game, fig, h)
+            need = h.pv + (1 if h.has("robuste") and h.wounds_ignored == 0 else 0)
+            return Message("ai.strike", {"zombie": name, "target": h.name, "ap": act.ap,
+                                         "p_die": p, "p_down": _at_least(
+                                             [p] * legal.melee_dice(game, fig, act), need)})
+        if isinstance(act, Move) and legal.is_hold(game, act):
+            return Message("ai.wait", {"zombie": name})
+        if isinstance(act, Move) and isinstance(act.toward, str) and fig is not None:
+            h = game.figures[act.toward]
+            d = game.distance(fig.id, h.id)
+            with_it = [z for z in game.figures.values() if z.is_zombie and z.on_table
+                       and z.id != fig.id and game.distance(z.id, h.id) <= z.move + CONTACT]
+            if d <= fig.move + CONTACT and with_it:
+                return Message("ai.gang", {"zombie": name, "target": h.name,
+                                           "zombies": len(with_it) + 1,
+                                           "p_fall": fall_chance(game, h)})
+            if d <= fig.move + CONTACT:
+                return Message("ai.engage", {"zombie": name, "target": h.name})
+            goal = self.heuristic._to_goal(game, h) if h.standing else None
+            if goal is not None and goal < Tactician.RUNNER:
+                return Message("ai.block", {"zombie": name, "target": h.name,
+                                            "goal": round(goal, 1)})
+            return Message("ai.approach", {"zombie": name, "target": h.name,
+                                           "short": round(max(d - fig.move, 0.0), 1)})
+        if isinstance(act, Move):
+            place = why.split(" to stand guard")[0].split("onto ")[-1].split("toward ")[-1]
+            if "guard" in why:
+                return Message("ai.guard", {"zombie": name, "place": place.split(" (")[0]})
+            return Message("ai.move", {"zombie": name})
+        if isinstance(act, Decline):
+            return Message("ai.decline")
+        return Message("ai.move", {"zombie": name})
+
+
+def _rolls(act: Action) -> bool:
+    """Whether playing the action rolls dice (an attack, a contamination)."""
+    return isinstance(act, Melee | Contaminate)
+
+
+def _settle(trial: Game) -> None:
+    """The zombies' own windows after an action: a contamination is always taken."""
+    while not trial.is_terminal and trial.pending and trial.current_side() == "zombies":
+        trial.apply(_window_default(trial, legal_now(trial)).action)
+
+
+def _at_least(chances: list[float], need: int) -> float:
+    """P(at least `need` successes) over independent tries with these chances."""
+    if need <= 0:
+        return 1.0
+    dist = [1.0]
+    for p in chances:
+        dist = [(dist[k] if k < len(dist) else 0.0) * (1 - p)
+                + (dist[k - 1] * p if k >= 1 else 0.0) for k in range(len(dist) + 1)]
+    return float(sum(dist[need:]))
+
+
+def fall_chance(game: Game, h: Fig) -> float:
+    """The chance the zombies put `h` down this turn if they spend their AP on it: the
+    zombies in contact or able to reach it, nearest first, each walking in (1 AP) and
+    striking with its dice while the pool lasts."""
+    pool = game.pools.get("zombies", 0)
+    near = sorted((game.distance(z.id, h.id), z.x, z.y, z) for z in game.figures.values()
+                  if z.is_zombie and z.on_table
+                  and game.distance(z.id, h.id) <= z.move + CONTACT)
+    dice: list[float] = []
+    for d, _x, _y, z in near:
+        if d > CONTACT + 1e-9:
+            pool -= 1
+        if pool <= 0:
+            break
+        n = min(max(z.attack, 1), pool)
+        pool -= n
+        dice += [unsaved_chance(game, z, h)] * n
+    need = h.pv + (1 if h.has("robuste") and h.wounds_ignored == 0 else 0)
+    return _at_least(dice, need) if math.isfinite(need) else 0.0
+
+
+def _tactician(level: str, rng: random.Random) -> Tactician | Lookahead:
+    """`tactician:easy` is the heuristic alone (a random legal action one time in three);
+    `tactician` (normal) and `tactician:hard` look ahead."""
+    level = level or "normal"
+    if level == "easy":
+        return Tactician("easy", rng)
+    if level not in BUDGETS:
+        raise ValueError(f"unknown tactician level {level!r} (known: easy, normal, hard)")
+    return Lookahead(level, rng)
+
+
+register("zombies", "tactician", _tactician)
