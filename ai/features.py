@@ -145,7 +145,7 @@ def features(game: Game) -> list[float]:
     out += _conditions(game, "survivors") + _conditions(game, "zombies")
 
     goals = {f.id: goal_point(game, f) for f in standing}
-    gaps = [math.dist(f.centre, g) for f in standing if (g := goals[f.id]) is not None]
+    gaps = [math.dist(f.centre, p) for f in standing if (p := goals[f.id]) is not None]
     out += _padded(gaps, RUNNERS)
     out += [float(np.mean(gaps)) if gaps else FAR,
             *(float(sum(1 for d in gaps if d <= r)) for r in (4, 8, 16)),
@@ -172,12 +172,12 @@ def features(game: Game) -> list[float]:
     nearest: list[float] = []
     engaged = alone = 0
     for h in standing:
-        g = gaps_to(h)
-        if g.size:
-            reaching |= g <= moves + CONTACT_INCHES
-            touching |= g <= CONTACT_INCHES + 1e-9
-            nearest.append(float(g.min()))
-            engaged += int(g.min() <= CONTACT_INCHES + 1e-9)
+        gap = gaps_to(h)
+        if gap.size:
+            reaching |= gap <= moves + CONTACT_INCHES
+            touching |= gap <= CONTACT_INCHES + 1e-9
+            nearest.append(float(gap.min()))
+            engaged += int(gap.min() <= CONTACT_INCHES + 1e-9)
         alone += int(not any(o.id != h.id and dist[index[h.id], index[o.id]] < 5.0
                              for o in standing))
     out += [float(len(zombies)), float(reaching.sum()), float(touching.sum()),
@@ -192,10 +192,10 @@ def features(game: Game) -> list[float]:
                  key=lambda f: (math.dist(f.centre, goals[f.id] or f.centre), f.x, f.y),
                  default=None)
     for h in standing:
-        g = goals[h.id]
-        if g is None or not len(centres):
+        goal = goals[h.id]
+        if goal is None or not len(centres):
             continue
-        near_path = _seg_distance(centres, h.centre, g) <= 3.0
+        near_path = _seg_distance(centres, h.centre, goal) <= 3.0
         blockers += int(near_path.sum())
         if h is runner:
             on_runner = int(near_path.sum())

@@ -164,9 +164,8 @@ class GroupSurvivors:
             lonely = bool(friends) and all(math.dist(spot, q) > ALONE + 2 * fig.radius
                                            for q in friends)
             value = gain - DANGER * danger - (2.0 if lonely else 0.0)
-            if best is None or value > best[0]:
-                if _accepted(game, Move(fig.id, to=spot)):
-                    best = (value, spot, danger, gain)
+            if (best is None or value > best[0]) and _accepted(game, Move(fig.id, to=spot)):
+                best = (value, spot, danger, gain)
         return None if best is None else (best[1], best[2], best[3])
 
 

@@ -20,7 +20,8 @@ class Message:
     params: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "params": dict(self.params)}
+        return {"code": self.code, "params": {
+            k: v.to_json() if isinstance(v, Message) else v for k, v in self.params.items()}}
 
 
 TEXTS: dict[str, dict[str, str]] = {
@@ -42,6 +43,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "ai.decline": "the zombies let the reaction pass",
         "ai.chances": "zombies' chances {after} after this ({before} before); the next best "
                       "choice gives {alternative}",
+        "ai.fate.down": "{figure} fell",
+        "ai.fate.down_goal": "{figure} fell {goal} in from the objective",
+        "ai.fate.dead": "{figure} was killed",
+        "ai.fate.out": "{figure} got away",
+        "ai.fate.turned": "{figure} was contaminated",
+        "ai.fate.turn": "turn {turn} began (the AP were rolled)",
+        "ai.fate.action": "{action}",
+        "ai.turning": "turn {turn}: {what} (survivors {before} → {after})",
     },
     "fr": {
         "ai.contaminate": "{zombie} contamine {target}, à terre : un zombie de plus si ça "
@@ -63,6 +72,14 @@ TEXTS: dict[str, dict[str, str]] = {
         "ai.decline": "les zombies laissent passer la réaction",
         "ai.chances": "chances des zombies : {after} après ceci ({before} avant) ; le "
                       "meilleur autre choix donne {alternative}",
+        "ai.fate.down": "{figure} est tombé",
+        "ai.fate.down_goal": "{figure} est tombé à {goal} pouces de l'objectif",
+        "ai.fate.dead": "{figure} a été tué",
+        "ai.fate.out": "{figure} s'est échappé",
+        "ai.fate.turned": "{figure} a été contaminé",
+        "ai.fate.turn": "le tour {turn} a commencé (les PA ont été tirés)",
+        "ai.fate.action": "{action}",
+        "ai.turning": "tour {turn} : {what} (survivants {before} → {after})",
     },
 }
 
@@ -72,7 +89,9 @@ CHANCES = ("before", "after", "alternative")
 
 def _value(key: str, v: Any, lang: str) -> str:
     """A chance (a `p_` parameter, or before/after/alternative) as a percentage; other
-    numbers as inches to one decimal."""
+    numbers as inches to one decimal; a message inside a message in the same language."""
+    if isinstance(v, Message):
+        return render(v, lang)
     if isinstance(v, float) and (key.startswith("p_") or key in CHANCES):
         pct = f"{v:.0%}"
         return pct.replace("%", "\u202f%") if lang == "fr" else pct

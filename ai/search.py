@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from ai.evaluation import evaluation
 from ai.messages import Message, render
-from ai.policy import Choice, legal_now, register
+from ai.policy import Choice, legal_now, register, who
 from ai.zombies import CONTACT, Tactician, _window_default, unsaved_chance
 from rules import legal
 from rules.actions import Action, Contaminate, Decline, Melee, Move, actor
@@ -85,7 +85,7 @@ class Lookahead:
         best, runner_up = order[0], (order[1] if len(order) > 1 else None)
         before = float(evaluation().zombies_win([game])[0])
         act, why = picks[best][2], picks[best][3]
-        plan = self._plan(game, act, why)
+        plan = plan_message(game, act, why, self.heuristic)
         chances = Message("ai.chances", {
             "before": before, "after": values[best],
             "alternative": values[runner_up] if runner_up is not None else values[best]})
@@ -133,48 +133,67 @@ class Lookahead:
             if not trial.pending and trial.to_act != "survivors":
                 break
 
-    # --- saying why ---------------------------------------------------------------------
 
-    def _plan(self, game: Game, act: Action, why: str) -> Message:
-        fig = game.figures.get(actor(act))
-        name = fig.name if fig is not None else ""
-        if isinstance(act, Contaminate):
-            return Message("ai.contaminate", {"zombie": name,
-                                              "target": game.figures[act.target].name})
-        if isinstance(act, Melee) and fig is not None:
-            h = game.figures[act.target]
-            p = unsaved_chance(game, fig, h)
-            need = h.pv + (1 if h.has("robuste") and h.wounds_ignored == 0 else 0)
-            return Message("ai.strike", {"zombie": name, "target": h.name, "ap": act.ap,
-                                         "p_die": p, "p_down": _at_least(
-                                             [p] * legal.melee_dice(game, fig, act), need)})
-        if isinstance(act, Move) and legal.is_hold(game, act):
-            return Message("ai.wait", {"zombie": name})
-        if isinstance(act, Move) and isinstance(act.toward, str) and fig is not None:
-            h = game.figures[act.toward]
-            d = game.distance(fig.id, h.id)
-            with_it = [z for z in game.figures.values() if z.is_zombie and z.on_table
-                       and z.id != fig.id and game.distance(z.id, h.id) <= z.move + CONTACT]
-            if d <= fig.move + CONTACT and with_it:
-                return Message("ai.gang", {"zombie": name, "target": h.name,
-                                           "zombies": len(with_it) + 1,
-                                           "p_fall": fall_chance(game, h)})
-            if d <= fig.move + CONTACT:
-                return Message("ai.engage", {"zombie": name, "target": h.name})
-            goal = self.heuristic._to_goal(game, h) if h.standing else None
-            if goal is not None and goal < Tactician.RUNNER:
-                return Message("ai.block", {"zombie": name, "target": h.name,
-                                            "goal": round(goal, 1)})
-            return Message("ai.approach", {"zombie": name, "target": h.name,
-                                           "short": round(max(d - fig.move, 0.0), 1)})
-        if isinstance(act, Move):
-            place = why.split(" to stand guard")[0].split("onto ")[-1].split("toward ")[-1]
-            if "guard" in why:
-                return Message("ai.guard", {"zombie": name, "place": place.split(" (")[0]})
-            return Message("ai.move", {"zombie": name})
-        if isinstance(act, Decline):
-            return Message("ai.decline")
+
+class Easy:
+    """`tactician:easy`: the heuristic alone, a random legal action one time in three; its
+    choices say why as messages too."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.heuristic = Tactician("easy", rng)
+
+    def choose(self, game: Game) -> Choice:
+        choice = self.heuristic.choose(game)
+        if game.pending and game.pending[0]["kind"] != "reaction":
+            return choice
+        plan = plan_message(game, choice.action, choice.explanation, self.heuristic)
+        return Choice(choice.action, render(plan), (plan,))
+
+
+def plan_message(game: Game, act: Action, why: str, heuristic: Tactician) -> Message:
+    """The plan behind a zombie action, as a message: a strike with its odds, several
+    zombies closing on one survivor with the chance they put them down this turn, a move
+    across a runner's way, a wait out of the guns..."""
+    fig = game.figures.get(actor(act))
+    # names with the figure's label, as on the table's tags (several share a name);
+    # the language issue turns these into references the page names itself
+    name = who(game, fig.id) if fig is not None else ""
+    if isinstance(act, Contaminate):
+        return Message("ai.contaminate", {"zombie": name, "target": who(game, act.target)})
+    if isinstance(act, Melee) and fig is not None:
+        h = game.figures[act.target]
+        p = unsaved_chance(game, fig, h)
+        need = h.pv + (1 if h.has("robuste") and h.wounds_ignored == 0 else 0)
+        return Message("ai.strike", {"zombie": name, "target": who(game, h.id), "ap": act.ap,
+                                     "p_die": p, "p_down": _at_least(
+                                         [p] * legal.melee_dice(game, fig, act), need)})
+    if isinstance(act, Move) and legal.is_hold(game, act):
+        return Message("ai.wait", {"zombie": name})
+    if isinstance(act, Move) and isinstance(act.toward, str) and fig is not None:
+        h = game.figures[act.toward]
+        d, target = game.distance(fig.id, h.id), who(game, h.id)
+        with_it = [z for z in game.figures.values() if z.is_zombie and z.on_table
+                   and z.id != fig.id and game.distance(z.id, h.id) <= z.move + CONTACT]
+        if d <= fig.move + CONTACT and with_it:
+            return Message("ai.gang", {"zombie": name, "target": target,
+                                       "zombies": len(with_it) + 1,
+                                       "p_fall": fall_chance(game, h)})
+        if d <= fig.move + CONTACT:
+            return Message("ai.engage", {"zombie": name, "target": target})
+        goal = heuristic._to_goal(game, h) if h.standing else None
+        if goal is not None and goal < Tactician.RUNNER:
+            return Message("ai.block", {"zombie": name, "target": target,
+                                        "goal": round(goal, 1)})
+        return Message("ai.approach", {"zombie": name, "target": target,
+                                       "short": round(max(d - fig.move, 0.0), 1)})
+    if isinstance(act, Move):
+        place = why.split(" to stand guard")[0].split("onto ")[-1].split("toward ")[-1]
+        if "guard" in why:
+            return Message("ai.guard", {"zombie": name, "place": place.split(" (")[0]})
         return Message("ai.move", {"zombie": name})
+    if isinstance(act, Decline):
+        return Message("ai.decline")
+    return Message("ai.move", {"zombie": name})
 
 
 def _rolls(act: Action) -> bool:
@@ -220,12 +239,12 @@ def fall_chance(game: Game, h: Fig) -> float:
     return _at_least(dice, need) if math.isfinite(need) else 0.0
 
 
-def _tactician(level: str, rng: random.Random) -> Tactician | Lookahead:
+def _tactician(level: str, rng: random.Random) -> Easy | Lookahead:
     """`tactician:easy` is the heuristic alone (a random legal action one time in three);
     `tactician` (normal) and `tactician:hard` look ahead."""
     level = level or "normal"
     if level == "easy":
-        return Tactician("easy", rng)
+        return Easy(rng)
     if level not in BUDGETS:
         raise ValueError(f"unknown tactician level {level!r} (known: easy, normal, hard)")
     return Lookahead(level, rng)

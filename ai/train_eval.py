@@ -111,7 +111,7 @@ def _play(todo: list[Sample], cache: Path, jobs: int, cluster: str | None) -> li
 
 
 def _run(todo: list[Sample], jobs: int, cluster: str | None) -> Iterable[dict[str, Any]]:
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped]
 
     if cluster is not None:
         from ai.cluster import map_on_cluster

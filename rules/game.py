@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from geometry.errors import SurviveUsError
@@ -156,6 +156,19 @@ class Game:
     @classmethod
     def replay(cls, record: dict[str, Any], catalog: Catalog | None = None) -> Game:
         """Rebuild a game from `export()`, using the recorded dice."""
+        game: Game | None = None
+        for step in cls.replay_steps(record, catalog):
+            game = step
+        if game is None:  # an empty log
+            game = cls.from_json(record["start"], catalog)
+            game._start = copy.deepcopy(record["start"])
+        return game
+
+    @classmethod
+    def replay_steps(cls, record: dict[str, Any], catalog: Catalog | None = None
+                     ) -> Iterator[Game]:
+        """Rebuild a game from `export()` one entry of its log at a time: the same game is
+        yielded after each entry (the chances curve reads every position on the way)."""
         game = cls.from_json(record["start"], catalog)
         game._start = copy.deepcopy(record["start"])
         for i, entry in enumerate(record["log"]):
@@ -165,9 +178,10 @@ class Game:
                 game.hand_over(None)
                 game.log.append({"action": {"type": "start"}, "dice": game._take_dice(),
                                  "notes": game._take_notes()})
-                continue
-            game.apply(entry["action"], dice=entry["dice"], where=f"log[{i}]", atomic=False)
-        return game
+            else:
+                game.apply(entry["action"], dice=entry["dice"], where=f"log[{i}]",
+                           atomic=False)
+            yield game
 
     def undo(self) -> None:
         """Take back the last action (its dice too)."""
@@ -188,7 +202,7 @@ class Game:
         other.pending = copy.deepcopy(self.pending)
         other.outcome = copy.deepcopy(self.outcome)
         other.log = list(self.log)
-        other.scene_json = copy.deepcopy(self.scene_json)
+        other.scene_json = self.scene_json  # shared until one changes it (`edit_scene`)
         other.markers = copy.deepcopy(self.markers)
         other.referee = copy.deepcopy(self.referee)
         other.plans = {}
@@ -218,6 +232,12 @@ class Game:
 
     def version(self) -> int:
         return self._version
+
+    def edit_scene(self) -> dict[str, Any]:
+        """The scene JSON, this game's own, to change in place (a door, a barricade): clones
+        share it until one of them changes it."""
+        self.scene_json = copy.deepcopy(self.scene_json)
+        return self.scene_json
 
     def reload_terrain(self) -> None:
         """A door opened or closed: rebuild the terrain and everything measured on it."""

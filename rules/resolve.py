@@ -773,7 +773,7 @@ def check_door(game: Game, fig: Fig, act: Door) -> None:
 
 
 def do_door(game: Game, fig: Fig, act: Door) -> None:
-    for item in game.scene_json.get("terrain", []):
+    for item in game.edit_scene().get("terrain", []):
         if item.get("id") == act.door:
             item["open"] = not item.get("open", False)
             state = "opens" if item["open"] else "closes"

@@ -666,6 +666,7 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
             game.note(f"{fig.name} {fig.id} reinforces {piece_id} "
                       f"({barricades[piece_id]} of {MAX_REINFORCEMENTS})")
             return
+        game.edit_scene()  # clones share the scene until one changes it
         item = _scene_piece(game, piece_id)
         assert item is not None
         _barricade(item)
@@ -714,8 +715,8 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
         supply["left"].pop(act.marker or "")
         supply["collected"][fig.id] = int(supply["collected"].get(fig.id, 0)) + 1
         supply["this_turn"] += 1
-        game.scene_json["terrain"] = [t for t in game.scene_json.get("terrain", [])
-                                      if t.get("id") != act.marker]
+        scene = game.edit_scene()
+        scene["terrain"] = [t for t in scene.get("terrain", []) if t.get("id") != act.marker]
         game.reload_terrain()
         game.note(f"{fig.name} {fig.id} collects {act.marker}: one more AP die next turn")
     elif act.rule == "lead":

@@ -45,7 +45,8 @@ from scenarios.objectives import (
 if TYPE_CHECKING:
     from rules.game import Game
 
-__all__ = ["holds", "remaining", "victory", "in_zone", "carry_key", "survivors_counted", "condition_text"]
+__all__ = ["holds", "remaining", "victory", "in_zone", "carry_key", "survivors_counted",
+           "condition_text"]
 
 
 @functools.lru_cache(maxsize=256)

@@ -217,11 +217,23 @@ class ActionIn(Strict):
                                    "service rolls")
 
 
+Level = Literal["easy", "normal", "hard"]
+LEVEL_DOC = ("the tactician's level: easy (for learning), normal (the page's default), hard "
+             "(the strongest the time allows, up to a second a choice)")
+
+
+class SuggestIn(Strict):
+    version: Annotated[int, Field(ge=0)]
+    level: Level = Field(default="normal", description=LEVEL_DOC)
+    lang: Literal["en", "fr"] = Field(default="en", description="the explanation's language")
+
+
 class AiPlayIn(Strict):
     version: Annotated[int, Field(ge=0)]
     dice: list[Die] | None = Field(default=None, max_length=60,
                                    description="dice rolled at the table for the zombies' "
                                    "action; none: the service rolls")
+    level: Level = Field(default="normal", description=LEVEL_DOC)
 
 
 class ChangeOut(Strict):
@@ -246,6 +258,31 @@ class SuggestOut(Strict):
     text: str
     explanation: str
     policy: str
+    messages: list[Json] = Field(default_factory=list,
+                                 description="the explanation as messages: {code, params}")
+    chances: dict[str, float] = Field(description="each side's chance to win from the "
+                                      "position before the choice (the AI's evaluation)")
+
+
+class ChancesQuery(Strict):
+    model_config = ConfigDict(strict=False, extra="forbid")
+    lang: Literal["en", "fr"] = "en"
+
+
+class ChancePoint(Strict):
+    index: int = Field(description="the entry of the game's log after which it was read")
+    turn: int
+    survivors: float
+
+
+class ChancesOut(Strict):
+    version: int
+    survivors: float = Field(description="the survivors' chance to win from here, 0 to 1")
+    zombies: float
+    curve: list[ChancePoint] = Field(description="the survivors' chance after every action")
+    turning_point: Json | None = Field(description="the action that moved the chances most, "
+                                       "as a message {code, params}")
+    turning_text: str | None = Field(description="the turning point in words, in `lang`")
 
 
 class PathIn(Strict):

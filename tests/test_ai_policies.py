@@ -18,7 +18,7 @@ from scenarios.cards import load_cards
 
 GAMES = int(os.environ.get("AI_SOAK_GAMES", "1"))
 ZOMBIE_POLICIES = ["idle", "random", "greedy", "tactician", "tactician:easy", "tactician:hard"]
-SURVIVOR_POLICIES = ["bot", "random"]
+SURVIVOR_POLICIES = ["bot", "group", "random"]
 MAX_ACTIONS = 400  # the default run checks the opening of each game; the soak plays it out
 
 
@@ -56,8 +56,8 @@ def _cases() -> list[tuple[str, str, str, int]]:
 
 
 def test_registry_names() -> None:
-    assert policy_names(ZOMBIES) == ["greedy", "idle", "random", "tactician"]
-    assert policy_names(SURVIVORS) == ["bot", "random"]
+    assert policy_names(ZOMBIES) == ["greedy", "heuristic", "idle", "random", "tactician"]
+    assert policy_names(SURVIVORS) == ["bot", "group", "random"]
     with pytest.raises(ValueError, match="unknown zombies policy 'clever'"):
         make_policy("clever", ZOMBIES, 0)
     with pytest.raises(ValueError, match="unknown tactician level 'insane'"):

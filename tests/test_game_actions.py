@@ -1028,3 +1028,32 @@ def test_friendly_fire_on_a_natural_1() -> None:
                          dice=[6, 1, 1]))
     plain(Shoot("s1", "z1", "pistolet"), dice=[1])
     assert plain.game.figures["s2"].pv == plain.game.figures["s2"].wounds
+
+
+def test_a_survivor_who_takes_up_a_gun_may_shoot_before_anything_moves() -> None:
+    """What each armed survivor sees is worked out once until something moves; a survivor
+    armed since (a gun taken from a marker, which moves nothing) used to be missing from
+    it, and listing its shots failed with KeyError (found by the group survivor player)."""
+    from rules.resolve import shooting_legal
+
+    game = start([survivor("s1", "ex_flic_h", 5, 5, items={"pistolet": 1, "balles": 1}),
+                  survivor("s2", "ex_flic_h", 8, 5, items={"balles": 1}),
+                  zombie("z1", "rodeur", 5, 12)], [1, 1, 1])
+    assert shooting_legal(game, game.figures["s1"], "pistolet") == ["z1"]
+    s2 = game.figures["s2"]
+    s2.items["pistolet"] = 1
+    assert shooting_legal(game, s2, "pistolet") == ["z1"]
+
+
+def test_a_door_opened_on_a_clone_stays_shut_in_the_game() -> None:
+    """Clones share the scene until one changes it (the AI copies the game for every
+    choice it weighs)."""
+    game = start([survivor("s1", "ex_flic_h", 11, 9.38), zombie("z1", "rodeur", 11, 14)],
+                 [6, 6, 6], terrain=DOOR_SCENE)
+    trial = game.clone()
+    trial.apply(Door("s1", "d1"))
+    assert trial.scene_json["terrain"][1]["open"] is True
+    assert game.scene_json["terrain"][1].get("open") is not True
+    assert trial.figures["s1"] is not game.figures["s1"]
+    trial.figures["s1"].items["pistolet"] = 1
+    assert "pistolet" not in game.figures["s1"].items

@@ -200,3 +200,22 @@ def test_scenario_play_cli_errors(capsys: pytest.CaptureFixture[str], argv: list
                                   where: str) -> None:
     assert main(argv) == 2
     assert json.loads(capsys.readouterr().out)["error"]["where"] == where
+
+
+def test_remaining_counts_what_a_condition_still_lacks() -> None:
+    """Evacuation: half the band (3 of 6) must leave by the route; each one out is one
+    fewer to go, and the condition holds at 0."""
+    from scenarios.play_conditions import holds, remaining
+
+    game = start_scenario("evacuation", seed=3)
+    ref = game.referee
+    assert isinstance(ref, ScenarioReferee)
+    (cond,) = ref.card.objectives.survivors.conditions
+    band = [game.figures[i] for i in ref.state["band"]]
+    assert remaining(cond, game, ref.card, ref.state) == 3
+    for k, fig in enumerate(band[:3]):
+        fig.status, fig.exit = "evacuated", "route"
+        assert remaining(cond, game, ref.card, ref.state) == 2 - k
+    assert holds(cond, game, ref.card, ref.state)
+    (zombies,) = ref.card.objectives.zombies.conditions
+    assert remaining(zombies, game, ref.card, ref.state) == 1  # survivors_fail: they don't

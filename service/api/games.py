@@ -13,7 +13,10 @@ from typing import Any
 import sqlalchemy as sa
 from apiflask import APIBlueprint
 
-from ai.policy import describe, make_policy
+from ai.chances import curve, turning_point
+from ai.evaluation import chances
+from ai.messages import render
+from ai.policy import Choice, describe, make_policy
 from geometry.errors import SurviveUsError
 from rules import legal
 from rules.actions import actor, parse_action
@@ -27,6 +30,8 @@ from service.live import Change, rebuild
 from service.schemas import (
     ActionIn,
     AiPlayIn,
+    ChancesOut,
+    ChancesQuery,
     ChangeOut,
     CreatedGameOut,
     FigureQuery,
@@ -34,6 +39,7 @@ from service.schemas import (
     GameIn,
     GameOut,
     LegalOut,
+    SuggestIn,
     SuggestOut,
     VersionIn,
 )
@@ -217,30 +223,56 @@ def post_undo(game_id: str, body: VersionIn) -> dict[str, Any]:
     return change_out(change, game)
 
 
-def _suggest(game_id: str, game: Game, version: int) -> tuple[Any, str]:
+def _suggest(game_id: str, game: Game, version: int, level: str) -> Choice:
     if game.is_terminal:
         raise ApiError(f"game {game_id} is over: {game.outcome}", "game", code="game_over")
     if game.current_side() != ZOMBIES:
         raise ApiError(f"the zombies do not decide now: the {game.current_side()} do",
                        "game.deciding", code="not_zombies_turn")
-    choice = make_policy(AI_POLICY, ZOMBIES, f"{game_id}:{version}").choose(game)
-    return choice.action, choice.explanation
+    return make_policy(_policy(level), ZOMBIES, f"{game_id}:{version}").choose(game)
+
+
+def _policy(level: str) -> str:
+    return AI_POLICY if level == "normal" else f"{AI_POLICY}:{level}"
 
 
 @bp.post("/games/<id:game_id>/ai/suggest")
-@bp.input(VersionIn, arg_name="body")
+@bp.input(SuggestIn, arg_name="body")
 @bp.output(SuggestOut)
-@bp.doc(summary="The AI's next zombie choice with its explanation (nothing is applied)")
-def post_suggest(game_id: str, body: VersionIn) -> dict[str, Any]:
+@bp.doc(summary="The AI's next zombie choice with its explanation and each side's chances "
+        "(nothing is applied)")
+def post_suggest(game_id: str, body: SuggestIn) -> dict[str, Any]:
     def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
         if body.version != row.version:
             from service.errors import Conflict
 
             raise Conflict(f"game {game_id} is at version {row.version}, not {body.version}",
                            "version", extra={"version": row.version})
-        act, why = _suggest(game_id, game, row.version)
-        return {"version": row.version, "action": act.to_json(), "text": describe(game, act),
-                "explanation": why, "policy": AI_POLICY}
+        choice = _suggest(game_id, game, row.version, body.level)
+        why = "; ".join(render(m, body.lang) for m in choice.messages) or choice.explanation
+        return {"version": row.version, "action": choice.action.to_json(),
+                "text": describe(game, choice.action), "explanation": why,
+                "policy": _policy(body.level),
+                "messages": [m.to_json() for m in choice.messages], "chances": chances(game)}
+
+    out: dict[str, Any] = services().games.read(game_id, use)
+    return out
+
+
+@bp.get("/games/<id:game_id>/chances")
+@bp.input(ChancesQuery, location="query", arg_name="query")
+@bp.output(ChancesOut)
+@bp.doc(summary="Each side's chance to win now, the survivors' chance after every action, "
+        "and the turning point, as the AI's evaluation reads them")
+def get_chances(game_id: str, query: ChancesQuery) -> dict[str, Any]:
+    def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
+        points = curve(game)
+        turn = turning_point(points)
+        now = chances(game)
+        return {"version": row.version, "survivors": now["survivors"],
+                "zombies": now["zombies"], "curve": [p.to_json() for p in points],
+                "turning_point": None if turn is None else turn.to_json(),
+                "turning_text": None if turn is None else render(turn, query.lang)}
 
     out: dict[str, Any] = services().games.read(game_id, use)
     return out
@@ -255,8 +287,9 @@ def post_ai_play(game_id: str, body: AiPlayIn) -> dict[str, Any]:
     why: list[str] = []
 
     def run(game: Game, _rng: random.Random | None) -> tuple[str, dict[str, Any] | None]:
-        act, explanation = _suggest(game_id, game, body.version)
-        why.append(explanation)
+        choice = _suggest(game_id, game, body.version, body.level)
+        act = choice.action
+        why.append(choice.explanation)
         game.apply(act, dice=body.dice)
         return "action", act.to_json()
 

@@ -7,7 +7,8 @@ import { get } from "./api.js";
 import { rulesData } from "./roster.js";
 import { actionPhrase, describe, who } from "./actions.js";
 import { h } from "./dom.js";
-import { num, pick, t, translate } from "./i18n.js";
+import { lang, num, pick, t, translate } from "./i18n.js";
+import { el, points as svgPoints } from "./svg.js";
 import { notify } from "./notice.js";
 import { CameraPanel } from "./camera.js";
 import { TableView, statusMarks, typeLetters } from "./table.js";
@@ -34,6 +35,8 @@ class GameView {
     this.toggles = { zone20: false, engaged: false };
     this.sightOf = null;
     this.proposal = null;
+    this.chances = null; // {survivors, zombies, curve, turning_text} from the AI's evaluation
+    this.level = localStorage.getItem(LEVEL_STORE) || "normal";
     this.pendingMove = null; // a move previewed by a tap, waiting for "move here"
     this.previewSeq = 0;
     this.busy = false;
@@ -150,7 +153,25 @@ class GameView {
     if (this.selected && !this.state.figures.some((f) => f.id === this.selected)) this.selected = null;
     this.table.setState(this.state);
     this.redraw();
-    if (versionChanged) this.maybePropose();
+    if (versionChanged) {
+      this.maybePropose();
+      this.loadChances();
+    }
+  }
+
+  /** The AI's reading of the position: the gauge, and at the end the curve. */
+  async loadChances() {
+    const s = this.state;
+    if (s.mode === "zombie_war") return;
+    const version = this.data.version;
+    try {
+      const chances = await games.chances(this.id, lang());
+      if (this.closed || !this.data || this.data.version !== version) return;
+      this.chances = chances;
+      this.renderPanel();
+    } catch (error) {
+      this.chances = null; // the gauge is a help, not the game: no notice for it
+    }
   }
 
   // --- drawing -----------------------------------------------------------------------------
@@ -190,6 +211,7 @@ class GameView {
   renderPanel() {
     const s = this.state;
     const sections = [this.statusSection()];
+    if (this.chances && this.chances.version === this.data.version) sections.push(this.chancesSection());
     if (this.readOnly) sections.push(this.tokenSection());
     if (this.proposal) sections.push(this.aiSection());
     if (s.pending && s.pending.length) sections.push(this.windowSection());
@@ -325,10 +347,51 @@ class GameView {
         h("button", { type: "button", id: "undo", disabled: this.busy || this.data.version === 0 || this.data.can_undo === false, onclick: () => this.undo() }, t("game.undo"))));
   }
 
+  /** "Survivors: 38%" as a gauge that moves as the game goes; at the end, the curve over
+   *  the game and the turning point named. */
+  chancesSection() {
+    const c = this.chances;
+    const pct = (v) => `${Math.round(v * 100)}${lang() === "fr" ? "\u202f" : ""}%`;
+    const gauge = h("div", { class: "gauge", role: "meter", "aria-valuemin": "0", "aria-valuemax": "100",
+      "aria-valuenow": String(Math.round(c.survivors * 100)), "aria-label": t("chances.label") },
+      h("div", { class: "gauge-fill", style: `width:${(c.survivors * 100).toFixed(1)}%` }));
+    const done = Boolean(this.state.outcome);
+    const points = c.curve || [];
+    let chart = null;
+    if (done && points.length > 1) {
+      const w = 100, hgt = 30, n = points.length - 1;
+      const coords = points.map((p, i) => [w * i / n, hgt * (1 - p.survivors)]);
+      const turn = points.findIndex((p) => c.turning_point && p.index === c.turning_point.params.index);
+      chart = el("svg", { class: "chances-curve", viewBox: `0 0 ${w} ${hgt}`, preserveAspectRatio: "none", role: "img", "aria-label": t("chances.curve") }, [
+        el("line", { x1: 0, y1: hgt / 2, x2: w, y2: hgt / 2, class: "half" }),
+        el("polyline", { points: svgPoints(coords), class: "line" }),
+        turn > 0 ? el("circle", { cx: coords[turn][0], cy: coords[turn][1], r: 1.6, class: "turning" }) : null,
+      ]);
+    }
+    return h("section", { id: "chances", "aria-label": t("chances.title") },
+      h("div", { class: "status-line" },
+        h("span", { id: "chances-survivors" }, t("chances.survivors", { p: pct(c.survivors) })),
+        h("span", { class: "muted" }, t("chances.zombies", { p: pct(c.zombies) }))),
+      gauge,
+      chart,
+      done && c.turning_text ? h("p", { id: "turning-point" }, t("chances.turning", { what: c.turning_text })) : null);
+  }
+
+  levelSelect() {
+    return h("label", { class: "row level" }, t("ai.level"),
+      h("select", { id: "ai-level", disabled: this.busy, onchange: (e) => {
+        this.level = e.target.value;
+        localStorage.setItem(LEVEL_STORE, this.level);
+        this.proposal = null;
+        this.maybePropose();
+      } }, ["easy", "normal", "hard"].map((v) => h("option", { value: v, selected: v === this.level }, t(`ai.level_${v}`)))));
+  }
+
   aiSection() {
     const p = this.proposal;
     return h("section", { class: "ai-box", id: "ai" },
       h("h2", {}, t("ai.title")),
+      this.readOnly ? null : this.levelSelect(),
       h("p", { class: "ai-action" }, describe(p.action, this.state.figures, (k) => this.name(k), true)),
       h("p", { class: "ai-why" }, p.explanation),
       this.readOnly ? null : h("div", { class: "row" },
@@ -558,7 +621,7 @@ class GameView {
     }
     const version = this.data.version;
     try {
-      const proposal = await games.propose(this.id, version);
+      const proposal = await games.propose(this.id, version, this.level, lang());
       if (this.closed || !this.data || this.data.version !== version) return;
       this.proposal = proposal;
       const fig = proposal.action.figure && this.table.figure(proposal.action.figure);
@@ -571,6 +634,8 @@ class GameView {
     }
   }
 }
+
+const LEVEL_STORE = "survive-us.ai-level";
 
 export function sideName(side) {
   return t(`side.${side}`, {}, side);

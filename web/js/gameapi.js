@@ -43,15 +43,22 @@ export async function undo(id, version, token) {
   return load(id);
 }
 
-/** The AI's proposal: {action, explanation, text} and, for a move, its route. */
-export async function propose(id, version) {
-  const s = await post(`${g(id)}/ai/suggest`, { version });
+/** The AI's proposal at `level` (easy, normal, hard), explained in `lang`: {action,
+ *  explanation, text, messages, chances} and, for a move, its route. */
+export async function propose(id, version, level = "normal", lang = "en") {
+  const s = await post(`${g(id)}/ai/suggest`, { version, level, lang });
   let waypoints = null;
   if (s.action.type === "move" || s.action.type === "carry") {
     const p = await preview(id, s.action, version);
     waypoints = p.waypoints;
   }
   return { ...s, waypoints };
+}
+
+/** Each side's chance to win now, the survivors' chance after every action, and the
+ *  turning point in `lang`. */
+export function chances(id, lang = "en") {
+  return get(`${g(id)}/chances?lang=${encodeURIComponent(lang)}`);
 }
 
 /** A dragged figure's route to a point: {legal, reason, cost, length, waypoints}. */
