@@ -24,7 +24,8 @@ from typing import Any
 
 from ai.simulate import GameResult, Job, mean_interval, play_job, summarize
 
-__all__ = ["CARDS", "PAIRS", "run", "summarize_cell", "table", "meets_bar", "main"]
+__all__ = ["CARDS", "PAIRS", "LEVELS", "run", "summarize_cell", "table", "levels",
+           "paired_difference", "meets_bar", "main"]
 
 CARDS = ["nettoyage", "evacuation", "escorte", "caisses", "convoi", "sauvetage", "refuge",
          "nuit", "remede", "helico"]
@@ -191,6 +192,19 @@ def _paired(first: dict[int, GameResult], second: dict[int, GameResult], measure
     bot) over the seeds both played (a zombie win counts 1; or the wounds dealt), with its
     normal 95% interval: both players met the same set-ups, so this is tighter than
     comparing two intervals."""
+    found = paired_difference(first, second, measure)
+    if found is None:
+        return "—"
+    m, lo, hi, _n = found
+    if measure == "win":
+        return f"{m:+.1%} ({lo:+.1%} to {hi:+.1%})"
+    return f"{m:+.2f} ({lo:+.2f} to {hi:+.2f})"
+
+
+def paired_difference(first: dict[int, GameResult], second: dict[int, GameResult],
+                      measure: str) -> tuple[float, float, float, int] | None:
+    """(mean, low, high, seeds) of the per-seed differences first - second; None with
+    fewer than two seeds in common or a result saved before the measure existed."""
 
     def value(r: GameResult) -> int | None:
         return int(r.winner == "zombies") if measure == "win" else r.wounds
@@ -199,20 +213,67 @@ def _paired(first: dict[int, GameResult], second: dict[int, GameResult], measure
     for seed in sorted(first.keys() & second.keys()):
         x, y = value(first[seed]), value(second[seed])
         if x is None or y is None:
-            return "—"
+            return None
         diffs.append(x - y)
     if len(diffs) < 2:
-        return "—"
+        return None
     m, lo, hi = mean_interval(diffs)
-    if measure == "win":
-        return f"{m:+.1%} ({lo:+.1%} to {hi:+.1%})"
-    return f"{m:+.2f} ({lo:+.2f} to {hi:+.2f})"
+    return m, lo, hi, len(diffs)
+
+
+LEVELS = ("tactician:easy", "tactician", "tactician:hard")
+
+
+def levels(out: Path, survivors: str = "bot") -> str:
+    """The bar of the look-ahead issue, against `survivors`: on each card the zombies' play
+    decides (greedy beats idle zombies, paired, and greedy's zombie win rate is between 5%
+    and 95%), each level against greedy and each level against the one below, paired by
+    seed with 95% intervals; and the wounds dealt, hard against greedy."""
+    raw = out / "raw"
+
+    def games(card: str, zombies: str) -> dict[int, GameResult]:
+        return _done(raw / f"{_name(card, zombies, survivors)}.jsonl")
+
+    def cell(found: tuple[float, float, float, int] | None, pct: bool = True) -> str:
+        if found is None:
+            return "—"
+        m, lo, hi, _ = found
+        mark = " ▲" if lo > 0 else " ▼" if hi < 0 else ""
+        if pct:
+            return f"{m:+.1%} ({lo:+.1%} to {hi:+.1%}){mark}"
+        return f"{m:+.2f} ({lo:+.2f} to {hi:+.2f}){mark}"
+
+    lines = [f"Against `{survivors}`. ▲: the 95% interval is above 0; ▼: below 0.", "",
+             "| card | games | greedy win rate | greedy - idle | decided by the zombies' play "
+             "| easy - greedy | normal - greedy | hard - greedy | normal - easy | hard - normal "
+             "| wounds, hard - greedy |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for card in CARDS:
+        greedy = games(card, "greedy")
+        if not greedy:
+            continue
+        rate = sum(r.winner == "zombies" for r in greedy.values()) / len(greedy)
+        over_idle = paired_difference(greedy, games(card, "idle"), "win")
+        decided = (over_idle is not None and over_idle[1] > 0 and 0.05 <= rate <= 0.95)
+        easy, normal, hard = (games(card, z) for z in LEVELS)
+        lines.append(
+            f"| {card} | {len(greedy)} | {rate:.0%} | {cell(over_idle)} | "
+            f"{'yes' if decided else 'no'} | {cell(paired_difference(easy, greedy, 'win'))} | "
+            f"{cell(paired_difference(normal, greedy, 'win'))} | "
+            f"{cell(paired_difference(hard, greedy, 'win'))} | "
+            f"{cell(paired_difference(normal, easy, 'win'))} | "
+            f"{cell(paired_difference(hard, normal, 'win'))} | "
+            f"{cell(paired_difference(hard, greedy, 'wounds'), pct=False)} |")
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ai.matchups", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("docs/matchups"))
     parser.add_argument("--table", type=Path, help="print the table of this folder and stop")
+    parser.add_argument("--levels", type=Path,
+                        help="print the levels' table of this folder (against --survivors) "
+                        "and stop")
+    parser.add_argument("--survivors", default="bot", help="the survivor player of --levels")
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--jobs", type=int, default=2)
@@ -222,6 +283,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.table is not None:
         print(table(args.table))
+        return 0
+    if args.levels is not None:
+        print(levels(args.levels, args.survivors))
         return 0
     cards = [c for c in args.cards.split(",") if c]
     unknown = [c for c in cards if c not in CARDS]

@@ -47,7 +47,7 @@ class Budget:
     reply: bool  # play the survivors' next activation
 
 
-BUDGETS = {"normal": Budget(top=4, samples=2, reply=False),
+BUDGETS = {"normal": Budget(top=3, samples=2, reply=False),
            "hard": Budget(top=8, samples=4, reply=True)}
 TIE = 0.001  # chances closer than this are a tie: the heuristic's order decides
 
@@ -110,6 +110,10 @@ class Lookahead:
     def _play(self, game: Game, act: Action, seed: int) -> Game:
         trial = game.clone()
         trial.rng = random.Random(seed)
+        legal.check(trial, act)
+        # the route planned on the copy holds for the game itself (same version, same
+        # places): kept, so playing the choice for real does not plan it again
+        game.plans.update(trial.plans)
         trial.apply(act)
         _settle(trial)
         if self.budget.reply:

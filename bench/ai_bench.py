@@ -1,4 +1,5 @@
-"""AI benchmarks: a tactician decision mid-game, a whole simulated scenario, games a minute."""
+"""AI benchmarks: the tactician's decisions (normal, hard) over real games, a whole simulated
+game at normal, games a minute."""
 
 from __future__ import annotations
 
@@ -8,10 +9,9 @@ import time
 from collections.abc import Callable
 
 from ai.policy import make_policy
-from ai.simulate import play_game, run_batch
-from bench.engine_bench import mid_game
+from ai.simulate import play_game, run_batch, start
 from bench.geometry_bench import Row
-from rules.game import ZOMBIES, Game
+from rules.game import SURVIVORS, ZOMBIES
 
 
 def _samples(fn: Callable[[], object], runs: int, warmup: int = 2) -> list[float]:
@@ -29,39 +29,65 @@ def _p(samples: list[float], q: float) -> float:
     return samples[min(int(q * len(samples)), len(samples) - 1)]
 
 
-def zombie_turn(seed: int = 5) -> Game:
-    """The bench's mid-game table (8 survivors, 30 zombies), the zombies to decide."""
-    game = mid_game(seed)
-    rng = random.Random(seed)
-    while game.current_side() != ZOMBIES and not game.is_terminal:
-        game.apply(rng.choice(game.legal_actions()))
-    return game
+def decisions(card: str, seed: int, level: str) -> tuple[list[float], list[float], float]:
+    """One game of `tactician:LEVEL` against the survivor bot: the time of each zombie
+    decision, of the heuristic alone on the same positions, and of the whole game."""
+    from ai.zombies import Tactician
+
+    game = start(card, seed)
+    ours, bot = make_policy(level, ZOMBIES, seed), make_policy("bot", SURVIVORS, seed)
+    heuristic = Tactician("normal", random.Random(seed))
+    mine, peer = [], []
+    began = time.perf_counter()
+    while not game.is_terminal:
+        if game.current_side() != ZOMBIES:
+            game.apply(bot.choose(game).action)
+            continue
+        t0 = time.perf_counter()
+        choice = ours.choose(game)
+        mine.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        heuristic.choose(game.clone())  # a clone: nothing it measures is cached for ours
+        peer.append(time.perf_counter() - t0)
+        game.apply(choice.action)
+    whole = time.perf_counter() - began - sum(peer)
+    return sorted(mine), sorted(peer), whole
 
 
 def run() -> list[Row]:
-    game = zombie_turn()
-    zombies = sum(1 for f in game.figures.values() if f.is_zombie and f.on_table)
     rows = []
-    for name, peer in (("tactician", "greedy"), ("tactician:hard", "greedy")):
-        ours_policy, peer_policy = make_policy(name, ZOMBIES, 1), make_policy(peer, ZOMBIES, 1)
-
-        def decide(p: object = ours_policy) -> None:
-            game.moved()  # nothing measured is cached from the previous call
-            p.choose(game)  # type: ignore[attr-defined]
-
-        def peer_decide(p: object = peer_policy) -> None:
-            game.moved()
-            p.choose(game)  # type: ignore[attr-defined]
-
-        ours = _samples(decide, runs=40)
-        theirs = _samples(peer_decide, runs=40)
-        target = "< 25 ms median, < 100 ms p95" if name == "tactician" else "—"
+    for level, cards, target in (("tactician", ("escorte", "helico", "evacuation", "refuge"),
+                                  "<= 50 ms p95"),
+                                 ("tactician:hard", ("escorte", "helico"), "<= 1 s p95")):
+        mine: list[float] = []
+        peer: list[float] = []
+        games = []
+        for k, card in enumerate(cards):
+            ours, theirs, whole = decisions(card, 7000 + k, level)
+            mine += ours
+            peer += theirs
+            games.append(whole)
+        mine.sort()
+        peer.sort()
         rows.append(Row(
-            f"{name} decision, mid-game ({zombies} zombies, "
-            f"{len(game.legal_actions())} legal actions)", target,
-            f"{statistics.median(ours) * 1e3:.1f} ms median, {_p(ours, 0.95) * 1e3:.1f} ms p95",
-            f"{peer} decision", f"{statistics.median(theirs) * 1e3:.1f} ms median",
-            "fresh measures each call"))
+            f"{level} decision, every zombie decision of {len(cards)} games against the bot "
+            f"({', '.join(cards)}; {len(mine)} decisions)", target,
+            f"{statistics.median(mine) * 1e3:.0f} ms median, {_p(mine, 0.95) * 1e3:.0f} ms p95",
+            "the heuristic alone (its candidates' ranking), same positions",
+            f"{statistics.median(peer) * 1e3:.0f} ms median, {_p(peer, 0.95) * 1e3:.0f} ms p95",
+            "look-ahead on clones, evaluation batched"))
+        if level == "tactician":
+            greedy = []
+            for k, card in enumerate(cards):
+                t0 = time.perf_counter()
+                play_game(card, 7000 + k, "greedy", "bot")
+                greedy.append(time.perf_counter() - t0)
+            rows.append(Row(
+                f"whole simulated game, tactician (normal) against the bot "
+                f"({', '.join(cards)})", "<= 3 s",
+                f"{statistics.median(games):.2f} s median, {max(games):.2f} s longest",
+                "greedy zombies, same cards", f"{statistics.median(greedy):.2f} s median",
+                "set-up included for greedy"))
     seeds = iter(range(10**6))
     greedy = _samples(lambda: play_game("refuge", next(seeds), "greedy", "bot"), runs=7, warmup=1)
     rand = _samples(lambda: play_game("refuge", next(seeds), "random", "random"), runs=7,

@@ -196,7 +196,7 @@ class Game:
 
     def clone(self) -> Game:
         other = copy.copy(self)
-        other.figures = {k: copy.deepcopy(v) for k, v in self.figures.items()}
+        other.figures = {k: v.copy() for k, v in self.figures.items()}
         other.pools = dict(self.pools)
         other.ended = list(self.ended)
         other.pending = copy.deepcopy(self.pending)
@@ -205,7 +205,8 @@ class Game:
         other.scene_json = self.scene_json  # shared until one changes it (`edit_scene`)
         other.markers = copy.deepcopy(self.markers)
         other.referee = copy.deepcopy(self.referee)
-        other.plans = {}
+        # what was measured stays good until something moves (keyed by the version)
+        other.plans = dict(self.plans)
         other.replies = []
         other._dice = Dice(rng=self.rng)
         other._notes = []

@@ -320,3 +320,32 @@ def test_a_lone_zombie_waits_outside_the_landing_zone_while_the_survivors_can_sh
     _, act, why = moves[0]
     assert isinstance(act.toward, tuple) and zone.area.contains(Point(act.toward))
     assert "z7 moves onto The landing zone (3.5 in away) to stand guard" in why
+
+
+def test_the_levels_table_reads_the_bar_of_the_look_ahead_issue(tmp_path: Path) -> None:
+    """Escorte, 20 seeds: idle never wins, greedy wins 10, easy the same 10, normal those
+    and 4 more, hard those and 6 more: decided by the zombies' play; normal and hard ahead
+    of greedy, easy level with it. Nuit: nobody wins, so it is not decided."""
+    from ai.matchups import levels
+
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    wins = {"idle": 0, "greedy": 10, "tactician_easy": 10, "tactician": 14,
+            "tactician_hard": 16}
+    for card in ("escorte", "nuit"):
+        for zombies, n in wins.items():
+            lines = [json.dumps({"seed": s, "winner": "zombies" if card == "escorte"
+                                 and s < n else "survivors", "casualties": 0,
+                                 "contaminations": 0, "turns": 8, "actions": 100,
+                                 "wounds": 2 if zombies == "tactician_hard" else 1,
+                                 "downs": 0}) for s in range(20)]
+            (raw / f"{card}-{zombies}-vs-bot.jsonl").write_text("\n".join(lines) + "\n")
+    text = levels(tmp_path)
+    row = next(line for line in text.splitlines() if line.startswith("| escorte |"))
+    cells = [c.strip() for c in row.split("|")[1:-1]]
+    assert cells[:5] == ["escorte", "20", "50%", "+50.0% (+27.5% to +72.5%) ▲", "yes"]
+    assert cells[5] == "+0.0% (+0.0% to +0.0%)"  # easy - greedy
+    assert cells[6].startswith("+20.0%") and cells[6].endswith("▲")  # normal - greedy
+    assert cells[7].startswith("+30.0%") and cells[7].endswith("▲")  # hard - greedy
+    assert cells[10] == "+1.00 (+1.00 to +1.00) ▲"  # wounds, hard - greedy
+    assert "| nuit | 20 | 0% | +0.0% (+0.0% to +0.0%) | no |" in text
