@@ -40,6 +40,7 @@ class Point:
     turn: int
     survivors: float
     what: Message | None = None  # what the action did, for the turning point
+    final: bool = False  # the game ended with it: the chance is the result
 
     def to_json(self) -> dict[str, Any]:
         return {"index": self.index, "turn": self.turn, "survivors": round(self.survivors, 4)}
@@ -72,7 +73,7 @@ def curve(game: Game) -> list[Point]:
     if not rows:
         return []
     p = 1.0 - evaluation().predict(np.array(rows, dtype=float))
-    return [Point(i, turn, float(p[k]) if done is None else done, what)
+    return [Point(i, turn, float(p[k]) if done is None else done, what, done is not None)
             for k, (i, turn, what, done) in enumerate(steps)]
 
 
@@ -102,10 +103,14 @@ def _what(game: Game, before: Before, act_text: str) -> Message:
 
 def turning_point(points: list[Point]) -> Message | None:
     """The action that moved the survivors' chance most (either way), with its message;
-    None before any action."""
-    if len(points) < 2:
+    None before any action. The last action of a finished game is left out (it always
+    moves the chance to the result: the game was decided before it, not by it)."""
+    last = len(points) - 1
+    if last >= 2 and points[last].final:
+        last -= 1
+    if last < 1:
         return None
-    k = max(range(1, len(points)),
+    k = max(range(1, last + 1),
             key=lambda j: (abs(points[j].survivors - points[j - 1].survivors), -j))
     a, b = points[k - 1], points[k]
     what = b.what or Message("ai.fate.action", {"action": ""})

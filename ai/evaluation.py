@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ai.features import NAMES, features
+from ai.features import NAMES, Goals, features
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -64,8 +64,9 @@ class Evaluation:
         out = self.booster.predict(rows, num_threads=1)
         return np.asarray(out, dtype=float)
 
-    def zombies_win(self, games: list[Game]) -> np.ndarray:
-        """P(zombies win) from each position; 1 or 0 for a finished game (0.5 a draw)."""
+    def zombies_win(self, games: list[Game], known: Goals | None = None) -> np.ndarray:
+        """P(zombies win) from each position; 1 or 0 for a finished game (0.5 a draw).
+        `known`: the survivors' goals read on a nearby position (`ai.features.goals_of`)."""
         result = np.zeros(len(games))
         todo = [i for i, g in enumerate(games) if g.outcome is None]
         for i, g in enumerate(games):
@@ -73,7 +74,7 @@ class Evaluation:
                 winner = g.outcome["winner"]
                 result[i] = 1.0 if winner == "zombies" else 0.5 if winner == "draw" else 0.0
         if todo:
-            rows = np.array([features(games[i]) for i in todo], dtype=float)
+            rows = np.array([features(games[i], known) for i in todo], dtype=float)
             result[todo] = self.predict(rows)
         return result
 

@@ -17,7 +17,7 @@ sorted or summed.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from rules.figures import Fig
     from rules.game import Game
 
-__all__ = ["CARDS", "NAMES", "features", "goal_point"]
+__all__ = ["CARDS", "NAMES", "Goals", "features", "goal_point", "goals_of"]
 
 CARDS = ("caisses", "convoi", "escorte", "evacuation", "helico", "nettoyage", "nuit",
          "refuge", "remede", "sauvetage")
@@ -114,8 +114,41 @@ def _seg_distance(p: np.ndarray, a: tuple[float, float], b: tuple[float, float]
     return np.hypot(p[:, 0] - (ax + t * dx), p[:, 1] - (ay + t * dy))
 
 
-def features(game: Game) -> list[float]:
-    """The position as numbers, in the order of `NAMES`."""
+Goals = tuple[Any, dict[str, tuple[float, float] | None]]  # (what they depend on, goals)
+
+
+def _goal_inputs(game: Game) -> Any:
+    """What the survivors' goals depend on: where the humans are and what they carry, the
+    markers, the referee's record; and the zombies' places on a card won by killing them
+    all (a survivor there heads for the nearest zombie)."""
+    ref = game.referee
+    humans = tuple((f.id, f.x, f.y, f.status, f.side, tuple(sorted(f.items.items())))
+                   for f in sorted(game.figures.values(), key=lambda f: f.id) if f.is_human)
+    state = getattr(ref, "state", None)
+    record = repr(sorted((k, v) for k, v in state.items() if k != "weather")) if isinstance(
+        state, dict) else ""
+    card = getattr(ref, "card", None)
+    hunt = card is not None and any(c.type == "kill_all"
+                                    for c in card.objectives.survivors.conditions)
+    zombies = tuple((f.id, f.x, f.y) for f in game.figures.values() if f.is_zombie) if hunt \
+        else ()
+    return (humans, repr(sorted(game.markers.items())), record, zombies)
+
+
+def goals_of(game: Game, known: Goals | None = None) -> Goals:
+    """Each standing survivor's goal point, with what it depends on (`_goal_inputs`); when
+    nothing it depends on changed since `known`, `known` itself (reading the card costs
+    more than the rest of `features`, and the look-ahead's positions mostly differ by a
+    zombie's step)."""
+    inputs = _goal_inputs(game)
+    if known is not None and known[0] == inputs:
+        return known
+    return inputs, {f.id: goal_point(game, f) for f in game.figures.values()
+                    if f.side == "survivors" and f.standing}
+
+
+def features(game: Game, known: Goals | None = None) -> list[float]:
+    """The position as numbers, in the order of `NAMES` (`known`: see `goals_of`)."""
     from ai.cover import shooters
     from rules.resolve import defence_of
 
@@ -144,7 +177,7 @@ def features(game: Game) -> list[float]:
             float(len(shooters(game)))]
     out += _conditions(game, "survivors") + _conditions(game, "zombies")
 
-    goals = {f.id: goal_point(game, f) for f in standing}
+    goals = goals_of(game, known)[1]
     gaps = [math.dist(f.centre, p) for f in standing if (p := goals[f.id]) is not None]
     out += _padded(gaps, RUNNERS)
     out += [float(np.mean(gaps)) if gaps else FAR,

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ai.evaluation import evaluation
+from ai.features import Goals, goals_of
 from ai.messages import Message, render
 from ai.policy import Choice, legal_now, register, who
 from ai.zombies import CONTACT, Tactician, _window_default, unsaved_chance
@@ -80,10 +81,11 @@ class Lookahead:
         if hold is not None and hold not in picks:
             picks.append(hold)
         seeds = [self.rng.getrandbits(32) for _ in range(self.budget.samples)]
-        values = self._values(game, [r[2] for r in picks], seeds)
+        known = goals_of(game)
+        values = self._values(game, [r[2] for r in picks], seeds, known)
         order = sorted(range(len(picks)), key=lambda k: (-round(values[k] / TIE), k))
         best, runner_up = order[0], (order[1] if len(order) > 1 else None)
-        before = float(evaluation().zombies_win([game])[0])
+        before = float(evaluation().zombies_win([game], known)[0])
         act, why = picks[best][2], picks[best][3]
         plan = plan_message(game, act, why, self.heuristic)
         chances = Message("ai.chances", {
@@ -94,13 +96,14 @@ class Lookahead:
 
     # --- looking ahead ------------------------------------------------------------------
 
-    def _values(self, game: Game, acts: list[Action], seeds: list[int]) -> list[float]:
+    def _values(self, game: Game, acts: list[Action], seeds: list[int], known: Goals
+                ) -> list[float]:
         leaves: list[list[Game]] = []
         for act in acts:
             draws = seeds if _rolls(act) else seeds[:1]
             leaves.append([self._play(game, act, seed) for seed in draws])
         flat = [g for group in leaves for g in group]
-        p = evaluation().zombies_win(flat)
+        p = evaluation().zombies_win(flat, known)
         out, k = [], 0
         for group in leaves:
             out.append(float(p[k:k + len(group)].mean()))
@@ -110,6 +113,10 @@ class Lookahead:
     def _play(self, game: Game, act: Action, seed: int) -> Game:
         trial = game.clone()
         trial.rng = random.Random(seed)
+        # the copy lists its figures by place: the survivors' answer (whose ties go by the
+        # order figures are listed in) is the same however the game lists them
+        trial.figures = dict(sorted(trial.figures.items(),
+                                    key=lambda kv: (kv[1].side, kv[1].x, kv[1].y, kv[0])))
         legal.check(trial, act)
         # the route planned on the copy holds for the game itself (same version, same
         # places): kept, so playing the choice for real does not plan it again

@@ -13,7 +13,7 @@ from ai.evaluation import DATA, Evaluation, EvaluationError, chances, data_card,
 from ai.features import NAMES, features
 from ai.messages import Message, render
 from ai.policy import make_policy
-from ai.search import Lookahead, fall_chance
+from ai.search import Easy, Lookahead, fall_chance
 from ai.simulate import start
 from ai.zombies import Tactician
 from rules import legal
@@ -56,7 +56,7 @@ def _reordered(game: Game, seed: int) -> Game:
 def test_the_levels_are_registered() -> None:
     assert isinstance(make_policy("tactician", ZOMBIES, 0), Lookahead)
     assert make_policy("tactician:hard", ZOMBIES, 0).level == "hard"  # type: ignore[attr-defined]
-    assert isinstance(make_policy("tactician:easy", ZOMBIES, 0), Tactician)
+    assert isinstance(make_policy("tactician:easy", ZOMBIES, 0), Easy)
     assert isinstance(make_policy("heuristic", ZOMBIES, 0), Tactician)
 
 
@@ -160,3 +160,26 @@ def test_a_bad_model_file_is_refused_with_its_path(tmp_path: Path) -> None:
     other.write_text(renamed, encoding="utf-8")
     with pytest.raises(EvaluationError, match="trained on other features.*pool_zombies"):
         Evaluation(other)
+
+
+def test_the_curve_follows_the_game_and_names_its_turning_point() -> None:
+    from ai.chances import curve, turning_point
+
+    game = _midgame("escorte", 3, 5000)
+    assert game.is_terminal
+    points = curve(game)
+    assert len(points) == len(game.log)
+    assert [p.index for p in points] == list(range(len(game.log)))
+    assert points[-1].final and points[-1].survivors == (
+        1.0 if game.outcome and game.outcome["winner"] == "survivors" else 0.0)
+    assert not any(p.final for p in points[:-1])
+    turn = turning_point(points)
+    assert turn is not None and turn.code == "ai.turning"
+    assert turn.params["index"] != points[-1].index  # not the end itself
+    k = turn.params["index"]
+    assert turn.params["after"] == points[k].survivors
+    assert abs(points[k].survivors - points[k - 1].survivors) == max(
+        abs(a.survivors - b.survivors) for a, b in zip(points[1:-1], points[:-2], strict=True))
+    for lang in ("en", "fr"):
+        text = render(turn, lang)
+        assert "{" not in text and str(turn.params["turn"]) in text

@@ -231,6 +231,33 @@ def test_ai_suggest_then_play(client: Any, game: dict[str, Any]) -> None:
     assert played.json["version"] == version + 1
 
 
+def test_ai_levels_languages_and_chances(client: Any, game: dict[str, Any]) -> None:
+    """Each level answers with its policy; the explanation comes in the language asked for,
+    as messages too; the chances are each side's, adding up to 1."""
+    version = _zombies_turn(client, game)
+    for level, policy in (("easy", "tactician:easy"), ("hard", "tactician:hard")):
+        hint = post(client, game, "/ai/suggest", {"version": version, "level": level}).json
+        assert hint["policy"] == policy and hint["messages"], hint
+    en = post(client, game, "/ai/suggest", {"version": version}).json
+    fr = post(client, game, "/ai/suggest", {"version": version, "lang": "fr"}).json
+    assert en["action"] == fr["action"] and en["messages"] == fr["messages"]
+    assert en["explanation"] != fr["explanation"]
+    assert "chances des zombies" in fr["explanation"]
+    assert en["chances"]["zombies"] + en["chances"]["survivors"] == pytest.approx(1.0)
+    error = error_of(post(client, game, "/ai/suggest", {"version": version,
+                                                         "level": "insane"}), 422)
+    assert "level" in error["where"]
+    chances = client.get(f"/api/v1/games/{game['id']}/chances?lang=fr").json
+    assert chances["version"] == version
+    assert chances["survivors"] == pytest.approx(en["chances"]["survivors"])
+    assert len(chances["curve"]) == version + 1  # the start, then every action
+    assert all(0.0 <= p["survivors"] <= 1.0 for p in chances["curve"])
+    assert chances["turning_point"]["code"] == "ai.turning"
+    assert chances["turning_text"].startswith("tour ")
+    bad = client.get(f"/api/v1/games/{game['id']}/chances?lang=de")
+    assert bad.status_code == 422
+
+
 def test_path_preview(client: Any, game: dict[str, Any]) -> None:
     m1 = next(f for f in game["state"]["figures"] if f["id"] == "m1")
     near = post(client, game, "/path", {"figure": "m1", "to": [m1["x"] + 3, m1["y"] + 3]}).json
