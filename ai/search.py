@@ -26,6 +26,8 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from ai.evaluation import evaluation
 from ai.features import Goals, goals_of
 from ai.messages import Message, render
@@ -33,6 +35,7 @@ from ai.policy import Choice, legal_now, register, who
 from ai.zombies import CONTACT, Tactician, _window_default, unsaved_chance
 from rules import legal
 from rules.actions import Action, Contaminate, Decline, Melee, Move, actor
+from rules.dice import Roll
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -50,7 +53,14 @@ class Budget:
 
 BUDGETS = {"normal": Budget(top=3, samples=2, reply=False),
            "hard": Budget(top=8, samples=4, reply=True)}
-TIE = 0.001  # chances closer than this are a tie: the heuristic's order decides
+TIE = 0.001  # scores closer than this (log-odds) are a tie: the heuristic's order decides
+# each point of harm a line's strikes are expected to do (a PV 0.1, a survivor down 1) adds
+# this to its score (log-odds): little against the chance to win, but it settles a game the
+# model already calls decided in favour of the line that costs the survivors most (a
+# campaign counts who was wounded, down, contaminated)
+HARM = 0.2
+FOLLOW = 1  # the zombies' own next decisions weighed in a line, when the survivors cannot act
+FOLLOW_TOP = 3  # the heuristic's first few actions weighed at such a decision
 
 
 class Lookahead:
@@ -82,37 +92,51 @@ class Lookahead:
             picks.append(hold)
         seeds = [self.rng.getrandbits(32) for _ in range(self.budget.samples)]
         known = goals_of(game)
-        values = self._values(game, [r[2] for r in picks], seeds, known)
-        order = sorted(range(len(picks)), key=lambda k: (-round(values[k] / TIE), k))
+        lines = [self._line(game, r[2], seeds, known, FOLLOW) for r in picks]
+        order = sorted(range(len(picks)), key=lambda k: (-round(lines[k][0] / TIE), k))
         best, runner_up = order[0], (order[1] if len(order) > 1 else None)
         before = float(evaluation().zombies_win([game], known)[0])
         act, why = picks[best][2], picks[best][3]
         plan = plan_message(game, act, why, self.heuristic)
         chances = Message("ai.chances", {
-            "before": before, "after": values[best],
-            "alternative": values[runner_up] if runner_up is not None else values[best]})
+            "before": before, "after": lines[best][1],
+            "alternative": lines[runner_up][1] if runner_up is not None else lines[best][1]})
         text = f"{render(plan)}; {render(chances)}"
         return Choice(act, text, (plan, chances))
 
     # --- looking ahead ------------------------------------------------------------------
 
-    def _values(self, game: Game, acts: list[Action], seeds: list[int], known: Goals
-                ) -> list[float]:
-        leaves: list[list[Game]] = []
-        for act in acts:
-            draws = seeds if _rolls(act) else seeds[:1]
-            leaves.append([self._play(game, act, seed) for seed in draws])
-        flat = [g for group in leaves for g in group]
-        p = evaluation().zombies_win(flat, known)
-        out, k = [], 0
-        for group in leaves:
-            out.append(float(p[k:k + len(group)].mean()))
-            k += len(group)
-        return out
+    def _line(self, game: Game, act: Action, seeds: list[int], known: Goals,
+              depth: int) -> tuple[float, float]:
+        """(score, chance) of playing `act`: over the dice draws, the mean of the score of
+        the position reached (the zombies' log-odds to win, plus HARM a point of harm done)
+        and of the zombies' chance to win."""
+        draws = seeds if _rolls(act) else seeds[:1]
+        found = [self._position(self._play(game, act, seed), seeds, known, depth)
+                 for seed in draws]
+        score = float(np.mean([f[0] for f in found])) + HARM * expected_harm(game, act)
+        return score, float(np.mean([f[1] for f in found]))
+
+    def _position(self, trial: Game, seeds: list[int], known: Goals,
+                  depth: int) -> tuple[float, float]:
+        """A position's (score, chance). When the survivors cannot answer (no AP, nobody to
+        activate), the zombies decide again at once: their best next action among the
+        heuristic's first few counts (so a 1-AP strike that keeps an AP to contaminate is
+        weighed with the contamination), down to `depth` actions."""
+        if depth > 0 and not trial.is_terminal and not trial.pending \
+                and trial.current_side() == "zombies":
+            offered = legal_now(trial)
+            ranked = [r for r in self.heuristic.ranked(trial, offered)
+                      if Tactician._listed(trial, r[2], offered)][:FOLLOW_TOP]
+            if ranked:
+                return max(self._line(trial, r[2], seeds, known, depth - 1)
+                           for r in ranked)
+        p = float(evaluation().zombies_win([trial], known)[0])
+        return _logit(p), p
 
     def _play(self, game: Game, act: Action, seed: int) -> Game:
         trial = game.clone()
-        trial.rng = random.Random(seed)
+        trial.rng = Streams(seed)
         # the copy lists its figures by place: the survivors' answer (whose ties go by the
         # order figures are listed in) is the same however the game lists them
         trial.figures = dict(sorted(trial.figures.items(),
@@ -185,10 +209,10 @@ def plan_message(game: Game, act: Action, why: str, heuristic: Tactician) -> Mes
         d, target = game.distance(fig.id, h.id), who(game, h.id)
         with_it = [z for z in game.figures.values() if z.is_zombie and z.on_table
                    and z.id != fig.id and game.distance(z.id, h.id) <= z.move + CONTACT]
-        if d <= fig.move + CONTACT and with_it:
+        falls = fall_chance(game, h) if d <= fig.move + CONTACT and with_it else 0.0
+        if falls >= 0.05:  # a gang worth the name: they can put the target down this turn
             return Message("ai.gang", {"zombie": name, "target": target,
-                                       "zombies": len(with_it) + 1,
-                                       "p_fall": fall_chance(game, h)})
+                                       "zombies": len(with_it) + 1, "p_fall": falls})
         if d <= fig.move + CONTACT:
             return Message("ai.engage", {"zombie": name, "target": target})
         goal = heuristic._to_goal(game, h) if h.standing else None
@@ -205,6 +229,40 @@ def plan_message(game: Game, act: Action, why: str, heuristic: Tactician) -> Mes
     if isinstance(act, Decline):
         return Message("ai.decline")
     return Message("ai.move", {"zombie": name})
+
+
+def _logit(p: float) -> float:
+    q = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(q / (1 - q))
+
+
+def expected_harm(game: Game, act: Action) -> float:
+    """The harm a zombie's strike is expected to do, by the exact odds (not by the dice a
+    look-ahead happened to draw): 0.1 a PV, 1 for a survivor put down."""
+    if not isinstance(act, Melee):
+        return 0.0
+    z, h = game.figures[act.figure], game.figures[act.target]
+    if h.side != "survivors" or not h.standing:
+        return 0.0
+    p = unsaved_chance(game, z, h)
+    dice = legal.melee_dice(game, z, act)
+    need = h.pv + (1 if h.has("robuste") and h.wounds_ignored == 0 else 0)
+    return _at_least([p] * dice, need) + 0.1 * min(dice * p, float(h.pv))
+
+
+class Streams(random.Random):
+    """The look-ahead's dice: the turns' action point rolls come from a stream of their
+    own, so every line compared meets the same AP rolls whatever dice its fights used
+    (common random numbers; otherwise a turn's AP roll, which no choice changes, would
+    weigh more than the choice)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.pools = random.Random(seed ^ 0x5F3759DF)
+
+    def roll_for(self, request: Roll) -> int:
+        stream = self.pools if "action points" in request.purpose else self
+        return stream.randint(1, 6)
 
 
 def _rolls(act: Action) -> bool:

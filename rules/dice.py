@@ -91,7 +91,12 @@ class Dice:
         if self.typed:
             value = self.typed.pop(0)
         elif self.rng is not None:
-            value = int(self.rng.randint(1, 6))
+            # an RNG may draw each kind of roll from its own stream (the AI's look-ahead
+            # keeps the turn's AP dice apart from the fight's, so two lines it compares
+            # meet the same AP rolls)
+            per_roll = getattr(self.rng, "roll_for", None)
+            value = int(per_roll(request)) if per_roll is not None else int(
+                self.rng.randint(1, 6))
         else:
             who = f" for {request.figure}" if request.figure else ""
             raise NeedDice(f"roll 1D6 ({request.purpose}{who}) and type the result in",
