@@ -208,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
                  args.cache / "holdout.jsonl", args.jobs, args.cluster)
     played = time.perf_counter() - began
     model = fit(train)
-    x, y, _ = _arrays(held)
+    x, y, game_of = _arrays(held)
     rates = baseline(train)
     turns = [f"{g['card']}:{t}" for g in held for t in g["turns"]]
     overall = float(np.mean([g["winner"] == "zombies" for g in train]))
@@ -218,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     model_path = args.out / MODEL.name
     model_path.write_text(model.model_to_string(), encoding="utf-8")
-    np.savez_compressed(args.out / "holdout.npz", rows=x, labels=y, baseline=base)
+    np.savez_compressed(args.out / "holdout.npz", rows=x, labels=y, baseline=base,
+                        games=game_of)
     gain = model.feature_importance("gain")
     card = {
         "model": MODEL.name, "library": "lightgbm", "params": PARAMS,
