@@ -35,7 +35,8 @@ from ai.policy import Choice, legal_now, register, who
 from ai.zombies import CONTACT, Tactician, _window_default, unsaved_chance
 from rules import legal
 from rules.actions import Action, Contaminate, Decline, Melee, Move, actor
-from rules.dice import Roll
+from rules.dice import Roll, succeeds
+from rules.resolve import defence_of
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -112,8 +113,11 @@ class Lookahead:
         the position reached (the zombies' log-odds to win, plus HARM a point of harm done)
         and of the zombies' chance to win."""
         draws = seeds if _rolls(act) else seeds[:1]
-        found = [self._position(self._play(game, act, seed), seeds, known, depth)
-                 for seed in draws]
+        found = []
+        for seed in draws:
+            trial, bitten = self._play(game, act, seed)
+            score, p = self._position(trial, seeds, known, depth)
+            found.append((score + HARM * bitten, p))
         score = float(np.mean([f[0] for f in found])) + HARM * expected_harm(game, act)
         return score, float(np.mean([f[1] for f in found]))
 
@@ -134,7 +138,9 @@ class Lookahead:
         p = float(evaluation().zombies_win([trial], known)[0])
         return _logit(p), p
 
-    def _play(self, game: Game, act: Action, seed: int) -> Game:
+    def _play(self, game: Game, act: Action, seed: int) -> tuple[Game, float]:
+        """The position after `act` (and, hard, the survivors' answer), and the expected
+        harm of the contaminations the zombies took on the way."""
         trial = game.clone()
         trial.rng = Streams(seed)
         # the copy lists its figures by place: the survivors' answer (whose ties go by the
@@ -146,10 +152,10 @@ class Lookahead:
         # places): kept, so playing the choice for real does not plan it again
         game.plans.update(trial.plans)
         trial.apply(act)
-        _settle(trial)
+        bitten = _settle(trial)
         if self.budget.reply:
             self._reply(trial)
-        return trial
+        return trial, bitten
 
     def _reply(self, trial: Game) -> None:
         """The survivors' next activation (windows included), by the survivor bot."""
@@ -237,8 +243,19 @@ def _logit(p: float) -> float:
 
 
 def expected_harm(game: Game, act: Action) -> float:
-    """The harm a zombie's strike is expected to do, by the exact odds (not by the dice a
-    look-ahead happened to draw): 0.1 a PV, 1 for a survivor put down."""
+    """The harm a zombie's strike or bite is expected to do, by the exact odds (not by the
+    dice a look-ahead happened to draw): 0.1 a PV, 1 for a survivor put down, 1 more for
+    one contaminated (D36: a roll against their D, then their roll to resist on 4+)."""
+    if isinstance(act, Contaminate):
+        h = game.figures[act.target]
+        if h.side != "survivors":
+            return 0.0
+        d = defence_of(h, game.settings)
+        bonus = 1 if h.items.get("casque") and game.settings.protection_effects == "standard" \
+            else 0
+        bite = sum(succeeds(f, d) for f in range(1, 7)) / 6
+        resist = sum(succeeds(f, 4, bonus) for f in range(1, 7)) / 6
+        return bite * (1 - resist)
     if not isinstance(act, Melee):
         return 0.0
     z, h = game.figures[act.figure], game.figures[act.target]
@@ -270,10 +287,15 @@ def _rolls(act: Action) -> bool:
     return isinstance(act, Melee | Contaminate)
 
 
-def _settle(trial: Game) -> None:
-    """The zombies' own windows after an action: a contamination is always taken."""
+def _settle(trial: Game) -> float:
+    """The zombies' own windows after an action: a contamination is always taken. The
+    expected harm of the contaminations (by their odds, not the dice drawn)."""
+    bitten = 0.0
     while not trial.is_terminal and trial.pending and trial.current_side() == "zombies":
-        trial.apply(_window_default(trial, legal_now(trial)).action)
+        act = _window_default(trial, legal_now(trial)).action
+        bitten += expected_harm(trial, act)
+        trial.apply(act)
+    return bitten
 
 
 def _at_least(chances: list[float], need: int) -> float:

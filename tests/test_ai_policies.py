@@ -20,6 +20,7 @@ GAMES = int(os.environ.get("AI_SOAK_GAMES", "1"))
 ZOMBIE_POLICIES = ["idle", "random", "greedy", "tactician", "tactician:easy", "tactician:hard"]
 SURVIVOR_POLICIES = ["bot", "group", "random"]
 MAX_ACTIONS = 400  # the default run checks the opening of each game; the soak plays it out
+HARD_ACTIONS = 120  # tactician:hard takes up to a second a choice: a shorter opening
 
 
 def play(game: Game, zombies: str, survivors: str, seed: int,
@@ -31,6 +32,8 @@ def play(game: Game, zombies: str, survivors: str, seed: int,
                SURVIVORS: make_policy(survivors, SURVIVORS, seed)}
     choices = []
     limit = max_actions if not os.environ.get("AI_SOAK_GAMES") else 5000
+    if zombies == "tactician:hard" and limit is not None:
+        limit = min(limit, HARD_ACTIONS)
     while not game.is_terminal and len(choices) < (limit or 5000):
         side = game.current_side()
         choice = players[ZOMBIES if side == ZOMBIES else SURVIVORS].choose(game)

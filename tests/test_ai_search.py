@@ -130,21 +130,30 @@ def test_features_have_their_names_and_a_finished_game_scores_its_result() -> No
 
 def test_the_evaluation_is_calibrated_on_held_out_games() -> None:
     """Held-out games (seeds no training game used; ai/data/holdout.npz, written by
-    `python -m ai.train_eval`): in each tenth of the predictions with enough rows, the
-    predicted and observed zombie win rates are within 5 points, and the Brier score beats
-    a baseline that knows only the card and the turn."""
+    `python -m ai.train_eval`): the Brier score beats a baseline that knows only the card
+    and the turn, and in each tenth of the predictions the predicted and observed zombie
+    win rates agree within 5 points or within twice the tenth's sampling error, whichever
+    is wider. The rows of one game share its result, so the error is counted by game (a
+    clustered standard error): with 300 held-out games it is about 5 points in the middle
+    tenths, too wide to tell a 5-point miscalibration from chance (docs/ai.md, The
+    evaluation)."""
     held = np.load(DATA / "holdout.npz")
     p = evaluation().predict(held["rows"])
-    y = held["labels"]
+    y, games = held["labels"], held["games"]
     brier, base = float(np.mean((p - y) ** 2)), float(np.mean((held["baseline"] - y) ** 2))
-    assert brier < base
+    assert brier < 0.7 * base
     for k in range(10):
         inside = (p >= k / 10) & (p < (k + 1) / 10 if k < 9 else p <= 1.0)
-        if inside.sum() >= 200:
-            assert abs(p[inside].mean() - y[inside].mean()) <= 0.05, k
+        if not inside.any():
+            continue
+        per_game = np.bincount(games[inside], weights=(y - p)[inside])
+        error = float(np.sqrt((per_game ** 2).sum()) / inside.sum())
+        gap = abs(float(p[inside].mean() - y[inside].mean()))
+        assert gap <= max(0.05, 2 * error), (k, gap, error)
     card = data_card()
     assert card["features"] == list(NAMES)
     assert card["holdout"]["brier"] == pytest.approx(brier, abs=1e-6)
+    assert card["holdout"]["rows"] == len(y)
 
 
 def test_a_bad_model_file_is_refused_with_its_path(tmp_path: Path) -> None:
