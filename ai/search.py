@@ -1,22 +1,24 @@
 """The tactician's look-ahead (levels normal and hard): play the likely choices on copies
-of the game and keep the one after which the zombies' chance to win is highest.
+of the game and keep the one after which the zombies stand best (docs/ai.md).
 
 1. The heuristic tactician (`ai.zombies.Tactician`) scores every legal action; its best
    `top` (and the best way to stand still, so waiting is always weighed) are the
    candidates. Ties go by `ai.zombies.canonical`, never by the order figures are listed in.
 2. Each candidate is played on copies of the game (`Game.clone`), by the engine itself:
    a walk goes by the real route round walls and bases, an attack rolls its dice. An attack
-   is played over `samples` dice draws; every candidate meets the same draws (common random
-   numbers), so two choices are compared on the same luck. A move is played once (it rolls
-   no die).
-3. Hard also plays the survivors' answer: their next activation, by the survivor bot
-   (`ai.survivors.SurvivorBot`), as a strong player would answer. The contamination a
-   zombie is offered after putting a survivor down is always taken.
-4. Each position reached is scored by the learned evaluation (`ai.evaluation`: the
-   zombies' chance to win from there); a finished game scores its result. The candidate
-   with the best mean wins; within 0.1 point the heuristic's order decides.
+   is played over `samples` dice draws, a move once. Every candidate meets the same draws,
+   and the turns' AP dice come from a stream of their own (`Streams`), so two choices are
+   compared on the same luck (common random numbers).
+3. Hard only: when the survivors cannot answer, the zombies' next decision belongs to the
+   line (the best of the heuristic's first `FOLLOW_TOP`); and it plays the survivors' answer:
+   their next activation by the survivor bot, as a strong player would answer. A
+   contamination offered to the zombies is always taken.
+4. Each position reached is scored by the learned evaluation (`ai.evaluation`): the
+   zombies' log-odds to win from there (a finished game: its result), plus `HARM` for each
+   point of harm the line's strikes and bites are expected to do by their exact odds. The
+   best mean wins; within `TIE` the heuristic's order decides.
 
-The choice comes with a message (`ai.messages`) naming the plan and the chances.
+The choice comes with messages (`ai.messages`) naming the plan and the chances.
 """
 
 from __future__ import annotations
@@ -50,18 +52,18 @@ class Budget:
     top: int  # candidates from the heuristic's ranking
     samples: int  # dice draws for an attack
     reply: bool  # play the survivors' next activation
+    follow: int  # the zombies' own next decisions weighed when the survivors cannot act
 
 
-BUDGETS = {"normal": Budget(top=3, samples=2, reply=False),
-           "hard": Budget(top=8, samples=4, reply=True)}
+BUDGETS = {"normal": Budget(top=3, samples=2, reply=False, follow=0),
+           "hard": Budget(top=6, samples=3, reply=True, follow=1)}
 TIE = 0.001  # scores closer than this (log-odds) are a tie: the heuristic's order decides
 # each point of harm a line's strikes are expected to do (a PV 0.1, a survivor down 1) adds
 # this to its score (log-odds): little against the chance to win, but it settles a game the
 # model already calls decided in favour of the line that costs the survivors most (a
 # campaign counts who was wounded, down, contaminated)
 HARM = 0.2
-FOLLOW = 1  # the zombies' own next decisions weighed in a line, when the survivors cannot act
-FOLLOW_TOP = 3  # the heuristic's first few actions weighed at such a decision
+FOLLOW_TOP = 2  # the heuristic's first few actions weighed at the zombies' next decision
 
 
 class Lookahead:
@@ -85,15 +87,16 @@ class Lookahead:
             return self.heuristic.choose(game)
         ranked = [r for r in self.heuristic.ranked(game, offered)
                   if Tactician._listed(game, r[2], offered)]
-        if len(ranked) == 1:
-            return Choice(ranked[0][2], ranked[0][3])
+        if len(ranked) == 1:  # nothing to weigh
+            plan = plan_message(game, ranked[0][2], ranked[0][3], self.heuristic)
+            return Choice(ranked[0][2], render(plan), (plan,))
         picks = ranked[:self.budget.top]
         hold = next((r for r in ranked if legal.is_hold(game, r[2])), None)
         if hold is not None and hold not in picks:
             picks.append(hold)
         seeds = [self.rng.getrandbits(32) for _ in range(self.budget.samples)]
         known = goals_of(game)
-        lines = [self._line(game, r[2], seeds, known, FOLLOW) for r in picks]
+        lines = [self._line(game, r[2], seeds, known, self.budget.follow) for r in picks]
         order = sorted(range(len(picks)), key=lambda k: (-round(lines[k][0] / TIE), k))
         best, runner_up = order[0], (order[1] if len(order) > 1 else None)
         before = float(evaluation().zombies_win([game], known)[0])
@@ -115,7 +118,10 @@ class Lookahead:
         draws = seeds if _rolls(act) else seeds[:1]
         found = []
         for seed in draws:
-            trial, bitten = self._play(game, act, seed)
+            # the survivors' answer (hard) is played after the candidate itself, not after
+            # each of the zombies' follow-ups: a second answer would cost what a decision
+            # may take
+            trial, bitten = self._play(game, act, seed, answer=depth == self.budget.follow)
             score, p = self._position(trial, seeds, known, depth)
             found.append((score + HARM * bitten, p))
         score = float(np.mean([f[0] for f in found])) + HARM * expected_harm(game, act)
@@ -138,7 +144,8 @@ class Lookahead:
         p = float(evaluation().zombies_win([trial], known)[0])
         return _logit(p), p
 
-    def _play(self, game: Game, act: Action, seed: int) -> tuple[Game, float]:
+    def _play(self, game: Game, act: Action, seed: int, answer: bool = True
+              ) -> tuple[Game, float]:
         """The position after `act` (and, hard, the survivors' answer), and the expected
         harm of the contaminations the zombies took on the way."""
         trial = game.clone()
@@ -153,7 +160,7 @@ class Lookahead:
         game.plans.update(trial.plans)
         trial.apply(act)
         bitten = _settle(trial)
-        if self.budget.reply:
+        if self.budget.reply and answer:
             self._reply(trial)
         return trial, bitten
 
@@ -173,7 +180,6 @@ class Lookahead:
             steps += 1
             if not trial.pending and trial.to_act != "survivors":
                 break
-
 
 
 class Easy:

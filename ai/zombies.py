@@ -242,7 +242,7 @@ class Tactician:
         if game.pending and game.pending[0]["kind"] != "reaction":
             return _window_default(game, offered)
         if self.level == "easy" and self.rng.random() < 1 / 3:
-            act = self.rng.choice(offered)
+            act = self.rng.choice(sorted(offered, key=lambda a: canonical(game, a)))
             return Choice(act, f"{describe(game, act)} (an easy zombie's whim)")
         scored = self.ranked(game, offered)
         while len(scored) > 1 and not self._listed(game, scored[0][2], offered):

@@ -20,7 +20,7 @@ GAMES = int(os.environ.get("AI_SOAK_GAMES", "1"))
 ZOMBIE_POLICIES = ["idle", "random", "greedy", "tactician", "tactician:easy", "tactician:hard"]
 SURVIVOR_POLICIES = ["bot", "group", "random"]
 MAX_ACTIONS = 400  # the default run checks the opening of each game; the soak plays it out
-HARD_ACTIONS = 120  # tactician:hard takes up to a second a choice: a shorter opening
+HARD_ACTIONS = 30  # tactician:hard takes up to a second a choice: a shorter opening
 
 
 def play(game: Game, zombies: str, survivors: str, seed: int,
