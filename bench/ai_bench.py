@@ -75,7 +75,7 @@ def run() -> list[Row]:
             f"{statistics.median(mine) * 1e3:.0f} ms median, {_p(mine, 0.95) * 1e3:.0f} ms p95",
             "the heuristic alone (its candidates' ranking), same positions",
             f"{statistics.median(peer) * 1e3:.0f} ms median, {_p(peer, 0.95) * 1e3:.0f} ms p95",
-            "look-ahead on clones, evaluation batched"))
+            "look-ahead on clones of the game"))
         if level == "tactician":
             greedy = []
             for k, card in enumerate(cards):
