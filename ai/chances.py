@@ -17,7 +17,7 @@ import numpy as np
 
 from ai.evaluation import evaluation
 from ai.features import NAMES as FEATURE_NAMES
-from ai.features import features, goal_point
+from ai.features import Goals, features, goals_of
 from ai.messages import Message
 from ai.policy import describe, who
 
@@ -55,7 +55,9 @@ def curve(game: Game) -> list[Point]:
     rows: list[list[float]] = []
     before: Before = {}
     act_text = ""
+    known: Goals | None = None
     for i, replay in enumerate(type(game).replay_steps(record, game.catalog)):
+        known = goals_of(replay, known)  # read again only when what they depend on moved
         entry = record["log"][i]
         started = entry["action"].get("type") == "start"
         what = None if started and i == 0 else (
@@ -65,10 +67,10 @@ def curve(game: Game) -> list[Point]:
         if replay.outcome is not None:
             w = replay.outcome["winner"]
             done = 0.0 if w == "zombies" else 0.5 if w == "draw" else 1.0
-        rows.append(features(replay) if done is None else [0.0] * len(FEATURE_NAMES))
+        rows.append(features(replay, known) if done is None else [0.0] * len(FEATURE_NAMES))
         steps.append((i, replay.turn, what, done))
         if i + 1 < len(record["log"]) and record["log"][i + 1]["action"].get("type") != "start":
-            before = _fates(replay)
+            before = _fates(replay, known[1])
             act_text = describe(replay, parse_action(record["log"][i + 1]["action"], "log"))
     if not rows:
         return []
@@ -77,10 +79,10 @@ def curve(game: Game) -> list[Point]:
             for k, (i, turn, what, done) in enumerate(steps)]
 
 
-def _fates(game: Game) -> Before:
+def _fates(game: Game, goals: dict[str, tuple[float, float] | None]) -> Before:
     out: Before = {}
     for f in game.figures.values():
-        goal = goal_point(game, f) if f.side == "survivors" and f.standing else None
+        goal = goals.get(f.id)
         out[f.id] = (f.status, f.side, None if goal is None else math.dist(f.centre, goal))
     return out
 
