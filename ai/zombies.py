@@ -196,7 +196,10 @@ class Tactician:
         self.level = level
         self.rng = rng or random.Random(0)
         self._goals: dict[tuple[int, str], float | None] = {}
+        self._goals_game: object = None
+        self._near_game: object = None
         self._near_key: object = None
+        self._needed_game: object = None
         self._needed_key: object = None
         self._needed_ids: frozenset[str] = frozenset()
         self._near_cache: dict[str, _Near] = {}
@@ -427,8 +430,11 @@ class Tactician:
         return v, ", ".join(why)
 
     def _fresh(self, game: Game) -> None:
-        key = (id(game), game.version(), len(game.log), game.pools.get("zombies", 0))
-        if self._near_key != key:
+        # the game itself, not its id(): the look-ahead's copies come and go, and a new
+        # one may get a freed one's id (a stale answer, and a game that does not replay)
+        key = (game.version(), len(game.log), game.pools.get("zombies", 0))
+        if self._near_game is not game or self._near_key != key:
+            self._near_game = game
             self._near_key, self._near_cache, self._nearest_cache = key, {}, {}
 
     def _nearest(self, game: Game, z: Fig) -> tuple[float, Fig] | None:
@@ -475,9 +481,9 @@ class Tactician:
         ref = game.referee
         if not isinstance(ref, ScenarioReferee):
             return frozenset()
-        key = (id(game), len(game.log))
-        if self._needed_key != key:
-            self._needed_key = key
+        key = len(game.log)
+        if self._needed_game is not game or self._needed_key != key:
+            self._needed_game, self._needed_key = game, key
             self._needed_ids = frozenset(protected_civilians(game, ref))
         return self._needed_ids
 
@@ -495,6 +501,8 @@ class Tactician:
         objective it can walk to), as the scenario bots read the card; kept until
         something moves."""
         key = (game.version(), h.id)
+        if self._goals_game is not game:  # the version counts within one game only
+            self._goals_game, self._goals = game, {}
         if key not in self._goals:
             if len(self._goals) > 256:
                 self._goals.clear()
