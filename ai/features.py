@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from rules.figures import Fig
     from rules.game import Game
 
-__all__ = ["CARDS", "NAMES", "Goals", "features", "goal_point", "goals_of"]
+__all__ = ["CARDS", "NAMES", "Goals", "features", "goal_point", "goal_target", "goals_of"]
 
 CARDS = ("caisses", "convoi", "escorte", "evacuation", "helico", "nettoyage", "nuit",
          "refuge", "remede", "sauvetage")
@@ -54,14 +54,15 @@ NAMES: tuple[str, ...] = (
 )
 
 
-def goal_point(game: Game, h: Fig) -> tuple[float, float] | None:
-    """Where the card sends this survivor (its exit spot, a zone's centre, the civilian it
-    fetches), as the scenario bots read the card; None if nowhere."""
+def goal_target(game: Game, h: Fig) -> str | tuple[float, float] | None:
+    """Where the card sends this survivor, as the scenario bots read it: a figure's id (the
+    civilian it fetches or treats, the trapped one it frees), or a point (its exit spot, a
+    zone's centre, the crate or item it goes for); None if nowhere."""
     from scenarios.play import ScenarioReferee
     from scenarios.play_policy import FETCH, ZONE, _goal
 
     ref = game.referee
-    if not isinstance(ref, ScenarioReferee) or not h.standing:
+    if not isinstance(ref, ScenarioReferee):
         return None
     try:
         goal = _goal(game, ref, h)
@@ -77,11 +78,19 @@ def goal_point(game: Game, h: Fig) -> tuple[float, float] | None:
         return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
     if isinstance(goal, str):
         other = game.figures.get(goal)
-        return None if other is None or not other.on_table else other.centre
+        return None if other is None or not other.on_table else goal
     if isinstance(goal, tuple) and len(goal) == 2 and all(
             isinstance(c, int | float) for c in goal):
         return (float(goal[0]), float(goal[1]))
     return None
+
+
+def goal_point(game: Game, h: Fig) -> tuple[float, float] | None:
+    """The point a standing survivor heads for (`goal_target`; a figure's centre)."""
+    if not h.standing:
+        return None
+    goal = goal_target(game, h)
+    return game.figures[goal].centre if isinstance(goal, str) else goal
 
 
 def _conditions(game: Game, side: str) -> list[float]:

@@ -36,7 +36,6 @@ from geometry.units import CONTACT_INCHES
 from rules import legal
 from rules.actions import (
     Action,
-    Decline,
     EndActivations,
     Exit,
     Heal,
@@ -48,8 +47,8 @@ from rules.actions import (
     Special,
     Take,
 )
-from rules.errors import IllegalActionError
 from rules.game import SURVIVORS
+from scenarios.play_policy import engaged
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -83,7 +82,7 @@ class GroupSurvivors:
                 options.append((score, fig.x, fig.y, act, why))
         options.sort(key=lambda o: (-o[0], o[1], o[2]))
         for _score, _x, _y, act, why in options:
-            if _accepted(game, act):
+            if legal.is_legal(game, act):
                 return Choice(act, why)
         act = legal.give_up(game, EndActivations())
         return Choice(act, f"{describe(game, act)}: nothing useful left to do")
@@ -120,7 +119,7 @@ class GroupSurvivors:
                 n = threat.get(z.id, 0)
                 out.append((30 + 8 * n + 15 * p, act,
                             f"{text}: it could reach {n} of us next, {p:.0%} to kill"))
-        if goal is not None and not _engaged(game, fig):
+        if goal is not None and not engaged(game, fig):
             gap = math.dist(fig.centre, goal)
             spot = self._covered_step(game, fig, goal)
             if spot is not None:
@@ -164,24 +163,9 @@ class GroupSurvivors:
             lonely = bool(friends) and all(math.dist(spot, q) > ALONE + 2 * fig.radius
                                            for q in friends)
             value = gain - DANGER * danger - (2.0 if lonely else 0.0)
-            if (best is None or value > best[0]) and _accepted(game, Move(fig.id, to=spot)):
+            if (best is None or value > best[0]) and legal.is_legal(game, Move(fig.id, to=spot)):
                 best = (value, spot, danger, gain)
         return None if best is None else (best[1], best[2], best[3])
-
-
-def _accepted(game: Game, act: Action) -> bool:
-    if isinstance(act, Decline):
-        return True
-    try:
-        legal.check(game, act)
-    except IllegalActionError:
-        return False
-    return True
-
-
-def _engaged(game: Game, fig: Fig) -> bool:
-    return any(f.is_zombie and f.on_table and game.in_contact(fig.id, f.id)
-               for f in game.figures.values())
 
 
 def _reachable_by(game: Game, fig: Fig, spot: tuple[float, float]) -> int:

@@ -29,16 +29,19 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+from shapely.geometry import Point
 
 from ai.evaluation import evaluation
 from ai.features import Goals, goals_of
+from ai.guard import guards
 from ai.messages import Message, render
 from ai.policy import Choice, legal_now, register, who
-from ai.zombies import CONTACT, Tactician, _window_default, unsaved_chance
+from ai.survivors import SurvivorBot
+from ai.zombies import CONTACT, Tactician, unsaved_chance, window_default
 from rules import legal
 from rules.actions import Action, Contaminate, Decline, Melee, Move, actor
-from rules.dice import Roll, succeeds
-from rules.resolve import defence_of
+from rules.dice import Roll
+from rules.resolve import contamination_chance
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -77,18 +80,18 @@ class Lookahead:
         self.budget = BUDGETS[level]
         self.rng = rng or random.Random(0)
         self.heuristic = Tactician("normal", self.rng)
-        self._answer: object = None
+        self.answer = SurvivorBot("", random.Random(0))  # the survivors' answer (hard)
 
     def choose(self, game: Game) -> Choice:
         offered = legal_now(game)
         if game.pending and game.pending[0]["kind"] != "reaction":
-            return _window_default(game, offered)
+            return window_default(game, offered)
         if game.pending:  # a reaction: the heuristic weighs it against the AP it costs
             return self.heuristic.choose(game)
         ranked = [r for r in self.heuristic.ranked(game, offered)
                   if Tactician._listed(game, r[2], offered)]
         if len(ranked) == 1:  # nothing to weigh
-            plan = plan_message(game, ranked[0][2], ranked[0][3], self.heuristic)
+            plan = plan_message(game, ranked[0][2], self.heuristic)
             return Choice(ranked[0][2], render(plan), (plan,))
         picks = ranked[:self.budget.top]
         hold = next((r for r in ranked if legal.is_hold(game, r[2])), None)
@@ -100,8 +103,8 @@ class Lookahead:
         order = sorted(range(len(picks)), key=lambda k: (-round(lines[k][0] / TIE), k))
         best, runner_up = order[0], (order[1] if len(order) > 1 else None)
         before = float(evaluation().zombies_win([game], known)[0])
-        act, why = picks[best][2], picks[best][3]
-        plan = plan_message(game, act, why, self.heuristic)
+        act = picks[best][2]
+        plan = plan_message(game, act, self.heuristic)
         chances = Message("ai.chances", {
             "before": before, "after": lines[best][1],
             "alternative": lines[runner_up][1] if runner_up is not None else lines[best][1]})
@@ -166,16 +169,10 @@ class Lookahead:
 
     def _reply(self, trial: Game) -> None:
         """The survivors' next activation (windows included), by the survivor bot."""
-        from ai.survivors import SurvivorBot
-
-        if self._answer is None:
-            self._answer = SurvivorBot("", random.Random(0))
-        bot = self._answer
-        assert isinstance(bot, SurvivorBot)
         steps = 0
         while (not trial.is_terminal and trial.current_side() == "survivors"
                and steps < 4):
-            trial.apply(bot.choose(trial).action)
+            trial.apply(self.answer.choose(trial).action)
             _settle(trial)
             steps += 1
             if not trial.pending and trial.to_act != "survivors":
@@ -193,11 +190,11 @@ class Easy:
         choice = self.heuristic.choose(game)
         if game.pending and game.pending[0]["kind"] != "reaction":
             return choice
-        plan = plan_message(game, choice.action, choice.explanation, self.heuristic)
+        plan = plan_message(game, choice.action, self.heuristic)
         return Choice(choice.action, render(plan), (plan,))
 
 
-def plan_message(game: Game, act: Action, why: str, heuristic: Tactician) -> Message:
+def plan_message(game: Game, act: Action, heuristic: Tactician) -> Message:
     """The plan behind a zombie action, as a message: a strike with its odds, several
     zombies closing on one survivor with the chance they put them down this turn, a move
     across a runner's way, a wait out of the guns..."""
@@ -233,11 +230,13 @@ def plan_message(game: Game, act: Action, why: str, heuristic: Tactician) -> Mes
                                         "goal": round(goal, 1)})
         return Message("ai.approach", {"zombie": name, "target": target,
                                        "short": round(max(d - fig.move, 0.0), 1)})
-    if isinstance(act, Move):
-        place = why.split(" to stand guard")[0].split("onto ")[-1].split("toward ")[-1]
-        if "guard" in why:
-            return Message("ai.guard", {"zombie": name, "place": place.split(" (")[0]})
-        return Message("ai.move", {"zombie": name})
+    if isinstance(act, Move) and isinstance(act.toward, tuple):
+        spot = Point(act.toward)
+        # onto a place to guard, or to the spot just outside it where a lone zombie waits
+        near = Tactician.STAGE + 0.5
+        place = next((g for g in guards(game) if g.area.distance(spot) <= near), None)
+        if place is not None:
+            return Message("ai.guard", {"zombie": name, "place": place.name})
     if isinstance(act, Decline):
         return Message("ai.decline")
     return Message("ai.move", {"zombie": name})
@@ -254,14 +253,7 @@ def expected_harm(game: Game, act: Action) -> float:
     one contaminated (D36: a roll against their D, then their roll to resist on 4+)."""
     if isinstance(act, Contaminate):
         h = game.figures[act.target]
-        if h.side != "survivors":
-            return 0.0
-        d = defence_of(h, game.settings)
-        bonus = 1 if h.items.get("casque") and game.settings.protection_effects == "standard" \
-            else 0
-        bite = sum(succeeds(f, d) for f in range(1, 7)) / 6
-        resist = sum(succeeds(f, 4, bonus) for f in range(1, 7)) / 6
-        return bite * (1 - resist)
+        return contamination_chance(game, h) if h.side == "survivors" else 0.0
     if not isinstance(act, Melee):
         return 0.0
     z, h = game.figures[act.figure], game.figures[act.target]
@@ -298,7 +290,7 @@ def _settle(trial: Game) -> float:
     expected harm of the contaminations (by their odds, not the dice drawn)."""
     bitten = 0.0
     while not trial.is_terminal and trial.pending and trial.current_side() == "zombies":
-        act = _window_default(trial, legal_now(trial)).action
+        act = window_default(trial, legal_now(trial)).action
         bitten += expected_harm(trial, act)
         trial.apply(act)
     return bitten
@@ -333,7 +325,7 @@ def fall_chance(game: Game, h: Fig) -> float:
         pool -= n
         dice += [unsaved_chance(game, z, h)] * n
     need = h.pv + (1 if h.has("robuste") and h.wounds_ignored == 0 else 0)
-    return _at_least(dice, need) if math.isfinite(need) else 0.0
+    return _at_least(dice, need)
 
 
 def _tactician(level: str, rng: random.Random) -> Easy | Lookahead:

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from ai.policy import make_policy
 from rules.game import SURVIVORS, ZOMBIES
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from rules.warband import Roster
 
 __all__ = ["GameResult", "Job", "start", "play_game", "play_all", "run_batch", "summarize",
-           "MAX_ACTIONS", "play_out"]
+           "MAX_ACTIONS", "play_out", "each_result"]
 
 MAX_ACTIONS = 5000  # a game still running after this many actions counts as a draw
 Z95 = 1.959963984540054
@@ -139,6 +139,8 @@ def play_job(job: Job) -> GameResult:
 
 
 Progress = Callable[[Iterable[Any], int], Iterable[Any]]
+J = TypeVar("J")
+R = TypeVar("R")
 
 
 def play_all(todo: list[Job], *, jobs: int = 1, cluster: str | None = None,
@@ -148,16 +150,26 @@ def play_all(todo: list[Job], *, jobs: int = 1, cluster: str | None = None,
     for zombies, survivors in {(j.zombies, j.survivors) for j in todo}:
         make_policy(zombies, ZOMBIES, 0)  # a bad name fails here, not in a worker
         make_policy(survivors, SURVIVORS, 0)
-    wrap = progress or (lambda it, total: it)
+    return list(each_result(play_job, todo, jobs=jobs, cluster=cluster, progress=progress))
+
+
+def each_result(fn: Callable[[J], R], todo: list[J], *, jobs: int = 1,
+                cluster: str | None = None, progress: Progress | None = None) -> Iterator[R]:
+    """`fn(job)` for every job, in job order: in this process (`jobs` 1), in `jobs` local
+    processes, or on the Dask cluster whose scheduler is at `cluster` (`fn` must be a
+    module-level function). Results come as they are ready, so a caller can keep them."""
     if cluster is not None:
         from ai.cluster import map_on_cluster
 
-        return map_on_cluster(play_job, todo, cluster, progress=progress)
+        yield from map_on_cluster(fn, todo, cluster, progress=progress)
+        return
+    wrap = progress or (lambda it, total: it)
     if jobs <= 1:
-        return list(wrap((play_job(j) for j in todo), len(todo)))
+        yield from wrap((fn(j) for j in todo), len(todo))
+        return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        chunk = max(1, len(todo) // (jobs * 8))
-        return list(wrap(pool.map(play_job, todo, chunksize=chunk), len(todo)))
+        chunk = max(1, min(16, len(todo) // (jobs * 8)))
+        yield from wrap(pool.map(fn, todo, chunksize=chunk), len(todo))
 
 
 def run_batch(scenario: str, games: int, seed: int, zombies: str, survivors: str, *,

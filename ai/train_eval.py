@@ -30,14 +30,14 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from ai.features import CARDS, NAMES, features
-from ai.simulate import play_out, start
+from ai.simulate import each_result, play_out, start
 
 __all__ = ["Sample", "mix", "sample_game", "fit", "calibration", "main"]
 
@@ -110,26 +110,15 @@ def _play(todo: list[Sample], cache: Path, jobs: int, cluster: str | None) -> li
     return [done[(s.card, s.seed)] for s in todo]
 
 
-def _run(todo: list[Sample], jobs: int, cluster: str | None) -> Iterable[dict[str, Any]]:
+def _run(todo: list[Sample], jobs: int, cluster: str | None) -> Iterator[dict[str, Any]]:
     from tqdm import tqdm  # type: ignore[import-untyped]
 
-    if cluster is not None:
-        from ai.cluster import map_on_cluster
+    def bar(it: Iterable[Any], total: int) -> Iterable[Any]:
+        shown: Iterable[Any] = tqdm(it, total=total, disable=not sys.stderr.isatty(),
+                                    desc="games")
+        return shown
 
-        yield from map_on_cluster(sample_game, todo, cluster)
-        return
-    bar = tqdm(total=len(todo), disable=not sys.stderr.isatty(), desc="games")
-    if jobs <= 1:
-        for s in todo:
-            yield sample_game(s)
-            bar.update()
-        return
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for g in pool.map(sample_game, todo, chunksize=4):
-            yield g
-            bar.update()
+    return each_result(sample_game, todo, jobs=jobs, cluster=cluster, progress=bar)
 
 
 def _arrays(games: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

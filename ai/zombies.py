@@ -35,6 +35,7 @@ import shapely.ops
 from shapely.geometry import Point
 
 from ai.cover import covered_spot, exposed, shooters
+from ai.features import goal_target
 from ai.guard import Guard, guard_spot, guards
 from ai.policy import Choice, describe, legal_now, register, who
 from geometry.units import CONTACT_INCHES
@@ -58,7 +59,8 @@ if TYPE_CHECKING:
     from rules.game import Game
 
 __all__ = ["IdleZombies", "RandomZombies", "GreedyZombies", "Tactician", "unsaved_chance",
-           "down_chance", "canonical"]
+           "down_chance", "canonical",
+           "window_default"]
 
 CONTACT = CONTACT_INCHES
 ALONE = 5.0
@@ -98,7 +100,8 @@ def _nearest_human(game: Game, z: Fig) -> tuple[float, Fig] | None:
     return best
 
 
-def _window_default(game: Game, offered: list[Action]) -> Choice:
+def window_default(game: Game, offered: list[Action]) -> Choice:
+    """A window that is not a reaction: take a contamination, else let it pass."""
     for act in offered:
         if isinstance(act, Contaminate):
             return Choice(act, f"{describe(game, act)}: one more zombie if it works")
@@ -146,7 +149,7 @@ class GreedyZombies:
     def choose(self, game: Game) -> Choice:
         offered = legal_now(game)
         if game.pending and game.pending[0]["kind"] != "reaction":
-            return _window_default(game, offered)
+            return window_default(game, offered)
         by_fig: dict[str, list[Action]] = {}
         for act in offered:
             fid = getattr(act, "figure", "")
@@ -243,7 +246,7 @@ class Tactician:
     def choose(self, game: Game) -> Choice:
         offered = legal_now(game)
         if game.pending and game.pending[0]["kind"] != "reaction":
-            return _window_default(game, offered)
+            return window_default(game, offered)
         if self.level == "easy" and self.rng.random() < 1 / 3:
             act = self.rng.choice(sorted(offered, key=lambda a: canonical(game, a)))
             return Choice(act, f"{describe(game, act)} (an easy zombie's whim)")
@@ -332,11 +335,7 @@ class Tactician:
         """Offered by the engine, or (a move to a point) accepted by the rules."""
         if not isinstance(act, Move) or isinstance(act.toward, str):
             return True
-        try:
-            legal.check(game, act)
-        except IllegalActionError:
-            return False
-        return True
+        return legal.is_legal(game, act)
 
     def _places(self, game: Game) -> tuple[Guard, ...]:
         """The card's places this tactician guards: narrow exits only when GATES."""
@@ -635,33 +634,12 @@ def _checked_contact(game: Game, act: Action, why: str) -> str:
 
 
 def _goal_distance(game: Game, h: Fig) -> float | None:
-    """Straight-line distance from a survivor to its objective on the card, if any."""
-    from scenarios.play import ScenarioReferee
-    from scenarios.play_policy import FETCH, ZONE, _goal
-
-    ref = game.referee
-    if not isinstance(ref, ScenarioReferee):
-        return None
-    try:
-        goal = _goal(game, ref, h)
-    except (KeyError, ValueError):
-        return None
-    if isinstance(goal, tuple) and goal and goal[0] == FETCH:
-        goal = goal[1]
-    if isinstance(goal, tuple) and goal and goal[0] == ZONE:
-        try:
-            centre = ref.card.zone(goal[1]).polygon
-        except KeyError:
-            return None
-        xs, ys = [p[0] for p in centre], [p[1] for p in centre]
-        goal = (sum(xs) / len(xs), sum(ys) / len(ys))
+    """How far a survivor is from its objective on the card: edge to edge to a figure it
+    must reach, straight to a point."""
+    goal = goal_target(game, h)
     if isinstance(goal, str):
-        other = game.figures.get(goal)
-        return None if other is None or not other.on_table else game.distance(h.id, goal)
-    if isinstance(goal, tuple) and len(goal) == 2 and all(
-            isinstance(c, int | float) for c in goal):
-        return math.dist(h.centre, (float(goal[0]), float(goal[1])))
-    return None
+        return game.distance(h.id, goal)
+    return None if goal is None else math.dist(h.centre, goal)
 
 
 register("zombies", "idle", lambda level, rng: IdleZombies(level, rng))

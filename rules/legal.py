@@ -229,6 +229,16 @@ def check(game: Game, act: Action) -> None:
     check_action(game, fig, act)
 
 
+def is_legal(game: Game, act: Action) -> bool:
+    """Whether the rules accept `act` now (`check` without the reason): the bots ask it of
+    actions the listing leaves out, moves to a point."""
+    try:
+        check(game, act)
+    except IllegalActionError:
+        return False
+    return True
+
+
 def check_action(game: Game, fig: Fig, act: Action, *, free: bool = False) -> None:
     """The rules of the action itself (shared by normal activations and windows)."""
     from rules import resolve

@@ -781,13 +781,27 @@ def do_door(game: Game, fig: Fig, act: Door) -> None:
     game.reload_terrain()
 
 
+def _resist_bonus(game: Game, target: Fig) -> int:
+    """+1 to resist a contamination with a casque (protection_effects "standard")."""
+    return 1 if (target.items.get("casque")
+                 and game.settings.protection_effects == "standard") else 0
+
+
+def contamination_chance(game: Game, target: Fig) -> float:
+    """The exact chance a contamination of the down `target` works (D36): a die against
+    their D, then their die to resist on 4+ fails."""
+    d, bonus = defence_of(target, game.settings), _resist_bonus(game, target)
+    bite = sum(succeeds(face, d) for face in range(1, 7)) / 6
+    resist = sum(succeeds(face, 4, bonus) for face in range(1, 7)) / 6
+    return bite * (1 - resist)
+
+
 def do_contaminate(game: Game, zombie: Fig, target: Fig) -> None:
     d = defence_of(target, game.settings)
     if not succeeds(game.roll(Roll(f"contaminate vs {d}+", zombie.id)), d):
         game.note(f"{zombie.name} {zombie.id} fails to contaminate {target.name} {target.id}")
         return
-    bonus = 1 if (target.items.get("casque")
-                  and game.settings.protection_effects == "standard") else 0
+    bonus = _resist_bonus(game, target)
     if succeeds(game.roll(Roll("resist contamination 4+", target.id)), 4, bonus):
         game.note(f"{target.name} {target.id} resists the contamination and stays down")
         return

@@ -76,14 +76,6 @@ class Policy(Protocol):
     def choose(self, game: Game) -> Action: ...
 
 
-def _legal(game: Game, act: Action) -> bool:
-    try:
-        legal.check(game, act)
-    except IllegalActionError:
-        return False
-    return True
-
-
 def _window(game: Game, prefer: Callable[[Action], bool]) -> Action:
     """In a window: the first offered action `prefer` likes, else decline (if allowed)."""
     offered = game.legal_actions()
@@ -140,7 +132,7 @@ class GreedyZombies:
             else:
                 options.append(((1, used // 2, d), z.id, Move(z.id, toward=target)))
         for _, zid, act in sorted(options, key=lambda o: (o[0], o[1])):
-            if _legal(game, act):
+            if legal.is_legal(game, act):
                 self._used[zid] = self._used.get(zid, 0) + 1
                 return act
         return legal.give_up(game, Pass())
@@ -234,7 +226,7 @@ class GreedySurvivors:
         if goal is not None:  # checked only if chosen (see `choose`)
             # a figure's first move of the turn comes before shots at zombies that threaten
             # no one (the band advances together instead of the front figure alone)
-            first = 13 if fig.moves == 0 and not _engaged(game, fig) else 0
+            first = 13 if fig.moves == 0 and not engaged(game, fig) else 0
             out.append((urgency + first - 5 * max(fig.moves - 1, 0),
                         Move(fig.id, toward=goal)))
         return out
@@ -253,7 +245,8 @@ class GreedySurvivors:
         return _nearest(game, fig, free)
 
 
-def _engaged(game: Game, fig: Fig) -> bool:
+def engaged(game: Game, fig: Fig) -> bool:
+    """In base contact with a standing enemy."""
     return any(f.on_table and f.standing and fig.enemy_of(f) and game.in_contact(fig.id, f.id)
                for f in game.figures.values())
 
@@ -277,7 +270,7 @@ def route_move(game: Game, fig: Fig, goal: Point) -> Move | None:
         end = point_along(path.waypoints, step)
         spot = (round(float(end[0]), 3), round(float(end[1]), 3))
         act = Move(fig.id, to=spot)
-        if math.dist(spot, goal) < here - 0.4 and _legal(game, act):
+        if math.dist(spot, goal) < here - 0.4 and legal.is_legal(game, act):
             return act
         step -= 0.4
     return None
@@ -417,7 +410,7 @@ def _takes_with_drop(game: Game, fig: Fig, wanted: set[str]) -> list[Action]:
             drop = _drop_for(game, fig, item, wanted)
             if isinstance(drop, str):
                 take = Take(fig.id, m["id"], item, drop)
-                if _legal(game, take):
+                if legal.is_legal(game, take):
                     out.append(take)
     return out
 

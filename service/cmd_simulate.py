@@ -31,8 +31,8 @@ def register(sub: Any) -> None:
     cmd: argparse.ArgumentParser = sub.add_parser(
         "simulate", help="play batches of seeded games between two policies",
         description="N seeded games of a scenario card (or 'skirmish') with the named "
-        "policies; zombies: random, greedy, tactician[:easy|normal|hard]; survivors: bot, "
-        "random.")
+        "policies; zombies: random, greedy, tactician[:easy|normal|hard], heuristic, idle; "
+        "survivors: bot, group, random.")
     cmd.add_argument("--scenario", required=True, help="card id, or 'skirmish'")
     cmd.add_argument("--games", type=int, required=True)
     cmd.add_argument("--seed", type=int, required=True)

@@ -267,6 +267,8 @@ class SuggestOut(Strict):
 class ChancesQuery(Strict):
     model_config = ConfigDict(strict=False, extra="forbid")
     lang: Literal["en", "fr"] = "en"
+    curve: bool = Field(default=True, description="false: the chances now only (the curve "
+                        "replays the whole game, about a second for a long one)")
 
 
 class ChancePoint(Strict):

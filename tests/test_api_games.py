@@ -254,6 +254,9 @@ def test_ai_levels_languages_and_chances(client: Any, game: dict[str, Any]) -> N
     assert all(0.0 <= p["survivors"] <= 1.0 for p in chances["curve"])
     assert chances["turning_point"]["code"] == "ai.turning"
     assert chances["turning_text"].startswith("tour ")
+    now = client.get(f"/api/v1/games/{game['id']}/chances?curve=false").json
+    assert now["curve"] == [] and now["turning_point"] is None
+    assert now["survivors"] == pytest.approx(chances["survivors"])
     bad = client.get(f"/api/v1/games/{game['id']}/chances?lang=de")
     assert bad.status_code == 422
 

@@ -1057,3 +1057,18 @@ def test_a_door_opened_on_a_clone_stays_shut_in_the_game() -> None:
     assert trial.figures["s1"] is not game.figures["s1"]
     trial.figures["s1"].items["pistolet"] = 1
     assert "pistolet" not in game.figures["s1"].items
+
+
+def test_contamination_chance_is_the_bite_then_the_failed_resist() -> None:
+    """D36: a die against the target's D (an Ex-flic: 5+, 2 faces of 6), then the target
+    resists on 4+ (3 faces): 1/3 x 1/2. With a casque it resists on 3+ (4 faces): 1/3 x
+    1/3."""
+    from rules.resolve import contamination_chance
+
+    game = start([survivor("s1", "ex_flic_h", 5, 5), survivor("s2", "ex_flic_h", 8, 5,
+                                                              items={"casque": 1}),
+                  zombie("z1", "rodeur", 5, 12)], [1, 1, 1])
+    s1, s2 = game.figures["s1"], game.figures["s2"]
+    assert defence_of(s1, game.settings) == defence_of(s2, game.settings) == 5
+    assert contamination_chance(game, s1) == pytest.approx(1 / 6)
+    assert contamination_chance(game, s2) == pytest.approx(1 / 9)

@@ -266,7 +266,7 @@ def post_suggest(game_id: str, body: SuggestIn) -> dict[str, Any]:
         "and the turning point, as the AI's evaluation reads them")
 def get_chances(game_id: str, query: ChancesQuery) -> dict[str, Any]:
     def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
-        points = curve(game)
+        points = curve(game) if query.curve else []
         turn = turning_point(points)
         now = chances(game)
         return {"version": row.version, "survivors": now["survivors"],

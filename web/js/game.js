@@ -165,7 +165,7 @@ class GameView {
     if (s.mode === "zombie_war") return;
     const version = this.data.version;
     try {
-      const chances = await games.chances(this.id, lang());
+      const chances = await games.chances(this.id, lang(), Boolean(s.outcome));
       if (this.closed || !this.data || this.data.version !== version) return;
       this.chances = chances;
       this.renderPanel();

@@ -55,10 +55,10 @@ export async function propose(id, version, level = "normal", lang = "en") {
   return { ...s, waypoints };
 }
 
-/** Each side's chance to win now, the survivors' chance after every action, and the
- *  turning point in `lang`. */
-export function chances(id, lang = "en") {
-  return get(`${g(id)}/chances?lang=${encodeURIComponent(lang)}`);
+/** Each side's chance to win now; with `curve`, the survivors' chance after every action
+ *  and the turning point in `lang` (the service replays the whole game for them). */
+export function chances(id, lang = "en", curve = false) {
+  return get(`${g(id)}/chances?lang=${encodeURIComponent(lang)}&curve=${curve}`);
 }
 
 /** A dragged figure's route to a point: {legal, reason, cost, length, waypoints}. */
