@@ -84,6 +84,10 @@ def run_and_kill(folder: Path, seed: int, after: float) -> list[dict[str, Any]]:
         time.sleep(0.005)
     child.send_signal(signal.SIGKILL)
     child.wait(10)
+    # what the worker printed between the last read and the kill is acknowledged too
+    os.set_blocking(child.stdout.fileno(), True)
+    *lines, _partial = (buffer + child.stdout.read()).split(b"\n")
+    acked += [json.loads(line) for line in lines if line]
     child.stdout.close()
     assert child.stderr is not None
     child.stderr.close()
