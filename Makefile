@@ -32,7 +32,7 @@ chromium:
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy --strict geometry rules scenarios service ai bench vision
+	$(BIN)/mypy --strict geometry rules scenarios service ai bench vision i18n
 
 bench: $(STAMP)
 	MALLOC_TRIM_THRESHOLD_=134217728 MALLOC_MMAP_THRESHOLD_=16777216 \

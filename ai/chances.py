@@ -3,7 +3,7 @@
 `curve(game)` replays the game's record (`Game.export`) and reads the survivors' chance to
 win after every action with the learned evaluation (`ai.evaluation`): one batch of
 predictions, about a second for a whole game. `turning_point` names the action that moved
-the chance most, with what happened in it, as a message (`ai.messages`): "turn 4: Hugo m4
+the chance most, with what happened in it, as a message (`i18n.Message`): "turn 4: Hugo m4
 fell, 3.1 in from the objective (survivors 61% → 22%)".
 """
 
@@ -18,8 +18,8 @@ import numpy as np
 from ai.evaluation import evaluation
 from ai.features import NAMES as FEATURE_NAMES
 from ai.features import Goals, features, goals_of
-from ai.messages import Message
 from ai.policy import describe, who
+from i18n import Message
 
 if TYPE_CHECKING:
     from rules.game import Game

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from ai.messages import Message
+from i18n import Message
 from rules import legal
 from rules.actions import (
     Action,
@@ -41,7 +41,7 @@ __all__ = ["Choice", "Policy", "POLICIES", "make_policy", "describe", "who", "po
 @dataclass(frozen=True)
 class Choice:
     """An action and why it was chosen, in words; `messages` say it as codes and parameters
-    (`ai.messages`) where the player gives them."""
+    (`i18n.Message`) where the player gives them."""
 
     action: Action
     explanation: str

@@ -18,7 +18,7 @@ of the game and keep the one after which the zombies stand best (docs/ai.md).
    point of harm the line's strikes and bites are expected to do by their exact odds. The
    best mean wins; within `TIE` the heuristic's order decides.
 
-The choice comes with messages (`ai.messages`) naming the plan and the chances.
+The choice comes with messages (`i18n.Message`) naming the plan and the chances.
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ from shapely.geometry import Point
 from ai.evaluation import evaluation
 from ai.features import Goals, goals_of
 from ai.guard import guards
-from ai.messages import Message, render
 from ai.policy import Choice, legal_now, register, who
 from ai.survivors import SurvivorBot
 from ai.zombies import CONTACT, Tactician, unsaved_chance, window_default
+from i18n import Message, render
 from rules import legal
 from rules.actions import Action, Contaminate, Decline, Melee, Move, actor
 from rules.dice import Roll

@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
 from geometry.errors import SurviveUsError
+from i18n import catalog
 from service.errors import ApiError, error_body
 from service.live import LiveGames
 from service.storage.db import Database, database_url
@@ -179,6 +180,15 @@ def _web(app: APIFlask) -> None:
     web = Path(app.config["WEB_DIR"])
     folders = sorted(p.name for p in web.iterdir() if p.is_dir() and p.name != "api") \
         if web.is_dir() else []
+
+    @app.get("/i18n/<any(fr, en):lang>.json")
+    @app.doc(hide=True)
+    def page_catalog(lang: str) -> Response:
+        """The catalog of `lang` as code -> text: the page's own words and every message
+        the service sends as a code, so the page renders both in the language it shows."""
+        response = jsonify(catalog(lang))
+        response.cache_control.no_cache = True
+        return response
 
     @app.get("/")
     @app.doc(hide=True)

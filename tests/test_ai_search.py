@@ -11,11 +11,11 @@ import pytest
 
 from ai.evaluation import DATA, Evaluation, EvaluationError, chances, data_card, evaluation
 from ai.features import NAMES, features
-from ai.messages import Message, render
 from ai.policy import make_policy
 from ai.search import Easy, Lookahead, fall_chance
 from ai.simulate import start
 from ai.zombies import Tactician
+from i18n import Message, render
 from rules import legal
 from rules.game import SURVIVORS, ZOMBIES, Game
 
@@ -100,7 +100,7 @@ def test_choices_are_legal_and_say_why_in_both_languages() -> None:
 def test_a_message_renders_chances_as_percentages_and_inches_as_inches() -> None:
     m = Message("ai.approach", {"zombie": "Rôdeur z1", "target": "Hugo m4", "short": 0.6})
     assert render(m) == "Rôdeur z1 moves toward Hugo m4: 0.6 in short after this move"
-    assert "0,6 pouces" in render(m, "fr")
+    assert "0,6 ps" in render(m, "fr")
     c = Message("ai.chances", {"before": 0.25, "after": 0.375, "alternative": 0.3})
     assert "38%" in render(c) and "25%" in render(c)
     assert render(Message("ai.unknown")) == "ai.unknown"

@@ -15,9 +15,9 @@ from apiflask import APIBlueprint
 
 from ai.chances import curve, turning_point
 from ai.evaluation import chances
-from ai.messages import render
 from ai.policy import Choice, describe, make_policy
 from geometry.errors import SurviveUsError
+from i18n import render
 from rules import legal
 from rules.actions import actor, parse_action
 from rules.game import ZOMBIES, Game

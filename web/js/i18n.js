@@ -1,5 +1,8 @@
 // French and English: the browser's language picks one, a switch changes it (kept in
-// localStorage). Keys are dotted paths in web/i18n/LANG.json; {name} placeholders.
+// localStorage). The words come from the service's catalogs (i18n/locale/LANG/*.po, served
+// as GET i18n/LANG.json: code -> text), the same ones the server renders its messages with.
+// Placeholders: {name}, {d:in} inches with the unit, {p:pct} a percentage, {x:num} one
+// decimal, {n:int} a whole number (docs/translation.md).
 
 export const LANGS = ["fr", "en"];
 const STORE = "survive-us.lang";
@@ -39,12 +42,28 @@ export function lang() {
 }
 
 function lookup(table, key) {
-  let node = table;
-  for (const part of key.split(".")) {
-    if (node === null || typeof node !== "object" || !(part in node)) return undefined;
-    node = node[part];
+  const text = table[key];
+  return typeof text === "string" ? text : undefined;
+}
+
+/** A message's parameter in words: a nested message, a {fr, en} name, a list, a number
+ * formatted as its placeholder's spec asks. */
+function value(v, spec) {
+  if (v === null || v === undefined) return "";
+  if (Array.isArray(v)) {
+    const items = v.map((x) => value(x, spec));
+    return typeof Intl.ListFormat === "function"
+      ? new Intl.ListFormat(current, { type: "conjunction" }).format(items) : items.join(", ");
   }
-  return typeof node === "string" ? node : undefined;
+  if (typeof v === "object") return typeof v.code === "string" ? message(v) : pick(v);
+  if (typeof v === "boolean") return t(v ? "word.yes" : "word.no");
+  if (typeof v === "number") {
+    if (spec === "pct") return v.toLocaleString(current, { style: "percent", maximumFractionDigits: 0 });
+    if (spec === "int" || (spec === undefined && Number.isInteger(v))) return Math.round(v).toLocaleString(current);
+    const text = num(v, 1);
+    return spec === "in" ? t("unit.inches", { n: text }) : text;
+  }
+  return String(v);
 }
 
 /** The text for `key`, with {placeholders} filled; `otherwise` when no language has it. */
@@ -52,7 +71,13 @@ export function t(key, params = {}, otherwise = undefined) {
   let text = lookup(strings, key);
   if (text === undefined) text = lookup(fallback, key);
   if (text === undefined) text = otherwise !== undefined ? String(otherwise) : key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  return text.replace(/\{(\w+)(?::(\w+))?\}/g, (m, name, spec) => (name in params ? value(params[name], spec) : m));
+}
+
+/** A message from the server ({code, params}) in the current language. */
+export function message(msg) {
+  if (!msg || typeof msg.code !== "string") return msg === undefined || msg === null ? "" : String(msg);
+  return t(msg.code, msg.params || {});
 }
 
 /** A {fr, en} pair or a plain string, in the current language. */

@@ -1,0 +1,98 @@
+"""The catalog check (`python -m i18n check`, and a test in `make test`).
+
+It fails when a code is missing from a language, when a text is empty, when the French and
+English texts of a code have different placeholders, and when the code or the page uses a
+code the catalogs lack. Codes are read off the source: Python's `Message("code", ...)` and
+`render_text("code", ...)` with Babel's extractor; the page's `t("code")` calls and its
+`data-i18n` / `data-i18n-label` attributes with patterns; a key the page builds at run time
+(`` t(`act.${type}`) ``) must at least have one code under its fixed prefix.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from i18n.catalogs import LANGS, po_path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("geometry", "rules", "ai", "scenarios", "vision", "service", "i18n")
+KEYWORDS = {"Message": None, "render_text": None}
+_JS_KEY = re.compile(r"""\bt\(\s*["']([\w.-]+)["']""")
+_JS_PREFIX = re.compile(r"\bt\(\s*`([\w.-]*)\$\{")
+_HTML_KEY = re.compile(r"""data-i18n(?:-label)?=["']([\w.-]+)["']""")
+_FIELD = re.compile(r"\{(\w+)(?::\w+)?\}")
+
+
+@dataclass(frozen=True)
+class Use:
+    code: str
+    where: str  # file:line
+    prefix: bool = False  # only the fixed start of a key built at run time
+
+
+def python_uses(root: Path = ROOT) -> Iterator[Use]:
+    for package in PACKAGES:
+        folder = root / package
+        if not folder.is_dir():
+            continue
+        for name, line, message, _comments, _context in extract_from_dir(
+                str(folder), method_map=[("**.py", "python")], keywords=KEYWORDS):
+            if isinstance(message, str) and message:
+                yield Use(message, f"{package}/{name}:{line}")
+
+
+def page_uses(root: Path = ROOT) -> Iterator[Use]:
+    web = root / "web"
+    for path in sorted(web.rglob("*.js")) + sorted(web.rglob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        where = path.relative_to(root)
+        patterns = ((_JS_KEY, False), (_JS_PREFIX, True)) if path.suffix == ".js" \
+            else ((_HTML_KEY, False),)
+        for pattern, prefix in patterns:
+            for match in pattern.finditer(text):
+                line = text.count("\n", 0, match.start()) + 1
+                yield Use(match.group(1), f"{where}:{line}", prefix)
+
+
+def raw_catalog(lang: str) -> dict[str, str]:
+    """Every entry of the file, translated or not."""
+    with po_path(lang).open("rb") as handle:
+        po = read_po(handle, locale=lang)
+    return {str(m.id): str(m.string or "") for m in po if m.id and isinstance(m.id, str)}
+
+
+def problems(root: Path = ROOT) -> list[str]:
+    """What is wrong, one line each; empty when the catalogs are complete."""
+    found: list[str] = []
+    texts = {lang: raw_catalog(lang) for lang in LANGS}
+    codes = set().union(*texts.values())
+    for code in sorted(codes):
+        for lang in LANGS:
+            if not texts[lang].get(code, "").strip():
+                found.append(f"{code}: no {lang} text ({po_path(lang).relative_to(ROOT)})")
+        fields = {lang: sorted(set(_FIELD.findall(texts[lang].get(code, "")))) for lang in LANGS}
+        if all(texts[lang].get(code) for lang in LANGS) and len(
+                {tuple(f) for f in fields.values()}) > 1:
+            found.append(f"{code}: the placeholders differ between languages: " + "; ".join(
+                f"{lang} {fields[lang]}" for lang in LANGS))
+    for use in [*python_uses(root), *page_uses(root)]:
+        if use.prefix:
+            if not any(code.startswith(use.code) for code in codes):
+                found.append(f"{use.where}: no code starts with {use.code!r}")
+        elif use.code not in codes:
+            found.append(f"{use.where}: {use.code!r} is in no catalog")
+    return found
+
+
+def unused(root: Path = ROOT) -> list[str]:
+    """Codes no literal use names (they may still be built at run time)."""
+    uses = [*python_uses(root), *page_uses(root)]
+    named = {u.code for u in uses if not u.prefix}
+    prefixes = tuple(u.code for u in uses if u.prefix)
+    return sorted(c for c in raw_catalog("en") if c not in named and not c.startswith(prefixes))

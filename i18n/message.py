@@ -1,0 +1,115 @@
+"""A message: a stable code and its parameters; `render` puts it in words.
+
+Parameters are plain JSON so a message can be stored in a game's log and rendered years
+later in either language:
+
+- a string is shown as it is (a person's name, "Lucas");
+- a number is formatted by the catalog text's placeholder: `{d:in}` inches with one decimal
+  and the unit ("5,6 ps", "5.6 in"), `{p:pct}` a chance as a percentage ("61 %", "61%"),
+  `{x:num}` one decimal, `{n}` or `{n:int}` a whole number; a float without a spec has one
+  decimal;
+- a name in both languages is `{"fr": ..., "en": ...}` (`Name`);
+- a message inside a message is `{"code": ..., "params": ...}` (or a `Message`);
+- a list is rendered item by item and joined the language's way ("a, b et c").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from babel.lists import format_list
+from babel.numbers import format_decimal, format_percent
+
+from i18n.catalogs import DEFAULT, LANGS, catalog
+
+__all__ = ["Message", "Name", "render", "render_text"]
+
+Name = dict[str, str]  # {"fr": "Rôdeur", "en": "Walker"}
+_FIELD = re.compile(r"\{(\w+)(?::(\w+))?\}")
+
+
+@dataclass(frozen=True)
+class Message:
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": {k: _json(v) for k, v in self.params.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Message:
+        return cls(str(data["code"]), dict(data.get("params") or {}))
+
+    def text(self, lang: str = DEFAULT) -> str:
+        return render(self, lang)
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, Message):
+        return value.to_json()
+    if isinstance(value, list | tuple):
+        return [_json(v) for v in value]
+    return value
+
+
+def is_message(value: Any) -> bool:
+    return isinstance(value, Message) or (
+        isinstance(value, Mapping) and isinstance(value.get("code"), str)
+        and set(value) <= {"code", "params"})
+
+
+def _is_name(value: Any) -> bool:
+    return isinstance(value, Mapping) and bool(value) and set(value) <= set(LANGS)
+
+
+def _number(value: float, spec: str | None, lang: str) -> str:
+    if spec == "pct":
+        return str(format_percent(value, locale=lang))
+    if spec == "int" or (spec is None and isinstance(value, int)):
+        return str(format_decimal(round(value), locale=lang))
+    text = str(format_decimal(value, format="#,##0.0", locale=lang))
+    if spec == "in":
+        return render_text("unit.inches", {"n": text}, lang)
+    return text
+
+
+def _value(value: Any, spec: str | None, lang: str) -> str:
+    if isinstance(value, Message):
+        return render(value, lang)
+    if isinstance(value, bool):
+        return render_text("word.yes", {}, lang) if value else render_text("word.no", {}, lang)
+    if isinstance(value, int | float):
+        return _number(value, spec, lang)
+    if is_message(value):
+        return render(Message.from_json(value), lang)
+    if _is_name(value):
+        return str(value.get(lang) or value.get(DEFAULT) or next(iter(value.values())))
+    if isinstance(value, list | tuple):
+        return str(format_list([_value(v, spec, lang) for v in value], locale=lang))
+    return "" if value is None else str(value)
+
+
+def render_text(code: str, params: Mapping[str, Any], lang: str = DEFAULT) -> str:
+    """The catalog text of `code` in `lang` with its placeholders filled. A code missing
+    from `lang` (which `python -m i18n check` reports) falls back to English, then to the
+    code itself, so a person never gets an empty line."""
+    lang = lang if lang in LANGS else DEFAULT
+    template = catalog(lang).get(code) or catalog(DEFAULT).get(code) or code
+
+    def fill(match: re.Match[str]) -> str:
+        name, spec = match.group(1), match.group(2)
+        if name not in params:
+            return match.group(0)
+        return _value(params[name], spec, lang)
+
+    return _FIELD.sub(fill, template)
+
+
+def render(message: Message | Mapping[str, Any], lang: str = DEFAULT) -> str:
+    """`message` (a Message or its JSON) in words, in `lang`."""
+    if not isinstance(message, Message):
+        message = Message.from_json(message)
+    return render_text(message.code, message.params, lang)

@@ -1,0 +1,87 @@
+"""The catalogs and the rendering of messages (i18n/)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from i18n import Message, catalog, language_of, render
+from i18n.catalogs import LANGS
+from i18n.check import ROOT, page_uses, problems, python_uses
+from i18n.message import render_text
+
+
+def test_the_catalogs_are_complete() -> None:
+    """`python -m i18n check`: every code in both languages, the same placeholders, and
+    every code the source and the page use is in the catalogs."""
+    assert problems() == []
+
+
+def test_the_check_reads_codes_off_python_and_the_page() -> None:
+    py = {u.code for u in python_uses()}
+    assert {"ai.strike", "ai.chances", "unit.inches"} <= py
+    page = {u.code for u in page_uses() if not u.prefix}
+    assert "nav.home" in page  # an attribute of index.html
+    assert any(u.prefix and u.code == "act." for u in page_uses())  # t(`act.${type}`)
+
+
+def test_the_check_names_what_is_missing(tmp_path: Path) -> None:
+    (tmp_path / "ai").mkdir()
+    (tmp_path / "ai" / "x.py").write_text(
+        'from i18n import Message\nM = Message("ai.no_such_code", {})\n', encoding="utf-8")
+    (tmp_path / "web").mkdir()
+    (tmp_path / "web" / "x.js").write_text('t("page.nowhere"); t(`zzz.${a}`);\n',
+                                           encoding="utf-8")
+    found = problems(tmp_path)
+    assert "ai/x.py:2: 'ai.no_such_code' is in no catalog" in found
+    assert "web/x.js:1: 'page.nowhere' is in no catalog" in found
+    assert "web/x.js:1: no code starts with 'zzz.'" in found
+
+
+def test_numbers_are_written_the_language_s_way() -> None:
+    m = Message("ai.approach", {"zombie": "Rôdeur 1", "target": "Hugo", "short": 5.62})
+    assert render(m, "en") == "Rôdeur 1 moves toward Hugo: 5.6 in short after this move"
+    assert "5,6 ps" in render(m, "fr")
+    c = Message("ai.chances", {"before": 0.25, "after": 0.375, "alternative": 0.3})
+    assert "38%" in render(c, "en") and "25%" in render(c, "en")
+    assert "38\xa0%" in render(c, "fr")
+
+
+def test_names_nested_messages_and_lists_follow_the_language() -> None:
+    walker = {"fr": "Rôdeur 3", "en": "Walker 3"}
+    strike = Message("ai.strike", {"zombie": walker, "target": "Hugo", "ap": 2,
+                                   "p_die": 1 / 3, "p_down": 0.61})
+    assert render(strike, "fr").startswith("Rôdeur 3 frappe Hugo avec 2 PA")
+    assert render(strike, "en").startswith("Walker 3 strikes Hugo with 2 AP")
+    turning = Message("ai.turning", {"turn": 4, "what": strike.to_json(),
+                                     "before": 0.5, "after": 0.2})
+    assert render(turning, "fr").startswith("tour 4 : Rôdeur 3 frappe")
+    assert render_text("ai.fate.down", {"figure": ["Léa", "Hugo", "Inès"]}, "fr") \
+        .startswith("Léa, Hugo et Inès")
+    assert render_text("ai.fate.down", {"figure": ["Léa", "Hugo", "Inès"]}, "en") \
+        .startswith("Léa, Hugo, and Inès")
+
+
+def test_a_message_survives_json() -> None:
+    m = Message("ai.turning", {"turn": 2, "what": Message("ai.fate.turn", {"turn": 2}),
+                               "before": 0.4, "after": 0.3})
+    again = Message.from_json(m.to_json())
+    assert render(again, "fr") == render(m, "fr") and render(again) == render(m)
+
+
+def test_an_unknown_code_shows_as_itself_and_an_unknown_language_is_english() -> None:
+    assert render(Message("ai.unknown")) == "ai.unknown"
+    assert render(Message("ai.decline"), "de") == render(Message("ai.decline"), "en")
+
+
+@pytest.mark.parametrize(("wanted", "lang"), [
+    ("fr-FR", "fr"), ("fr_CA", "fr"), ("en-GB", "en"), ("de", "en"), (None, "en"),
+    (["de-DE", "fr"], "fr"), ("", "en")])
+def test_the_language_is_the_first_one_with_a_catalog(wanted: object, lang: str) -> None:
+    assert language_of(wanted) == lang  # type: ignore[arg-type]
+
+
+def test_both_catalogs_hold_the_same_codes() -> None:
+    assert set(catalog("fr")) == set(catalog("en"))
+    assert all(lang in LANGS for lang in ("fr", "en")) and (ROOT / "i18n").is_dir()
