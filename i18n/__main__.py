@@ -1,19 +1,36 @@
-"""`python -m i18n check [--unused]`: see `i18n.check`."""
+"""`python -m i18n check [--unused]` (see `i18n.check`) and
+`python -m i18n add FILE CODE --en TEXT --fr TEXT` (see `i18n.edit`)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from i18n.catalogs import catalog
 from i18n.check import problems, unused
+from i18n.edit import EditError, add
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m i18n", description=__doc__)
-    parser.add_argument("command", choices=["check"])
-    parser.add_argument("--unused", action="store_true",
-                        help="also list the codes no code names literally")
+    commands = parser.add_subparsers(dest="command", required=True)
+    check = commands.add_parser("check", help="report every missing or mismatched text")
+    check.add_argument("--unused", action="store_true",
+                       help="also list the codes no code names literally")
+    new = commands.add_parser("add", help="add a code in both languages")
+    new.add_argument("file", help="the catalog file, without .po (engine, page, ai, ...)")
+    new.add_argument("code")
+    new.add_argument("--en", required=True)
+    new.add_argument("--fr", required=True)
     args = parser.parse_args(argv)
+    if args.command == "add":
+        try:
+            add(args.file, args.code, {"en": args.en, "fr": args.fr})
+        except EditError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        catalog.cache_clear()
+        return 0
     found = problems()
     for line in found:
         print(line)

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.extract import extract_from_dir
-from babel.messages.pofile import read_po
 
-from i18n.catalogs import LANGS, po_path
+from i18n.catalogs import LANGS, LOCALE, po_files, read_file
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("geometry", "rules", "ai", "scenarios", "vision", "service", "i18n")
@@ -60,22 +59,40 @@ def page_uses(root: Path = ROOT) -> Iterator[Use]:
                 yield Use(match.group(1), f"{where}:{line}", prefix)
 
 
-def raw_catalog(lang: str) -> dict[str, str]:
-    """Every entry of the file, translated or not."""
-    with po_path(lang).open("rb") as handle:
-        po = read_po(handle, locale=lang)
-    return {str(m.id): str(m.string or "") for m in po if m.id and isinstance(m.id, str)}
+def raw_catalog(lang: str, locale: Path = LOCALE) -> dict[str, str]:
+    """Every entry of the language's files, translated or not."""
+    texts: dict[str, str] = {}
+    for path in po_files(lang, locale):
+        texts.update(read_file(path, lang))
+    return texts
 
 
-def problems(root: Path = ROOT) -> list[str]:
+def _file_problems(locale: Path) -> list[str]:
+    """The same files in every language; a code in one file of a language only."""
+    found = []
+    names = {lang: [p.name for p in po_files(lang, locale)] for lang in LANGS}
+    for lang in LANGS:
+        for other in LANGS:
+            for name in sorted(set(names[other]) - set(names[lang])):
+                found.append(f"{lang}: no file {name} (there is one in {other})")
+        seen: dict[str, str] = {}
+        for path in po_files(lang, locale):
+            for code in read_file(path, lang):
+                if code in seen:
+                    found.append(f"{code}: in both {seen[code]} and {path.name} ({lang})")
+                seen[code] = path.name
+    return found
+
+
+def problems(root: Path = ROOT, locale: Path = LOCALE) -> list[str]:
     """What is wrong, one line each; empty when the catalogs are complete."""
-    found: list[str] = []
-    texts = {lang: raw_catalog(lang) for lang in LANGS}
+    found = _file_problems(locale)
+    texts = {lang: raw_catalog(lang, locale) for lang in LANGS}
     codes = set().union(*texts.values())
     for code in sorted(codes):
         for lang in LANGS:
             if not texts[lang].get(code, "").strip():
-                found.append(f"{code}: no {lang} text ({po_path(lang).relative_to(ROOT)})")
+                found.append(f"{code}: no {lang} text")
         fields = {lang: sorted(set(_FIELD.findall(texts[lang].get(code, "")))) for lang in LANGS}
         if all(texts[lang].get(code) for lang in LANGS) and len(
                 {tuple(f) for f in fields.values()}) > 1:

@@ -85,3 +85,19 @@ def test_the_language_is_the_first_one_with_a_catalog(wanted: object, lang: str)
 def test_both_catalogs_hold_the_same_codes() -> None:
     assert set(catalog("fr")) == set(catalog("en"))
     assert all(lang in LANGS for lang in ("fr", "en")) and (ROOT / "i18n").is_dir()
+
+
+def test_a_code_is_added_in_both_languages_and_only_once(tmp_path: Path) -> None:
+    from i18n.check import raw_catalog
+    from i18n.edit import EditError, add
+
+    add("engine", "engine.x", {"en": 'moves "far"', "fr": "va loin : {d:in}"}, locale=tmp_path)
+    add("engine", "engine.y", {"en": "b", "fr": "b"}, locale=tmp_path)
+    assert raw_catalog("fr", tmp_path) == {"engine.x": "va loin : {d:in}", "engine.y": "b"}
+    assert raw_catalog("en", tmp_path)["engine.x"] == 'moves "far"'
+    with pytest.raises(EditError, match="already"):
+        add("other", "engine.x", {"en": "c", "fr": "c"}, locale=tmp_path)
+    with pytest.raises(EditError, match="each of"):
+        add("engine", "engine.z", {"en": "c"}, locale=tmp_path)
+    found = problems(tmp_path, tmp_path)
+    assert "engine.x: the placeholders differ between languages: fr ['d']; en []" in found
