@@ -2,10 +2,16 @@
 
 Every error carries a short machine `code`, a human `message` that quotes the bad value,
 and `where`: a path to the offending item (``"figures[2].x"``,
-``"skills.toml:agile.cost"``).
+``"skills.toml:agile.cost"``). The message may be an `i18n.Message` (a code and its
+parameters): it is then said in the language asked for (`text(lang)`, `to_json(lang)`),
+and `message` is its English words, for logs and `str()`.
 """
 
 from __future__ import annotations
+
+from typing import Any
+
+from i18n import Message, render
 
 __all__ = ["SurviveUsError", "SceneError", "DataError", "QuestionError"]
 
@@ -15,14 +21,25 @@ class SurviveUsError(Exception):
 
     code = "error"
 
-    def __init__(self, message: str, where: str = "") -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Message, where: str = "") -> None:
+        self.words = message if isinstance(message, Message) else None
+        text = render(message, "en") if isinstance(message, Message) else message
+        super().__init__(text)
+        self.message = text
         self.where = where
 
-    def to_json(self) -> dict[str, dict[str, str]]:
-        """The error body of DESIGN.md: ``{"error": {"code", "message", "where"}}``."""
-        return {"error": {"code": self.code, "message": self.message, "where": self.where}}
+    def text(self, lang: str = "en") -> str:
+        """The message in `lang` (a plain-text message is the same in every language)."""
+        return self.message if self.words is None else render(self.words, lang)
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """The error body of DESIGN.md: ``{"error": {"code", "message", "where"}}``, the
+        message in `lang`; with its code and parameters under ``"words"`` when it has them."""
+        body: dict[str, Any] = {"code": self.code, "message": self.text(lang),
+                                "where": self.where}
+        if self.words is not None:
+            body["words"] = self.words.to_json()
+        return {"error": body}
 
 
 class SceneError(SurviveUsError, ValueError):

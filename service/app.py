@@ -23,6 +23,7 @@ from werkzeug.routing import BaseConverter
 from geometry.errors import SurviveUsError
 from i18n import catalog
 from service.errors import ApiError, error_body
+from service.language import request_lang
 from service.live import LiveGames
 from service.storage.db import Database, database_url
 
@@ -126,14 +127,14 @@ def _errors(app: APIFlask) -> None:
 
     @app.errorhandler(ApiError)
     def api_error(error: ApiError) -> tuple[Response, int]:
-        response = jsonify(error.to_json())
+        response = jsonify(error.to_json(request_lang()))
         if error.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="survive-us"'
         return response, error.status
 
     @app.errorhandler(SurviveUsError)
     def rules_error(error: SurviveUsError) -> tuple[Response, int]:
-        return jsonify(error.to_json()), 422
+        return jsonify(error.to_json(request_lang())), 422
 
 
 _CODES = {400: "bad_request", 401: "token_required", 404: "not_found",
@@ -145,7 +146,10 @@ ERROR_SCHEMA = {
     "properties": {"error": {
         "type": "object", "required": ["code", "message", "where"],
         "properties": {"code": {"type": "string"}, "message": {"type": "string"},
-                       "where": {"type": "string"}, "version": {"type": "integer"}}}}}
+                       "where": {"type": "string"}, "version": {"type": "integer"},
+                       "words": {"type": "object", "required": ["code", "params"],
+                                 "properties": {"code": {"type": "string"},
+                                                "params": {"type": "object"}}}}}}}
 _ERROR_TEXT = {"400": "Malformed JSON", "401": "Token missing", "404": "Unknown id, or not "
                "yours", "409": "Stale version", "413": "Body over 1 MB",
                "422": "Invalid request or illegal action"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from geometry.errors import SurviveUsError
+from i18n import Message
 
 __all__ = ["ApiError", "NotFound", "Conflict", "TokenRequired", "error_body"]
 
@@ -14,7 +15,7 @@ class ApiError(SurviveUsError):
 
     status = 422
 
-    def __init__(self, message: str, where: str = "", *, code: str | None = None,
+    def __init__(self, message: str | Message, where: str = "", *, code: str | None = None,
                  status: int | None = None, extra: dict[str, Any] | None = None) -> None:
         super().__init__(message, where)
         if code is not None:
@@ -23,8 +24,8 @@ class ApiError(SurviveUsError):
             self.status = status
         self.extra = extra or {}
 
-    def to_json(self) -> dict[str, Any]:
-        body: dict[str, Any] = super().to_json()
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        body: dict[str, Any] = super().to_json(lang)
         body["error"].update(self.extra)
         return body
 

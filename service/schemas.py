@@ -34,11 +34,20 @@ class Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
 
+class Words(Strict):
+    """A message as data: its code and parameters (docs/translation.md)."""
+
+    code: str
+    params: dict[str, Any]
+
+
 class ErrorDetail(Strict):
     code: str
-    message: str
+    message: str = Field(description="in the request's language (`lang`, Accept-Language)")
     where: str
     version: int | None = None
+    words: Words | None = Field(default=None, description="the message as a code and its "
+                                "parameters, when it has them")
 
 
 class ErrorOut(Strict):
@@ -222,10 +231,15 @@ LEVEL_DOC = ("the tactician's level: easy (for learning), normal (the page's def
              "(the strongest the time allows, up to a second a choice)")
 
 
+LANG_DOC = ("the language of the words in the answer (default: the request's "
+            "Accept-Language, else English)")
+Lang = Literal["en", "fr"]
+
+
 class SuggestIn(Strict):
     version: Annotated[int, Field(ge=0)]
     level: Level = Field(default="normal", description=LEVEL_DOC)
-    lang: Literal["en", "fr"] = Field(default="en", description="the explanation's language")
+    lang: Lang | None = Field(default=None, description=LANG_DOC)
 
 
 class AiPlayIn(Strict):
@@ -264,9 +278,14 @@ class SuggestOut(Strict):
                                       "position before the choice (the AI's evaluation)")
 
 
-class ChancesQuery(Strict):
+class Query(Strict):
+    """A query string: its values arrive as text; every query may name the language."""
+
     model_config = ConfigDict(strict=False, extra="forbid")
-    lang: Literal["en", "fr"] = "en"
+    lang: Lang | None = Field(default=None, description=LANG_DOC)
+
+
+class ChancesQuery(Query):
     curve: bool = Field(default=True, description="false: the chances now only (the curve "
                         "replays the whole game, about a second for a long one)")
 
@@ -326,11 +345,9 @@ class EngagedOut(Strict):
     pairs: list[list[str]]
 
 
-class FigureQuery(Strict):
-    model_config = ConfigDict(strict=False, extra="forbid")
+class FigureQuery(Query):
     figure: Id | None = None
 
 
-class EventsQuery(Strict):
-    model_config = ConfigDict(strict=False, extra="forbid")
+class EventsQuery(Query):
     after: Annotated[int, Field(ge=0)] | None = None

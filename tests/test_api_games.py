@@ -261,6 +261,25 @@ def test_ai_levels_languages_and_chances(client: Any, game: dict[str, Any]) -> N
     assert bad.status_code == 422
 
 
+def test_the_language_follows_accept_language_unless_lang_is_given(
+        client: Any, game: dict[str, Any]) -> None:
+    version = _zombies_turn(client, game)
+    url = f"/api/v1/games/{game['id']}/ai/suggest"
+    body = {"version": version}
+    french = {**auth(game["token"]), "Accept-Language": "fr-FR,fr;q=0.9,en;q=0.8"}
+    fr = client.post(url, json=body, headers=french).json
+    assert "chances des zombies" in fr["explanation"]
+    en = client.post(url, json={**body, "lang": "en"}, headers=french).json
+    assert "zombies' chances" in en["explanation"]
+    german = {**auth(game["token"]), "Accept-Language": "de-DE"}
+    assert "zombies' chances" in client.post(url, json=body, headers=german).json["explanation"]
+    turning = client.get(f"/api/v1/games/{game['id']}/chances",
+                         headers={"Accept-Language": "fr"}).json["turning_text"]
+    assert turning.startswith("tour ")
+    listed = client.get(f"/api/v1/games/{game['id']}/actions?lang=fr")
+    assert listed.status_code == 200
+
+
 def test_path_preview(client: Any, game: dict[str, Any]) -> None:
     m1 = next(f for f in game["state"]["figures"] if f["id"] == "m1")
     near = post(client, game, "/path", {"figure": "m1", "to": [m1["x"] + 3, m1["y"] + 3]}).json

@@ -101,3 +101,16 @@ def test_a_code_is_added_in_both_languages_and_only_once(tmp_path: Path) -> None
         add("engine", "engine.z", {"en": "c"}, locale=tmp_path)
     found = problems(tmp_path, tmp_path)
     assert "engine.x: the placeholders differ between languages: fr ['d']; en []" in found
+
+
+def test_an_error_with_a_message_is_said_in_the_language_asked_for() -> None:
+    from geometry.errors import SceneError
+
+    error = SceneError(Message("ai.decline"), "figures[0]")
+    assert error.message == str(error) == render(Message("ai.decline"), "en")
+    body = error.to_json("fr")["error"]
+    assert body["message"] == render(Message("ai.decline"), "fr") != error.message
+    assert body["words"] == {"code": "ai.decline", "params": {}}
+    assert body["where"] == "figures[0]" and body["code"] == "invalid_scene"
+    plain = SceneError("bad polygon", "terrain[1]").to_json("fr")["error"]
+    assert plain["message"] == "bad polygon" and "words" not in plain

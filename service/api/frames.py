@@ -31,7 +31,7 @@ from rules.game import Game
 from service.app import services
 from service.errors import ApiError
 from service.frame_analysis import analyse, read_seen
-from service.schemas import Json, Strict
+from service.schemas import Json, Query, Strict
 from service.storage import cameras, gamelog
 from service.tokens import require_token
 
@@ -60,7 +60,7 @@ class CameraOut(BaseModel):
     last: Json | None
 
 
-class FrameQuery(Strict):
+class FrameQuery(Query):
     mode: Mode | None = Field(default=None, description="tags or colour (default: the "
                               "camera's, else tags)")
 

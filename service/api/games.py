@@ -26,6 +26,7 @@ from rules.warband import Roster, example_bands
 from scenarios.play import start_scenario
 from service.app import services
 from service.errors import ApiError, NotFound
+from service.language import request_lang
 from service.live import Change, rebuild
 from service.schemas import (
     ActionIn,
@@ -249,7 +250,8 @@ def post_suggest(game_id: str, body: SuggestIn) -> dict[str, Any]:
             raise Conflict(f"game {game_id} is at version {row.version}, not {body.version}",
                            "version", extra={"version": row.version})
         choice = _suggest(game_id, game, row.version, body.level)
-        why = "; ".join(render(m, body.lang) for m in choice.messages) or choice.explanation
+        why = "; ".join(render(m, body.lang or request_lang()) for m in choice.messages) \
+            or choice.explanation
         return {"version": row.version, "action": choice.action.to_json(),
                 "text": describe(game, choice.action), "explanation": why,
                 "policy": _policy(body.level),
@@ -272,7 +274,8 @@ def get_chances(game_id: str, query: ChancesQuery) -> dict[str, Any]:
         return {"version": row.version, "survivors": now["survivors"],
                 "zombies": now["zombies"], "curve": [p.to_json() for p in points],
                 "turning_point": None if turn is None else turn.to_json(),
-                "turning_text": None if turn is None else render(turn, query.lang)}
+                "turning_text": None if turn is None else render(
+                    turn, query.lang or request_lang())}
 
     out: dict[str, Any] = services().games.read(game_id, use)
     return out
