@@ -22,6 +22,7 @@ from service import (
     cmd_simulate,
     cmd_vision,
 )
+from service.jsonio import environment_language, language, set_language
 
 COMMANDS = (cmd_arbitrate, cmd_rules, cmd_odds, cmd_band, cmd_replay, cmd_demo, cmd_scenarios,
             cmd_campaign, cmd_simulate, cmd_balance, cmd_vision, cmd_markers, cmd_serve)
@@ -31,6 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="survive-us", description="Table service for the Survive Us miniatures game."
     )
+    parser.add_argument("--lang", choices=["fr", "en"], default=None,
+                        help="the language of what the commands say (default: the "
+                             "environment's locale, English when it is neither)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in COMMANDS:
         module.register(sub)
@@ -40,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    set_language(args.lang or environment_language())
+    args.lang = language()
     try:
         result: int = args.func(args)
         sys.stdout.flush()

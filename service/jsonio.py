@@ -1,15 +1,41 @@
-"""Reading JSON input for the command line, with errors in the project's format."""
+"""Reading JSON input for the command line, with errors in the project's format, and the
+language the command line speaks (`survive-us --lang fr|en`, else the environment's locale,
+else English)."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from geometry.errors import SurviveUsError
+from i18n import language_of
 
-__all__ = ["InputError", "read_json", "print_json", "print_error"]
+__all__ = ["InputError", "read_json", "print_json", "print_error", "language", "set_language",
+           "environment_language"]
+
+_LANG = ["en"]
+
+
+def environment_language() -> str:
+    """The language of the environment's locale (LC_ALL, LC_MESSAGES, LANG, as gettext reads
+    them); English when it is neither French nor English ("C", unset)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name)
+        if value:
+            return language_of(value)
+    return "en"
+
+
+def set_language(lang: str) -> None:
+    _LANG[0] = language_of(lang)
+
+
+def language() -> str:
+    """The language this command speaks."""
+    return _LANG[0]
 
 
 class InputError(SurviveUsError, ValueError):
@@ -41,6 +67,6 @@ def print_json(data: Any, pretty: bool = True) -> None:
 
 def print_error(error: SurviveUsError) -> int:
     """Print the error body on stdout, a one-line message on stderr; exit status 2."""
-    print_json(error.to_json())
-    print(f"survive-us: {error.message}", file=sys.stderr)
+    print_json(error.to_json(language()))
+    print(f"survive-us: {error.text(language())}", file=sys.stderr)
     return 2
