@@ -10,6 +10,6 @@ This package depends on nothing else of the project, so every layer may use it.
 """
 
 from i18n.catalogs import LANGS, catalog, language_of
-from i18n.message import Message, Name, render
+from i18n.message import Message, Name, render, render_text
 
-__all__ = ["LANGS", "Message", "Name", "catalog", "language_of", "render"]
+__all__ = ["LANGS", "Message", "Name", "catalog", "language_of", "render", "render_text"]

@@ -17,7 +17,7 @@ from ai.chances import curve, turning_point
 from ai.evaluation import chances
 from ai.policy import Choice, describe, make_policy
 from geometry.errors import SurviveUsError
-from i18n import render
+from i18n import render, render_text
 from rules import legal
 from rules.actions import actor, parse_action
 from rules.game import ZOMBIES, Game
@@ -250,8 +250,9 @@ def post_suggest(game_id: str, body: SuggestIn) -> dict[str, Any]:
             raise Conflict(f"game {game_id} is at version {row.version}, not {body.version}",
                            "version", extra={"version": row.version})
         choice = _suggest(game_id, game, row.version, body.level)
-        why = "; ".join(render(m, body.lang or request_lang()) for m in choice.messages) \
-            or choice.explanation
+        lang = body.lang or request_lang()
+        why = render_text("word.separator", {}, lang).join(
+            render(m, lang) for m in choice.messages) or choice.explanation
         return {"version": row.version, "action": choice.action.to_json(),
                 "text": describe(game, choice.action), "explanation": why,
                 "policy": _policy(body.level),

@@ -1,13 +1,17 @@
 // The JSON API under /api/v1 (docs/api.md), and the write tokens kept in localStorage.
 // A page without the token of a game's campaign shows it read-only.
 
+import { lang, message } from "./i18n.js";
+
 const BASE = "api/v1";
 const TOKENS = "survive-us.tokens";
 
 export class ApiError extends Error {
   constructor(status, body) {
     const err = (body && body.error) || {};
-    super(err.message || `HTTP ${status}`);
+    // a message with its code is said in the page's language, whatever the server chose
+    super(err.words ? message(err.words) : err.message || `HTTP ${status}`);
+    this.words = err.words || null;
     this.status = status;
     this.code = err.code || "http_error";
     this.where = err.where || "";
@@ -35,7 +39,7 @@ export function tokenFor(key) {
 
 /** A JSON request; `token` goes in the Authorization header. Errors raise ApiError. */
 export async function request(method, path, body = undefined, token = null) {
-  const headers = { Accept: "application/json" };
+  const headers = { Accept: "application/json", "Accept-Language": lang() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(`${BASE}${path}`, {
@@ -61,5 +65,5 @@ export const del = (path, token = null) => request("DELETE", path, undefined, to
 
 /** The URL of a server-sent event stream (for EventSource). */
 export function streamUrl(path) {
-  return `${BASE}${path}`;
+  return `${BASE}${path}${path.includes("?") ? "&" : "?"}lang=${lang()}`;
 }

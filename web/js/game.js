@@ -7,7 +7,7 @@ import { get } from "./api.js";
 import { rulesData } from "./roster.js";
 import { actionPhrase, describe, who } from "./actions.js";
 import { h } from "./dom.js";
-import { lang, num, pick, t, translate } from "./i18n.js";
+import { lang, message, num, pick, t, translate } from "./i18n.js";
 import { el, points as svgPoints } from "./svg.js";
 import { notify } from "./notice.js";
 import { CameraPanel } from "./camera.js";
@@ -393,7 +393,7 @@ class GameView {
       h("h2", {}, t("ai.title")),
       this.readOnly ? null : this.levelSelect(),
       h("p", { class: "ai-action" }, describe(p.action, this.state.figures, (k) => this.name(k), true)),
-      h("p", { class: "ai-why" }, p.explanation),
+      h("p", { class: "ai-why" }, p.messages && p.messages.length ? p.messages.map(message).join(t("word.separator")) : p.explanation),
       this.readOnly ? null : h("div", { class: "row" },
         h("button", { type: "button", class: "primary", id: "ai-play", disabled: this.busy, onclick: () => this.apply(p.action, { roll: true }) }, t("ai.play_it")),
         h("button", { type: "button", id: "ai-done", disabled: this.busy, onclick: () => this.apply(p.action) }, t("ai.moved_it"))));
@@ -406,7 +406,8 @@ class GameView {
       h("ol", { class: "log", id: "log", reversed: true }, entries.map((e) => h("li", {},
         h("span", { class: "who" }, describe(e.action, this.state.figures, (k) => this.name(k))),
         e.dice && e.dice.length ? h("span", { class: "dice" }, ` ${t("game.dice_rolled", { dice: e.dice.join(" ")})}`) : "",
-        e.notes && e.notes.length ? h("span", { class: "notes" }, e.notes.join(" · ")) : null))));
+        // a note is a message ({code, params}) since issue 14; older games hold English text
+        e.notes && e.notes.length ? h("span", { class: "notes" }, e.notes.map(message).join(" · ")) : null))));
   }
 
   // --- tools -------------------------------------------------------------------------------
