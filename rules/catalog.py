@@ -48,6 +48,7 @@ EquipmentKind: TypeAlias = Literal[
 JsonValue: TypeAlias = "str | int | float | bool | None | list[JsonValue] | dict[str, JsonValue]"
 
 SEXES: tuple[Sex, ...] = get_args(Sex)
+SEX_EN: Mapping[Sex, str] = MappingProxyType({"H": "M", "F": "F", "H/F": "M/F"})  # homme: male
 CLASSES: tuple[SurvivorClass, ...] = get_args(SurvivorClass)
 USES: tuple[Uses, ...] = get_args(Uses)
 # "scenario" is a card's own object (fuel, medicine), added by its referee, never a data file's
@@ -68,7 +69,8 @@ class Skill:
     """A survivor skill. `effect` is what the engine dispatches on; several skills may share one."""
 
     id: str
-    name: str
+    name: str  # the rulebook's French
+    name_en: str  # what an English-speaking table calls it
     aliases: tuple[str, ...]  # other spellings: feminine forms, the rulebook's own spellings
     effect: str
     cost: int  # points added to the figure: 1, or 2 for strong skills
@@ -88,7 +90,8 @@ class Archetype:
     """A survivor profile. defense, intelligence and panic are D6 targets ("4+" is 4)."""
 
     id: str
-    name: str
+    name: str  # the rulebook's French
+    name_en: str
     sex: Sex
     class_: SurvivorClass
     cost: int
@@ -106,6 +109,11 @@ class Archetype:
         """The rulebook's heading, e.g. "Ex-flic (H)"."""
         return f"{self.name} ({self.sex})"
 
+    @property
+    def label_en(self) -> str:
+        """The heading in English, the sex in English letters: "Ex-cop (M)"."""
+        return f"{self.name_en} ({SEX_EN[self.sex]})"
+
     def to_json(self) -> dict[str, JsonValue]:
         return _to_json(self)
 
@@ -115,7 +123,8 @@ class Equipment:
     """An equipment item; which fields are set depends on `kind` (see equipment.toml)."""
 
     id: str
-    name: str
+    name: str  # the rulebook's French
+    name_en: str
     kind: EquipmentKind
     encumbrance: int
     rarity: int | None  # most a band may hold; None for the rulebook's "X" (unlimited)
@@ -129,6 +138,7 @@ class Equipment:
     effect: str | None = None  # healing and protection: the engine key
     bonus: int | None = None  # the effect's amount (PV healed, +1 defense...)
     text_fr: str
+    text_en: str
 
     @property
     def is_weapon(self) -> bool:
@@ -143,7 +153,8 @@ class Zombie:
     """A zombie type; `from_class` is the survivor class that turns into it when contaminated."""
 
     id: str
-    name: str
+    name: str  # the rulebook's French
+    name_en: str
     cost: int
     move: int
     wounds: int
@@ -175,10 +186,12 @@ class Catalog:
         return tuple(self.skills[skill_id] for skill_id in archetype.skills)
 
     def skill_named(self, name: str) -> Skill:
-        """The skill with this id, name or alias, ignoring case ("Violente" -> violent)."""
+        """The skill with this id, name, English name or alias, ignoring case ("Violente" ->
+        violent, "Hothead" -> tete_brulee)."""
         wanted = name.strip().casefold()
         for skill in self.skills.values():
-            if wanted in {s.casefold() for s in (skill.id, skill.name, *skill.aliases)}:
+            spellings = (skill.id, skill.name, skill.name_en, *skill.aliases)
+            if wanted in {s.casefold() for s in spellings}:
                 return skill
         raise KeyError(name)
 
@@ -261,6 +274,7 @@ def _read_skill(r: EntryReader) -> Skill:
     return Skill(
         id=r.ident(),
         name=r.text("name"),
+        name_en=r.text("name_en"),
         aliases=r.texts("aliases"),
         text_fr=r.text("text_fr"),
         text_en=r.text("text_en"),
@@ -277,6 +291,7 @@ def _read_archetype(r: EntryReader) -> Archetype:
     return Archetype(
         id=r.ident(),
         name=r.text("name"),
+        name_en=r.text("name_en"),
         sex=r.choice("sex", SEXES),
         class_=r.choice("class", CLASSES),
         cost=r.integer("cost", low=1),
@@ -300,11 +315,13 @@ def _read_equipment(r: EntryReader) -> Equipment:
     item = Equipment(
         id=r.ident(),
         name=r.text("name"),
+        name_en=r.text("name_en"),
         kind=r.choice("kind", KINDS),
         encumbrance=r.integer("encumbrance", low=1),
         rarity=r.optional_integer("rarity", low=1),
         ap_cost=r.integer("ap_cost", low=0),
         text_fr=r.text("text_fr"),
+        text_en=r.text("text_en"),
         range=r.optional_distance("range", strict=True),
         reach=r.optional_distance("reach"),
         roll_bonus=r.integer("roll_bonus", low=-6, high=6, default=0),
@@ -343,6 +360,7 @@ def _read_zombie(r: EntryReader) -> Zombie:
     return Zombie(
         id=r.ident(),
         name=r.text("name"),
+        name_en=r.text("name_en"),
         cost=r.integer("cost", low=1),
         move=r.integer("move", low=1),
         wounds=r.integer("wounds", low=1),
@@ -353,10 +371,12 @@ def _read_zombie(r: EntryReader) -> Zombie:
 
 
 def _check_aliases(skills: Mapping[str, tuple[Location, Skill]]) -> None:
-    """Every id, name and alias points at one skill, so `Catalog.skill_named` is unambiguous."""
+    """Every id, name, English name and alias points at one skill, so `Catalog.skill_named`
+    is unambiguous."""
     seen: dict[str, str] = {}
     for location, skill in skills.values():
-        for field, spellings in (("name", (skill.name,)), ("aliases", skill.aliases)):
+        named = (("name", (skill.name,)), ("name_en", (skill.name_en,)), ("aliases", skill.aliases))
+        for field, spellings in named:
             for spelling in spellings:
                 key = spelling.casefold()
                 owner = seen.setdefault(key, skill.id)

@@ -11,10 +11,11 @@ from typing import Any, Literal
 
 from geometry.scene import Side
 from geometry.units import base_radius
-from rules.catalog import Catalog, Equipment
+from rules.catalog import Archetype, Catalog, Equipment
 from rules.warband import Member
 
-__all__ = ["Status", "Fig", "survivor_from_member", "zombie_of", "civilian"]
+__all__ = ["Status", "Fig", "survivor_from_member", "zombie_of", "civilian", "english_name",
+           "CIVILIAN_NAMES"]
 
 Status = Literal["standing", "down", "dead", "contaminated", "removed", "evacuated"]
 
@@ -56,6 +57,7 @@ class Fig:
     downed_by: str = ""  # who put it down or removed it (campaign: losses per zombie player)
     origin: str = ""  # the archetype of a contaminated survivor, now a zombie
     exit: str = ""  # the exit an evacuated figure left by
+    name_en: str = ""  # `name` in English: the same for a person's own name (`english_name`)
 
     def copy(self) -> Fig:
         """A copy with its own lists and dicts: they hold only strings and numbers, so this
@@ -146,13 +148,21 @@ def survivor_from_member(
     a = catalog.archetypes[member.archetype]
     skills = [s for s in (member.skill, member.second_skill) if s]
     items = dict(member.equipment)
+    name = member.name or a.label
     return Fig(
-        id=member.id, side="survivors", kind=a.id, name=member.name or a.label, x=x, y=y,
+        id=member.id, side="survivors", kind=a.id, name=name, x=x, y=y,
         band=band, cls=a.class_, sex=member.sex or a.sex, move=a.move, wounds=a.wounds,
         attack=a.attack, defense=a.defense, intelligence=a.intelligence, panic=a.panic,
         encumbrance=a.encumbrance, skills=skills, items=items, units=_units_of(items, catalog),
-        pv=a.wounds,
+        pv=a.wounds, name_en=_archetype_english(a, name),
     )
+
+
+def _archetype_english(archetype: Archetype, name: str) -> str:
+    """A survivor's name in English: the archetype's when it is named after it (a recruit
+    with no name of their own), a person's own name as it is."""
+    return {archetype.label: archetype.label_en, archetype.name: archetype.name_en}.get(
+        name, name)
 
 
 def zombie_of(kind: str, figure_id: str, catalog: Catalog, x: float, y: float,
@@ -161,11 +171,29 @@ def zombie_of(kind: str, figure_id: str, catalog: Catalog, x: float, y: float,
     return Fig(
         id=figure_id, side="zombies", kind=z.id, name=z.name, x=x, y=y, base_mm=base_mm,
         band="zombies", move=z.move, wounds=z.wounds, attack=z.attack, defense=z.defense,
-        pv=z.wounds,
+        pv=z.wounds, name_en=z.name_en,
     )
+
+
+#: The civilians the code names itself (a scenario's come with their card's two names).
+CIVILIAN_NAMES = {"Civil": "Civilian", "Allié": "Ally", "Vulnérable": "Helpless"}
 
 
 def civilian(figure_id: str, x: float, y: float) -> Fig:
     """A civilian: cannot act alone (scenarios escort them); counts as a human for zombies."""
     return Fig(id=figure_id, side="civilians", kind="civilian", name="Civil", x=x, y=y,
-               band="civilians", move=4, wounds=4, attack=1, defense=3, panic=6, pv=4)
+               band="civilians", move=4, wounds=4, attack=1, defense=3, panic=6, pv=4,
+               name_en=CIVILIAN_NAMES["Civil"])
+
+
+def english_name(fig: Fig, catalog: Catalog) -> str:
+    """The English of a figure's `name`, for a figure saved before figures had `name_en`:
+    a zombie's type or an archetype's heading in English, a person's own name as it is, and
+    the French when nothing else is known (a scenario's civilians)."""
+    if fig.is_zombie and fig.kind in catalog.zombies:
+        zombie = catalog.zombies[fig.kind]
+        return zombie.name_en if fig.name == zombie.name else fig.name
+    archetype = catalog.archetypes.get(fig.kind)
+    if fig.side == "survivors" and archetype is not None:
+        return _archetype_english(archetype, fig.name)
+    return CIVILIAN_NAMES.get(fig.name, fig.name)

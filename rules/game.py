@@ -22,7 +22,7 @@ from rules.actions import Action, Decline, EndActivations, Pass, parse_action
 from rules.catalog import Catalog, load_catalog
 from rules.dice import Dice, Roll
 from rules.errors import IllegalActionError
-from rules.figures import Fig
+from rules.figures import Fig, english_name
 from rules.referee import Referee, rebuild
 from rules.settings import Settings
 
@@ -59,6 +59,9 @@ class Game:
         self.table: Table = base.table
         self.terrain: tuple[TerrainPiece, ...] = base.terrain
         self.figures: dict[str, Fig] = {f.id: f for f in figures}
+        for fig in figures:  # saved before figures had an English name
+            if not fig.name_en:
+                fig.name_en = english_name(fig, self.catalog)
         self.max_turns = max_turns
         self.turn = 0
         if mode not in MODES:

@@ -43,7 +43,7 @@ def _profile(catalog: Catalog, figure_id: str, where: str, skills: Sequence[str]
         a = catalog.archetypes[figure_id]
         fig = Fig(id=where, side="survivors", kind=a.id, name=a.label, x=0.0, y=0.0,
                   cls=a.class_, move=a.move, wounds=a.wounds, attack=a.attack,
-                  defense=a.defense, panic=a.panic, pv=a.wounds)
+                  defense=a.defense, panic=a.panic, pv=a.wounds, name_en=a.label_en)
     else:
         known = ", ".join([*catalog.archetypes, *catalog.zombies])
         raise InvalidActionError(f"{where}: unknown profile {figure_id!r} (known: {known})",

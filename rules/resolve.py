@@ -814,6 +814,7 @@ def do_contaminate(game: Game, zombie: Fig, target: Fig) -> None:
         panic.after_fall(game, target, "contaminated")
     target.origin = target.kind
     target.side, target.kind, target.name, target.band = "zombies", z.id, z.name, "zombies"
+    target.name_en = z.name_en
     target.move, target.attack, target.defense, target.wounds, target.pv = (
         z.move, z.attack, z.defense, z.wounds, z.wounds)
     if game.settings.contaminated_equipment == "dropped":

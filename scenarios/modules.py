@@ -339,7 +339,7 @@ def place_figures(scene: dict[str, Any], newcomers: Sequence[Fig]) -> None:
 def module_figures(picks: Sequence[Pick]) -> list[Fig]:
     """The figures the modules bring: allies (`ally1`...) and helpless survivors
     (`helpless1`...), civilians who cannot act alone."""
-    from rules.figures import civilian
+    from rules.figures import CIVILIAN_NAMES, civilian
 
     out: list[Fig] = []
     for pick in picks:
@@ -348,6 +348,7 @@ def module_figures(picks: Sequence[Pick]) -> list[Fig]:
             for n, (x, y) in enumerate(pick.options.get("at", [])):
                 fig = civilian(f"{name}{n + 1}", float(x), float(y))
                 fig.name = "Allié" if pick.id == "allies" else "Vulnérable"
+                fig.name_en = CIVILIAN_NAMES[fig.name]
                 out.append(fig)
     return out
 

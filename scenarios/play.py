@@ -84,9 +84,9 @@ def _card(card_id: str) -> Card:
 def scenario_equipment(card: Card) -> dict[str, Equipment]:
     """The card's own items as equipment of kind "scenario": carried for their encumbrance,
     their uses counted (a case of the cure holds 2)."""
-    return {i.id: Equipment(id=i.id, name=i.name.fr, kind="scenario",
+    return {i.id: Equipment(id=i.id, name=i.name.fr, name_en=i.name.en, kind="scenario",
                             encumbrance=i.encumbrance, rarity=None, ap_cost=0, units=i.uses,
-                            text_fr=i.name.fr) for i in card.items}
+                            text_fr=i.name.fr, text_en=i.name.en) for i in card.items}
 
 
 class ScenarioReferee:
@@ -561,6 +561,7 @@ def _figures(card: Card, setup: dict[str, Any], roster: Roster,
         else:
             fig = civilian(raw["id"], x, y)
             fig.name = str(raw.get("name") or fig.name)
+            fig.name_en = str(raw.get("name_en") or raw.get("name") or fig.name_en)
             rule = trapped.get(str(raw.get("group", "")))
             if rule is not None:  # a soldier, not a child: her own M, PV and D, acting later
                 a = catalog.archetypes[rule.joins_as]

@@ -50,28 +50,31 @@ def run_dump(args: argparse.Namespace) -> int:
 
 
 def summary(catalog: Catalog) -> str:
-    """A plain-text listing, one line per entry, in the rulebook's abbreviations."""
+    """A plain-text listing, one line per entry, in the rulebook's abbreviations; each name
+    in French, then in English."""
     lines = [f"Archetypes ({len(catalog.archetypes)})"]
     for a in catalog.archetypes.values():
         skills = ", ".join(s.name for s in catalog.skills_of(a))
         lines.append(
-            f"  {a.label:<20} {a.class_:<8} {_points(a.cost):>6}"
+            f"  {a.label:<20} {a.label_en:<18} {a.class_:<8} {_points(a.cost):>6}"
             f"  M{a.move} PV{a.wounds} A{a.attack}"
             f" D{a.defense}+ I{a.intelligence}+ P{a.panic}+ E{a.encumbrance}  {skills}"
         )
     lines.append(f"\nZombies ({len(catalog.zombies)})")
     for z in catalog.zombies.values():
         lines.append(
-            f"  {z.name:<20} {_points(z.cost):<6} M{z.move} PV{z.wounds} A{z.attack} D{z.defense}+"
+            f"  {z.name:<20} {z.name_en:<18} {_points(z.cost):<6}"
+            f" M{z.move} PV{z.wounds} A{z.attack} D{z.defense}+"
             f"  (a contaminated {z.from_class} becomes one)"
         )
     lines.append(f"\nEquipment ({len(catalog.equipment)})")
     for e in catalog.equipment.values():
         rarity = "X" if e.rarity is None else e.rarity
-        lines.append(f"  {e.name:<22} {e.kind:<10} E{e.encumbrance} R{rarity:<2}  {e.text_fr}")
+        lines.append(f"  {e.name:<22} {e.name_en:<18} {e.kind:<10} E{e.encumbrance} "
+                     f"R{rarity:<2}  {e.text_fr}")
     lines.append(f"\nSkills ({len(catalog.skills)})")
     for s in catalog.skills.values():
-        lines.append(f"  {s.name:<18} {_points(s.cost):<6} {s.text_fr}")
+        lines.append(f"  {s.name:<18} {s.name_en:<16} {_points(s.cost):<6} {s.text_fr}")
     return "\n".join(lines)
 
 

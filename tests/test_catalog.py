@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -512,4 +513,105 @@ def test_every_class_needs_a_zombie(tmp_path: Path) -> None:
     shutil.copytree(DATA_DIR, data)
     (data / "zombies.toml").write_text(text[: text.index('[[zombies]]\nid = "ignoble"')])
     with pytest.raises(DataError, match='no zombie has from_class "hero"'):
+        load_catalog(data)
+
+
+# --- names in French and English --------------------------------------------------------------
+
+NAMED = [("archetypes.toml", "archetypes"), ("zombies.toml", "zombies"),
+         ("equipment.toml", "equipment"), ("skills.toml", "skills")]
+
+
+@pytest.mark.parametrize("table", [table for _, table in NAMED])
+def test_every_entry_is_named_in_french_and_english(catalog: Catalog, table: str) -> None:
+    for entry in getattr(catalog, table).values():
+        assert entry.name.strip() and entry.name_en.strip(), entry.id
+        assert entry.name_en != entry.id and "_" not in entry.name_en, entry.id
+
+
+def test_texts_shown_to_players_are_in_both_languages(catalog: Catalog) -> None:
+    for item in (*catalog.skills.values(), *catalog.equipment.values()):
+        assert item.text_fr.strip() and item.text_en.strip(), item.id
+        assert item.text_en != item.text_fr, item.id
+
+
+@pytest.mark.parametrize(
+    ("table", "entry_id", "name", "name_en"),
+    [
+        ("archetypes", "ex_flic_h", "Ex-flic", "Ex-cop"),
+        ("archetypes", "militaire_f", "Militaire", "Soldier"),
+        ("zombies", "rodeur", "Rôdeur", "Walker"),
+        ("zombies", "ignoble", "Ignoble", "Abomination"),
+        ("skills", "tete_brulee", "Tête brûlée", "Hothead"),
+        ("equipment", "couvercle_de_poubelle", "Couvercle de poubelle", "Bin lid"),
+    ],
+)
+def test_names(catalog: Catalog, table: str, entry_id: str, name: str, name_en: str) -> None:
+    entry = getattr(catalog, table)[entry_id]
+    assert (entry.name, entry.name_en) == (name, name_en)
+
+
+def test_labels_in_both_languages(catalog: Catalog) -> None:
+    labels = {a.id: (a.label, a.label_en) for a in catalog.archetypes.values()}
+    assert labels["ex_flic_f"] == ("Ex-flic (F)", "Ex-cop (F)")
+    assert labels["militaire_h"] == ("Militaire (H)", "Soldier (M)")
+    assert labels["geek"] == ("Geek (H/F)", "Geek (M/F)")
+
+
+def test_english_names_tell_the_figures_apart_as_the_french_do(catalog: Catalog) -> None:
+    """Two archetypes share an English heading only when the French tells them apart no
+    better than by sex (Bourrin / Bourrine are both Bruisers)."""
+    for table in ("zombies", "equipment", "skills"):
+        names = [e.name_en.casefold() for e in getattr(catalog, table).values()]
+        assert len(names) == len(set(names)), table
+    labels = [a.label_en for a in catalog.archetypes.values()]
+    assert len(labels) == len(set(labels))
+
+
+@pytest.mark.parametrize(("spelling", "skill_id"), [("Hothead", "tete_brulee"),
+                                                    ("good shot", "bon_viseur")])
+def test_skill_named_in_english(catalog: Catalog, spelling: str, skill_id: str) -> None:
+    assert catalog.skill_named(spelling).id == skill_id
+
+
+@pytest.mark.parametrize(("file", "entry"), [("archetypes.toml", "junkie"),
+                                             ("zombies.toml", "slasher"),
+                                             ("equipment.toml", "casque"),
+                                             ("skills.toml", "doyen")])
+def test_a_missing_english_name_is_refused(tmp_path: Path, file: str, entry: str) -> None:
+    text = (DATA_DIR / file).read_text(encoding="utf-8")
+    line = re.compile(r'name_en = "[^"]*"\n').search(text, text.index(f'id = "{entry}"'))
+    assert line is not None
+    data = broken_copy(tmp_path, file, entry, line.group(0), "")
+    with pytest.raises(DataError, match="missing required field") as caught:
+        load_catalog(data)
+    assert caught.value.message.startswith(f"{data / file}: entry {entry!r}, field 'name_en'")
+    assert caught.value.where == f"{file}:{entry}.name_en"
+
+
+@pytest.mark.parametrize(
+    ("file", "entry", "old", "new", "field", "value"),
+    [
+        ("archetypes.toml", "prof", 'name_en = "Teacher"', 'name_en = "  "', "name_en", '"  "'),
+        ("zombies.toml", "rodeur", 'name_en = "Walker"', "name_en = 1", "name_en", "1"),
+        ("equipment.toml", "arc", 'text_en = "Shoots at 10 in, 1 AP."', 'text_en = ""',
+         "text_en", '""'),
+        # an English name must not be another skill's spelling: skill_named would be ambiguous
+        ("skills.toml", "savoir", 'name_en = "Know-how"', 'name_en = "Agile"', "name_en",
+         '"Agile"'),
+    ],
+)
+def test_a_bad_english_name_is_refused(tmp_path: Path, file: str, entry: str, old: str,
+                                       new: str, field: str, value: str) -> None:
+    data = broken_copy(tmp_path, file, entry, old, new)
+    with pytest.raises(DataError) as caught:
+        load_catalog(data)
+    assert caught.value.message.startswith(f"{data / file}: entry {entry!r}, field {field!r}: ")
+    assert caught.value.message.endswith(f"got {value}")
+
+
+def test_equipment_needs_its_english_text(tmp_path: Path) -> None:
+    data = broken_copy(tmp_path, "equipment.toml", "fusil", 'text_en = "Shoots at 35 in, 2 AP."\n',
+                       "")
+    with pytest.raises(DataError, match="entry 'fusil', field 'text_en': missing required field"):
         load_catalog(data)

@@ -14,6 +14,7 @@ from service.cli import main
 ARCHETYPE_KEYS = {
     "id",
     "name",
+    "name_en",
     "sex",
     "class",
     "cost",
@@ -26,7 +27,7 @@ ARCHETYPE_KEYS = {
     "encumbrance",
     "skills",
 }
-ZOMBIE_KEYS = {"id", "name", "cost", "move", "attack", "defense"}
+ZOMBIE_KEYS = {"id", "name", "name_en", "cost", "move", "attack", "defense"}
 
 
 @pytest.fixture
@@ -70,8 +71,10 @@ def test_dump_is_the_catalog(dump: dict[str, list[dict[str, object]]]) -> None:
                 "skills": ["violent", "heroique", "entraine"],
             },
         ),
-        ("archetypes", "ex_flic_h", {"name": "Ex-flic", "sex": "H", "cost": 9, "defense": 5}),
-        ("zombies", "rodeur", {"name": "Rôdeur", "cost": 1, "move": 4, "attack": 1, "defense": 2}),
+        ("archetypes", "ex_flic_h", {"name": "Ex-flic", "name_en": "Ex-cop", "sex": "H",
+                                     "cost": 9, "defense": 5}),
+        ("zombies", "rodeur", {"name": "Rôdeur", "name_en": "Walker", "cost": 1, "move": 4,
+                               "attack": 1, "defense": 2}),
         (
             "zombies",
             "ignoble",
@@ -83,7 +86,10 @@ def test_dump_is_the_catalog(dump: dict[str, list[dict[str, object]]]) -> None:
             {"name": "Fusil", "kind": "shooting", "range": 35, "rarity": 2, "ammo": "balles"},
         ),
         ("equipment", "arc", {"rarity": None}),
-        ("skills", "chanceux", {"name": "Chanceux", "cost": 2, "uses": "game"}),
+        ("skills", "chanceux", {"name": "Chanceux", "name_en": "Lucky", "cost": 2,
+                                "uses": "game"}),
+        ("equipment", "casque", {"name": "Casque", "name_en": "Helmet",
+                                 "text_en": "+1 to the roll to resist contamination."}),
     ],
 )
 def test_dump_values(
@@ -93,12 +99,21 @@ def test_dump_values(
     assert {key: entry[key] for key in expected} == expected
 
 
+def test_every_name_has_its_english_beside_it(dump: dict[str, list[dict[str, object]]]) -> None:
+    for table in ("archetypes", "zombies", "equipment", "skills"):
+        for entry in dump[table]:
+            keys = list(entry)
+            assert keys.index("name_en") == keys.index("name") + 1, (table, entry["id"])
+            assert isinstance(entry["name_en"], str) and entry["name_en"].strip()
+
+
 def test_text_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "dump"]) == 0
     out = capsys.readouterr().out
     assert "Archetypes (20)" in out and "Zombies (3)" in out and "Equipment (16)" in out
     assert "Militaire (H)" in out and "M6 PV10 A4 D5+ I5+ P2+ E6" in out
     assert "Rôdeur" in out and "Couvercle de poubelle" in out
+    assert "Soldier (M)" in out and "Walker" in out and "Bin lid" in out and "Hothead" in out
 
 
 def test_action_is_required(capsys: pytest.CaptureFixture[str]) -> None:
@@ -130,3 +145,17 @@ def test_bad_data_text(bad_data: Path, capsys: pytest.CaptureFixture[str]) -> No
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "zombies.toml: entry 'slasher', field 'move'" in captured.err
+
+
+def test_a_name_without_its_english_is_bad_data(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data)
+    path = data / "archetypes.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace('name_en = "Thug"\n', ""))
+    assert main(["rules", "dump", "--json", "--data-dir", str(data)]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["where"] == "archetypes.toml:racaille.name_en"
+    assert "archetypes.toml: entry 'racaille', field 'name_en': missing required field" in (
+        error["message"])

@@ -735,6 +735,8 @@ def test_contaminated_class_becomes_its_zombie(archetype: str, becomes: str) -> 
     article = "an" if becomes == "Ignoble" else "a"
     assert notes[-1].endswith(f"s1 is contaminated and rises as {article} {becomes}")
     assert game.figures["s1"].name == becomes and game.figures["s1"].is_zombie
+    english = {"Ignoble": "Abomination", "Slasher": "Slasher", "Rôdeur": "Walker"}[becomes]
+    assert game.figures["s1"].name_en == english
     g.finish()
 
 

@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from api_support import make_app
 
+from rules.catalog import load_catalog
+from rules.figures import Fig, english_name
 from rules.game import Game
 from rules.settings import LEGACY, Settings
 from scenarios.campaign_data import Campaign
@@ -33,8 +35,12 @@ def _then(saved: dict[str, Any]) -> dict[str, Any]:
 
 
 def _as_now(saved: Any) -> Any:
-    """A saved answer as today's code gives it: every `settings` object filled as `_then`."""
+    """A saved answer as today's code gives it: every `settings` object filled as `_then`,
+    every figure given the English name a game gives a figure saved without one."""
     if isinstance(saved, dict):
+        if "side" in saved and "kind" in saved and "name" in saved and "name_en" not in saved:
+            figure = Fig.from_json(saved)
+            return {**saved, "name_en": english_name(figure, load_catalog())}
         return {k: _then(v) if k == "settings" and isinstance(v, dict) and "allow_pass" in v
                 else _as_now(v) for k, v in saved.items()}
     if isinstance(saved, list):

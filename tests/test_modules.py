@@ -205,6 +205,7 @@ def test_allies_are_led_and_strike() -> None:
                    [3, 2, 2], ['barricades:pieces={"d1": 2}', "allies:at=[[3, 4.0]]"])
     g = Golden(game)
     assert game.figures["ally1"].side == "civilians"
+    assert (game.figures["ally1"].name, game.figures["ally1"].name_en) == ("Allié", "Ally")
     # the ally strikes the zombie beside it on the survivor's word, 0 AP
     assert game.in_contact("ally1", "z1")
     notes = g(Special("s1", "ally", target="z1", marker="ally1"), [5])
@@ -223,6 +224,7 @@ def test_helpless_cannot_be_contaminated_and_their_death_shakes_the_band() -> No
                         zombie("z9", "rodeur", 20, 20)],
                    [3, 2, 2], ["helpless:at=[[10, 10]]"], pv={"helpless1": 1})
     g = Golden(game)
+    assert game.figures["helpless1"].name_en == "Helpless"
     g(Pass())
     notes = g(Melee("z1", "helpless1", 1), [6])
     assert said(notes, "Vulnérable helpless1 is down")
