@@ -27,7 +27,9 @@ __all__ = ["Side", "SIDES", "Table", "Figure", "Scene", "load_scene", "xy_pair"]
 
 Side = Literal["survivors", "zombies", "civilians"]
 SIDES: tuple[Side, ...] = ("survivors", "zombies", "civilians")
-ROOT_KEYS = frozenset({"table", "terrain", "figures", "name", "description"})
+# name and description are for people: French, with their English in name_en, description_en
+ROOT_KEYS = frozenset({"table", "terrain", "figures", "name", "name_en", "description",
+                       "description_en"})
 TERRAIN_KEYS = {
     "polygon": frozenset({"polygon"}),
     "wall": frozenset({"line", "thickness"}),

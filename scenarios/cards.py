@@ -30,7 +30,16 @@ from rules.catalog import Catalog, load_catalog
 from rules.catalog_schema import Location, quote, source_label
 from scenarios.objectives import Condition
 from scenarios.outcomes import Consequence, Loot, NewMember
-from scenarios.schema import Builder, DiceExpr, Ident, Range, Ref, Tagged, to_json
+from scenarios.schema import (
+    Builder,
+    DiceExpr,
+    Ident,
+    Range,
+    Ref,
+    Tagged,
+    check_piece_names,
+    to_json,
+)
 from scenarios.special_rules import SpecialRule, Trapped
 
 __all__ = [
@@ -619,6 +628,7 @@ def _check(card: Card, builder: Builder, catalog: Catalog) -> None:
     for i, piece in enumerate(card.extra_terrain):
         if not isinstance(piece, dict):
             raise builder.bad(f"extra_terrain[{i}]", "a scene terrain table", piece)
+    check_piece_names(builder, "extra_terrain", card.extra_terrain)
     _check_extra_terrain(card, builder)
 
 

@@ -158,7 +158,8 @@ def _layout(card: Card) -> str:
             where = f" at column {column}, row {row}" if column is not None else ""
             extra = f"; first tile: `{card.layout.start_tile}`{where}"
         return LAYOUT_NAMES[table] + extra
-    return f"{table_data(table).get('name', table)} (`scenarios/tables/{table}.json`)"
+    data = table_data(table)
+    return f"{data.get('name_en', data.get('name', table))} (`scenarios/tables/{table}.json`)"
 
 
 def _weather(card: Card) -> str:

@@ -121,8 +121,8 @@ def svg_map(scene: dict[str, Any], *, title: str, zones: Sequence[dict[str, Any]
     pieces = [p for p in scene.get("terrain", []) if p.get("role") not in ("zone", "marker")]
     pieces.sort(key=lambda p: 0 if p.get("surface") else 1)
     for piece in pieces:
-        canvas.polygon(_footprint_points(piece), _terrain_style(piece),
-                       str(piece.get("name", piece["id"])))
+        canvas.polygon(_footprint_points(piece), _terrain_style(piece),  # docs are English
+                       str(piece.get("name_en") or piece.get("name") or piece["id"]))
     for zone in zones:
         colour = ZONE_COLOURS.get(zone["kind"], "#555")
         canvas.polygon(zone["polygon"], f'fill="{colour}" fill-opacity="0.18" stroke="{colour}"'

@@ -35,8 +35,11 @@ from rules.catalog_schema import ID_PATTERN, Location, quote
 
 __all__ = [
     "Ref", "Range", "Ident", "DiceExpr", "Tagged", "Builder", "DICE_PATTERN", "toml_name",
-    "to_json",
+    "to_json", "PIECE_NAMES", "check_piece_names",
 ]
+
+#: The names a terrain piece of a data file carries for people: French, then English.
+PIECE_NAMES = ("name", "name_en")
 
 #: Dice expressions: "D3", "D6", "2D6", "D6+1", "D3-1".
 DICE_PATTERN = re.compile(r"([1-9]?)D([36])([+-][0-9])?")
@@ -267,6 +270,22 @@ class Builder:
             elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 raise self.fail(where, "missing required field")
         return cls(**kwargs)
+
+
+def check_piece_names(builder: Builder, path: str, pieces: tuple[Any, ...]) -> None:
+    """Every scene terrain piece of a data file names itself in French (`name`) and English
+    (`name_en`), non-empty; the scene copies both, so the page can show either."""
+    for i, piece in enumerate(pieces):
+        if not isinstance(piece, dict):
+            continue  # the scene loader's error names it better
+        label = f" (piece {piece['id']!r})" if isinstance(piece.get("id"), str) else ""
+        for key in PIECE_NAMES:
+            where = f"{path}[{i}].{key}"
+            if key not in piece:
+                raise builder.fail(where, f"missing required field{label}")
+            value = piece[key]
+            if not isinstance(value, str) or not value.strip():
+                raise builder.bad(where, f"a non-empty string{label}", value)
 
 
 def _plain(raw: object) -> Any:

@@ -135,8 +135,9 @@ def _layout_scene(card: Card, table: str, rng: random.Random) -> tuple[dict[str,
         start_tile = card.layout.start_tile if card.layout.table == TOWN else None
         start_cell = card.layout.start_cell if card.layout.table == TOWN else None
         town = generate_town(rng, start_tile=start_tile or "carrefour", start_cell=start_cell)
-        return town.scene_json(f"Random town for {card.name.en}"), {"table": TOWN,
-                                                                      "town": town.to_json()}
+        scene = town.scene_json(f"Ville au hasard pour {card.name.fr}",
+                                f"Random town for {card.name.en}")
+        return scene, {"table": TOWN, "town": town.to_json()}
     data = table_data(table)
     return {k: v for k, v in data.items() if k != "figures"} | {"figures": []}, {"table": table}
 
@@ -180,7 +181,8 @@ def setup_scenario(card: Card | str, seed: int, band: Roster | None = None, *,
     for attempt in range(1, MAX_TOWNS + 1):
         scene_json, layout_info = _layout_scene(card, layout, town_rng)
         try:
-            placed = _deploy(card, roster, scene_json, bought, deployment, place_rng, record)
+            placed = _deploy(card, roster, scene_json, bought, deployment, place_rng, record,
+                             catalog)
             break
         except _NoRoom as no_room:
             if layout != TOWN or attempt == MAX_TOWNS:
@@ -291,12 +293,12 @@ def _zone_pieces(card: Card) -> list[dict[str, Any]]:
     """Zones as scene terrain that blocks nothing, so a game's scene carries them."""
     return [{"id": f"zone_{z.id}", "kind": "polygon", "polygon": [list(p) for p in z.polygon],
              "blocks_sight": False, "blocks_movement": False, "role": "zone", "zone": z.id,
-             "zone_kind": z.kind, "name": z.name.fr} for z in card.zones]
+             "zone_kind": z.kind, "name": z.name.fr, "name_en": z.name.en} for z in card.zones]
 
 
 def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any], bought: Mapping[str, int],
             deployment: tuple[int | None, Deployment], rng: random.Random,
-            record: _Record) -> dict[str, Any]:
+            record: _Record, catalog: Catalog) -> dict[str, Any]:
     base_scene = load_scene({**scene_json, "terrain": list(scene_json.get("terrain", []))
                              + list(card.extra_terrain), "figures": []})
     placer = Placer(base_scene)
@@ -339,7 +341,8 @@ def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any], bought: Mapp
         for n, spot in enumerate(spots, start=1):
             figures.append({"id": f"{civilians.id}{n}", "side": "civilians", "x": spot.x,
                             "y": spot.y, "base_mm": DEFAULT_BASE_MM, "type": civilians.kind,
-                            "group": civilians.id, "name": civilians.name.fr})
+                            "group": civilians.id, "name": civilians.name.fr,
+                            "name_en": civilians.name.en})
 
     home = zones[card.survivors.deployment]
     closed_in = _closed_in(base_scene, r)  # the band deploys on the open ground if it fits
@@ -351,9 +354,11 @@ def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any], bought: Mapp
         raise _NoRoom(f"{len(roster.members)} survivors", "survivors.deployment")
     survivors = list(spots)
     for member, spot in zip(roster.members, spots, strict=True):
+        archetype = catalog.archetypes[member.archetype]
         figures.append({"id": member.id, "side": "survivors", "x": spot.x, "y": spot.y,
                         "base_mm": DEFAULT_BASE_MM, "archetype": member.archetype,
-                        "name": member.name or member.archetype})
+                        "name": member.name or archetype.label,
+                        "name_en": member.name or archetype.label_en})
 
     die, method = deployment
     avoid = shapely.union_all([zones[z] for z in card.zombies.avoid]) if card.zombies.avoid \

@@ -1,4 +1,5 @@
-"""The bundled demo tables (`scenarios/tables/*.json`), loaded as validated scenes."""
+"""The bundled demo tables (`scenarios/tables/*.json`), loaded as validated scenes, every
+name in French and English."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import Any
 
 from geometry.errors import SceneError
 from geometry.scene import Scene, load_scene
+from rules.catalog_schema import Location, source_label
+from scenarios.schema import PIECE_NAMES, Builder, check_piece_names
 
 __all__ = ["TABLES_DIR", "table_names", "table_data", "load_table"]
 
@@ -18,12 +21,23 @@ def table_names() -> list[str]:
     return sorted(p.stem for p in TABLES_DIR.glob("*.json"))
 
 
-def table_data(name: str) -> dict[str, Any]:
-    path = TABLES_DIR / f"{name}.json"
+def table_data(name: str, directory: Path = TABLES_DIR) -> dict[str, Any]:
+    """The table's scene JSON, its names for people checked: the table's and each terrain
+    piece's `name` (French) and `name_en` (English), a `DataError` naming the piece if not."""
+    path = directory / f"{name}.json"
     if not path.is_file():
         known = ", ".join(table_names())
         raise SceneError(f"no demo table {name!r} (known: {known})", name)
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    builder = Builder(Location(source_label(path), path.name, name))
+    for key in PIECE_NAMES:
+        value = data.get(key)
+        if key not in data:
+            raise builder.fail(key, "missing required field")
+        if not isinstance(value, str) or not value.strip():
+            raise builder.bad(key, "a non-empty string", value)
+    terrain = data.get("terrain", [])
+    check_piece_names(builder, "terrain", tuple(terrain) if isinstance(terrain, list) else ())
     return data
 
 

@@ -31,7 +31,7 @@ from geometry.errors import DataError, SceneError
 from geometry.scene import load_scene
 from geometry.units import TABLE_INCHES
 from rules.catalog_schema import Location, read_entries, source_label
-from scenarios.schema import Builder, Ident, Range
+from scenarios.schema import Builder, Ident, Range, check_piece_names
 
 __all__ = [
     "TILE_INCHES",
@@ -148,6 +148,7 @@ def _check_tile_terrain(tile: Tile, builder: Builder) -> None:
                             "terrain": list(tile.terrain), "figures": []})
     except SceneError as error:
         raise builder.fail(f"terrain ({error.where})", error.message) from None
+    check_piece_names(builder, "terrain", tile.terrain)
     roads = road_area(frozenset(tile.exits))
     whole = box(0, 0, TILE_INCHES, TILE_INCHES)
     for i, piece in enumerate(scene.terrain):
@@ -231,7 +232,7 @@ class Town:
                 out.append({"id": f"{prefix}{tile.surface}", "kind": "polygon",
                             "polygon": points, "blocks_sight": False,
                             "blocks_movement": False, "surface": tile.surface,
-                            "name": tile.name.fr})
+                            "name": tile.name.fr, "name_en": tile.name.en})
             for piece in tile.terrain:
                 moved = dict(piece)
                 moved["id"] = prefix + str(piece["id"])
@@ -241,10 +242,15 @@ class Town:
                 out.append(moved)
         return out
 
-    def scene_json(self, name: str = "Random town") -> dict[str, Any]:
+    def scene_json(self, name: str = "Ville au hasard",
+                   name_en: str = "Random town") -> dict[str, Any]:
+        """The town as a scene; `name` in French and `name_en` in English, as every name."""
         return {
             "name": name,
-            "description": "A town of 4 x 4 tiles laid with MidEvil's rule: roads connect.",
+            "name_en": name_en,
+            "description": "Une ville de 4 x 4 dalles posées selon la règle de MidEvil : "
+                           "les routes se raccordent.",
+            "description_en": "A town of 4 x 4 tiles laid with MidEvil's rule: roads connect.",
             "table": {"width": TABLE_INCHES, "depth": TABLE_INCHES},
             "terrain": self.terrain(),
             "figures": [],

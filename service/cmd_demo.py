@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     except SurviveUsError as error:
         return print_error(error)
     space = Space(scene)
-    print(f"{table_data(args.table).get('name', args.table)}: {len(scene.terrain)} terrain "
+    data = table_data(args.table)
+    print(f"{data.get('name_en', data.get('name', args.table))}: {len(scene.terrain)} terrain "
           f"pieces, {len(scene.figures)} figures (S survivor, Z zombie, C civilian; "
           "# blocks sight, + blocks movement only)")
     print("\n".join(text_map(scene)))

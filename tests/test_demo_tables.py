@@ -36,7 +36,7 @@ def validator() -> Draft202012Validator:
 
 @pytest.fixture(params=TABLE_PATHS, ids=lambda p: p.stem)
 def scene(request: pytest.FixtureRequest) -> Scene:
-    result: Scene = json.loads(request.param.read_text())
+    result: Scene = json.loads(request.param.read_text(encoding="utf-8"))
     return result
 
 
@@ -110,6 +110,17 @@ def test_bases_clear_of_each_other(scene: Scene) -> None:
         for b in figures[i + 1 :]:
             edge = math.dist((a["x"], a["y"]), (b["x"], b["y"])) - radius(a) - radius(b)
             assert edge >= MIN_GAP, (a["id"], b["id"], round(edge, 3))
+
+
+def test_every_name_is_in_french_and_english(scene: Scene) -> None:
+    """`name` and `description` are French, as every name; `name_en` and `description_en`
+    the English. Each terrain piece has both names, and its English is not its id."""
+    for key in ("name", "name_en", "description", "description_en"):
+        assert isinstance(scene[key], str) and scene[key].strip(), key
+    assert scene["name"] != scene["name_en"]
+    for piece in scene["terrain"]:
+        assert piece["name"].strip() and piece["name_en"].strip(), piece["id"]
+        assert piece["name_en"] != piece["id"] and "_" not in piece["name_en"], piece["id"]
 
 
 def test_demo_table_shape(scene: Scene) -> None:

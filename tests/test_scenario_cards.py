@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import random
@@ -27,6 +28,8 @@ from scenarios.docs import markdown
 from scenarios.objectives import Condition, count_needed
 from scenarios.render import render_card, svg_map
 from scenarios.setup import DEFAULT_BAND, buy_zombies, exit_segment, roll_dice, setup_scenario
+from scenarios.tables import table_data, table_names
+from scenarios.town import load_tiles
 from service.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,6 +78,63 @@ def test_every_card_is_complete(card_id: str) -> None:
     assert card.zone(card.survivors.deployment).kind == "deployment"
     assert abs(sum(card.zombies.mix.values()) - 1) < 1e-9
     json.dumps(card.to_json())  # plain data
+
+
+def _named(card_id: str) -> Iterator[tuple[str, str, str, str]]:
+    """Every name a card holds for people: (where, id, French, English)."""
+    card = CARDS[card_id]
+    yield "name", card.id, card.name.fr, card.name.en
+    for kind, entries in (("zones", card.zones), ("exits", card.exits),
+                          ("civilians", card.civilians), ("items", card.items)):
+        for entry in entries:
+            yield kind, entry.id, entry.name.fr, entry.name.en
+    for roll in card.weather:
+        yield "weather", roll.value.id, roll.value.name.fr, roll.value.name.en
+    for piece in card.extra_terrain:
+        yield "extra_terrain", piece["id"], piece["name"], piece["name_en"]
+
+
+@pytest.mark.parametrize("card_id", CARD_IDS)
+def test_every_name_on_a_card_is_in_french_and_english(card_id: str) -> None:
+    for where, entry_id, french, english in _named(card_id):
+        assert french.strip() and english.strip(), (where, entry_id)
+        assert english != entry_id and "_" not in english, (where, entry_id)
+
+
+def test_docs_names_lists_every_name() -> None:
+    """docs/names.md: a row per name, for the rules data, the cards, the tiles and the tables."""
+    page = (ROOT / "docs" / "names.md").read_text(encoding="utf-8")
+    catalog = load_catalog()
+    for table in ("archetypes", "zombies", "equipment", "skills"):
+        for entry in getattr(catalog, table).values():
+            assert f"| `{entry.id}` | {entry.name} | {entry.name_en} |" in page, entry.id
+    for tile in load_tiles().values():
+        assert f"| `{tile.id}` | {tile.name.fr} | {tile.name.en} |" in page, tile.id
+        for piece in tile.terrain:
+            row = f"| `{tile.id}` | `{piece['id']}` | {piece['name']} | {piece['name_en']} |"
+            assert row in page, (tile.id, piece["id"])
+    for layout in table_names():
+        scene = table_data(layout)
+        assert f"| `{layout}` | {scene['name']} | {scene['name_en']} |" in page, layout
+        for piece in scene["terrain"]:
+            row = f"| `{layout}` | `{piece['id']}` | {piece['name']} | {piece['name_en']} |"
+            assert row in page, (layout, piece["id"])
+    for card_id in CARD_IDS:
+        for where, entry_id, french, english in _named(card_id):
+            if where == "name":
+                row = f"| `{card_id}` | {french} | {english} |"
+            elif where == "weather":
+                row = f"| `{entry_id}` | {french} | {english} |"
+            else:
+                row = f"| `{card_id}` | `{entry_id}` | {french} | {english} |"
+            assert row in page, (card_id, where, entry_id)
+
+
+def test_the_random_tables_are_named_in_french_and_english() -> None:
+    tables = load_random_tables()
+    for entry in (*tables.weather, *tables.deployment):
+        name = entry.value.name
+        assert name.fr.strip() and name.en.strip() and name.fr != name.en
 
 
 def test_cards_use_the_catalog_ids() -> None:
@@ -212,6 +272,72 @@ def test_a_bad_random_table(data_copy: Path) -> None:
     path.write_text(text, encoding="utf-8")
     with pytest.raises(DataError, match=r"field 'weather': the faces 1-6 .* missing \[3\]"):
         load_random_tables(data_copy)
+
+
+@pytest.mark.parametrize(
+    ("card_id", "old", "new", "field", "fragment"),
+    [
+        ("convoi", 'name = "Camion en panne", name_en = "Broken-down truck" }',
+         'name = "Camion en panne" }', "extra_terrain[0].name_en",
+         "missing required field (piece 'camion')"),
+        ("convoi", 'name = "Camion en panne", name_en = "Broken-down truck" }',
+         'name = "Camion en panne", name_en = " " }', "extra_terrain[0].name_en",
+         'expected a non-empty string (piece \'camion\'), got " "'),
+        ("convoi", 'name = "Camion en panne", name_en = "Broken-down truck" }',
+         'name_en = "Broken-down truck" }', "extra_terrain[0].name",
+         "missing required field"),
+        ("refuge", 'name = { fr = "La porte du camp", en = "The camp gate" }',
+         'name = { fr = "La porte du camp" }', "exits[0].name.en", "missing required field"),
+        ("escorte", 'name = { fr = "Le kiosque", en = "The kiosk" }',
+         'name = { fr = "Le kiosque", en = "" }', "zones[4].name.en",
+         'expected a non-empty string, got ""'),
+        ("convoi", 'name = { fr = "Jerrican d\'essence", en = "Jerrycan of fuel" }',
+         'name = "Jerrican d\'essence"', "items[0].name", "expected a table"),
+    ],
+)
+def test_a_name_without_its_english_is_refused(data_copy: Path, card_id: str, old: str,
+                                               new: str, field: str, fragment: str) -> None:
+    _edit(data_copy, card_id, old, new)
+    with pytest.raises(DataError) as caught:
+        load_cards(data_copy)
+    assert caught.value.message.startswith(
+        f"{data_copy / f'scenario_{card_id}.toml'}: entry '{card_id}', field '{field}': ")
+    assert fragment in caught.value.message
+    assert caught.value.where == f"scenario_{card_id}.toml:{card_id}.{field}"
+
+
+def test_a_random_table_name_without_its_english_is_refused(data_copy: Path) -> None:
+    path = data_copy / "random_conditions.toml"
+    text = path.read_text(encoding="utf-8").replace(
+        'name = { fr = "Brouillard", en = "Fog" }', 'name = { fr = "Brouillard" }')
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        load_random_tables(data_copy)
+    assert "random_conditions.toml: entry 'random conditions', field 'weather[2].name.en': " \
+           "missing required field" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "fragment"),
+    [
+        (', "name_en": "Bar door"', "", "terrain[11].name_en",
+         "missing required field (piece 'bar_door')"),
+        ('"name": "Porte du bar", ', '"name": "", ', "terrain[11].name",
+         "expected a non-empty string (piece 'bar_door'), got \"\""),
+        ('  "name_en": "Main street",\n', "", "name_en", "missing required field"),
+    ],
+)
+def test_a_demo_table_without_both_names_is_refused(tmp_path: Path, old: str, new: str,
+                                                    field: str, fragment: str) -> None:
+    text = (ROOT / "scenarios" / "tables" / "street.json").read_text(encoding="utf-8")
+    assert old in text
+    (tmp_path / "street.json").write_text(text.replace(old, new, 1), encoding="utf-8")
+    with pytest.raises(DataError) as caught:
+        table_data("street", tmp_path)
+    assert caught.value.message.startswith(
+        f"{tmp_path / 'street.json'}: entry 'street', field '{field}': ")
+    assert fragment in caught.value.message
+    assert caught.value.where == f"street.json:street.{field}"
 
 
 def test_a_bad_extra_terrain_piece(data_copy: Path) -> None:
@@ -360,6 +486,9 @@ def test_scene_carries_zones_and_markers() -> None:
     pieces = {p["id"]: p for p in result["scene"]["terrain"]}
     assert pieces["zone_depot"]["role"] == "zone"
     assert pieces["camion"]["name"] == "Camion en panne"
+    assert pieces["camion"]["name_en"] == "Broken-down truck"
+    assert (pieces["zone_depot"]["name"], pieces["zone_depot"]["name_en"]) == (
+        "La maison de Marcel", "Marcel's house")
     fuel = [p for p in pieces.values() if p.get("marker") == "item"]
     assert len(fuel) == 3 and all(not p["blocks_movement"] for p in fuel)
     crates = [p for p in pieces.values() if p.get("marker") == "crate"]
@@ -368,6 +497,31 @@ def test_scene_carries_zones_and_markers() -> None:
     exits = setup_of("refuge", 0)["exits"]
     assert exits[0]["segment"] == [[11.0, pytest.approx(31.4961, abs=1e-3)],
                                    [16.0, pytest.approx(31.4961, abs=1e-3)]]
+
+
+@pytest.mark.parametrize("card_id", CARD_IDS)
+def test_every_name_in_a_setup_scene_is_in_french_and_english(card_id: str) -> None:
+    scene = setup_of(card_id, 3)["scene"]
+    assert scene["name"].strip() and scene["name_en"].strip() and scene["name"] != scene["name_en"]
+    assert scene["description"].strip() and scene["description_en"].strip()
+    for piece in scene["terrain"]:
+        if piece.get("role") == "marker":
+            continue  # crates and items: the game's markers, named by their contents
+        assert piece["name"].strip() and piece["name_en"].strip(), piece["id"]
+    for figure in scene["figures"]:
+        if figure["side"] == "zombies":
+            continue  # a type, named by the rules catalog
+        assert figure["name"].strip() and figure["name_en"].strip(), figure["id"]
+
+
+def test_an_unnamed_member_is_named_after_the_archetype_not_its_id() -> None:
+    roster = BANDS[DEFAULT_BAND]
+    unnamed = dataclasses.replace(roster, members=tuple(
+        dataclasses.replace(m, name=None) for m in roster.members))
+    scene = setup_scenario("evacuation", 1, unnamed)["scene"]
+    names = {f["id"]: (f["name"], f["name_en"]) for f in scene["figures"]
+             if f["side"] == "survivors"}
+    assert names["m1"] == ("Ex-flic (H)", "Ex-cop (M)")
 
 
 def test_buy_zombies() -> None:

@@ -172,6 +172,16 @@ def test_random_play_keeps_every_rule(card: str) -> None:
     assert Game.replay(game.export()).to_json() == game.to_json()
 
 
+@pytest.mark.parametrize(("card", "group", "name", "name_en"), [
+    ("escorte", "refugie", "Réfugié", "Refugee"), ("remede", "malade", "Malade", "Sick person"),
+])
+def test_a_cards_civilians_carry_both_names(card: str, group: str, name: str,
+                                            name_en: str) -> None:
+    game = start_scenario(card, None, 1, settings=FEW)
+    civilians = [f for f in game.figures.values() if f.id.startswith(group)]
+    assert civilians and all((f.name, f.name_en) == (name, name_en) for f in civilians)
+
+
 def test_scenario_play_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     record = tmp_path / "game.json"
     assert main(["scenario", "play", "nuit", "--seed", "2", "--turns", "3", "--survivors",

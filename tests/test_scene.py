@@ -121,6 +121,16 @@ def test_malformed_scene_names_the_item(path: str, value: Any, words: list[str])
     assert caught.value.to_json()["error"]["code"] == "invalid_scene"
 
 
+def test_names_for_people_in_french_and_english_are_allowed() -> None:
+    scene = broken("name", "Coin de rue")
+    scene.update(name_en="Street corner", description="Une boutique.",
+                 description_en="A shop.")
+    scene["terrain"][0].update(name="Maison", name_en="House")
+    assert load_scene(scene).terrain[0].id == "house"
+    with pytest.raises(SceneError, match="unknown field 'name_de'"):
+        load_scene({**scene, "name_de": "Straßenecke"})
+
+
 def test_not_an_object() -> None:
     with pytest.raises(SceneError, match="expected an object"):
         load_scene([1, 2])
@@ -128,5 +138,5 @@ def test_not_an_object() -> None:
 
 @pytest.mark.parametrize("path", TABLES, ids=[p.stem for p in TABLES])
 def test_demo_tables_load(path: Path) -> None:
-    scene = load_scene(json.loads(path.read_text()))
+    scene = load_scene(json.loads(path.read_text(encoding="utf-8")))
     assert len(scene.terrain) >= 15 and len(scene.figures) >= 10

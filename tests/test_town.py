@@ -183,6 +183,15 @@ def _tiles_copy(tmp_path: Path, old: str, new: str) -> Path:
         ('[[6.0, 0.5], [7.3, 0.5], [7.3, 1.8], [6.0, 1.8]]',
          '[[6.0, 0.5], [8.3, 0.5], [8.3, 1.8], [6.0, 1.8]]',
          ["entry 'parc'", "not wholly on the tile"]),
+        ('name = "Kiosque", name_en = "Kiosk" }', 'name = "Kiosque" }',
+         ["tiles.toml: entry 'carrefour', field 'terrain[0].name_en': missing required field",
+          "'kiosque'"]),
+        ('name = "Guérite", name_en = "Ticket booth" }', 'name_en = "Ticket booth" }',
+         ["entry 'parking', field 'terrain[3].name': missing required field", "'guerite'"]),
+        ('name = "Banc", name_en = "Bench" }', 'name = "Banc", name_en = "" }',
+         ["entry 'place', field 'terrain[2].name_en': expected a non-empty string", 'got ""']),
+        ('name = { fr = "Impasse", en = "Dead end" }', 'name = { fr = "Impasse" }',
+         ["entry 'impasse', field 'name.en': missing required field"]),
     ],
 )
 def test_bad_tiles_name_file_entry_and_field(tmp_path: Path, old: str, new: str,
@@ -192,3 +201,26 @@ def test_bad_tiles_name_file_entry_and_field(tmp_path: Path, old: str, new: str,
         load_tiles(path)
     for fragment in fragments:
         assert fragment in caught.value.message
+
+
+def test_every_tile_and_piece_is_named_in_french_and_english() -> None:
+    for tile in load_tiles().values():
+        assert tile.name.fr.strip() and tile.name.en.strip() and tile.name.en != tile.id
+        for piece in tile.terrain:
+            assert piece["name"].strip() and piece["name_en"].strip(), (tile.id, piece["id"])
+            assert piece["name_en"] != piece["id"], (tile.id, piece["id"])
+
+
+def test_the_town_scene_carries_both_names(towns: list[Town]) -> None:
+    scene = towns[0].scene_json("Ville au hasard pour Le convoi", "Random town for The convoy")
+    assert (scene["name"], scene["name_en"]) == ("Ville au hasard pour Le convoi",
+                                                 "Random town for The convoy")
+    assert scene["description"] and scene["description_en"]
+    load_scene(scene)
+    tiles = load_tiles()
+    for piece in scene["terrain"]:
+        assert piece["name"].strip() and piece["name_en"].strip(), piece["id"]
+        if piece.get("surface"):  # the road or square is named after its tile
+            column, row = (int(n) for n in piece["id"][1:3])
+            tile = tiles[towns[0].cells[(column, row)].tile]
+            assert (piece["name"], piece["name_en"]) == (tile.name.fr, tile.name.en)

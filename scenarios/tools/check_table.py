@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     failed = False
     for path in args.files:
-        scene = json.loads(path.read_text())
+        scene = json.loads(path.read_text(encoding="utf-8"))
         found = problems(scene, args.gap)
         failed |= bool(found)
         counts = f"{len(scene.get('terrain', []))} terrain, {len(scene.get('figures', []))} figures"
