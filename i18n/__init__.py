@@ -10,6 +10,7 @@ This package depends on nothing else of the project, so every layer may use it.
 """
 
 from i18n.catalogs import LANGS, catalog, language_of
-from i18n.message import Message, Name, render, render_text
+from i18n.message import Message, Name, note_text, render, render_text
 
-__all__ = ["LANGS", "Message", "Name", "catalog", "language_of", "render", "render_text"]
+__all__ = ["LANGS", "Message", "Name", "catalog", "language_of", "note_text", "render",
+           "render_text"]

@@ -25,7 +25,7 @@ from babel.numbers import format_decimal, format_percent
 
 from i18n.catalogs import DEFAULT, LANGS, catalog
 
-__all__ = ["Message", "Name", "render", "render_text"]
+__all__ = ["Message", "Name", "note_text", "render", "render_text"]
 
 Name = dict[str, str]  # {"fr": "Rôdeur", "en": "Walker"}
 _FIELD = re.compile(r"\{(\w+)(?::(\w+))?\}")
@@ -113,3 +113,8 @@ def render(message: Message | Mapping[str, Any], lang: str = DEFAULT) -> str:
     if not isinstance(message, Message):
         message = Message.from_json(message)
     return render_text(message.code, message.params, lang)
+
+
+def note_text(note: Any, lang: str = DEFAULT) -> str:
+    """A log note in words: a message's JSON rendered; text (older records) as it is."""
+    return render(Message.from_json(note), lang) if is_message(note) else str(note)

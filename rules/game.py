@@ -18,6 +18,7 @@ from geometry.scene import Figure, Scene, Table, load_scene
 from geometry.space import Space
 from geometry.terrain import TerrainPiece
 from geometry.units import CONTACT_INCHES
+from i18n import Message
 from rules.actions import Action, Decline, EndActivations, Pass, parse_action
 from rules.catalog import Catalog, load_catalog
 from rules.dice import Dice, Roll
@@ -26,7 +27,11 @@ from rules.figures import Fig, english_name
 from rules.referee import Referee, rebuild
 from rules.settings import Settings
 
-__all__ = ["Game", "SURVIVORS", "ZOMBIES", "BANDS", "MODES"]
+__all__ = ["Game", "Note", "SURVIVORS", "ZOMBIES", "BANDS", "MODES"]
+
+# a log note: a message's JSON ({"code", "params"}), or English text in records made before
+# issue 14 (they still load, replay and show)
+Note = str | dict[str, Any]
 
 SURVIVORS = "survivors"
 ZOMBIES = "zombies"
@@ -82,7 +87,7 @@ class Game:
         self.log: list[dict[str, Any]] = []
         self.rng = rng
         self._dice = Dice(rng=rng)
-        self._notes: list[str] = []
+        self._notes: list[Note] = []
         self._space: Space | None = None
         self._field: Any = None
         self._views: dict[Any, Any] = {}  # sight views by spot, while the terrain stands
@@ -284,8 +289,10 @@ class Game:
         rolled = self._dice.rolled
         return rolled[index][1] if index < len(rolled) else None
 
-    def note(self, text: str) -> None:
-        self._notes.append(text)
+    def note(self, text: Message | str) -> None:
+        """What happened, for the log: a message (kept as its JSON, rendered at the edge in
+        the reader's language). Plain text is what older records hold."""
+        self._notes.append(text.to_json() if isinstance(text, Message) else text)
 
     def offer(self, window: dict[str, Any]) -> None:
         """Open a decision window (a reaction, a contamination, a skill's moment)."""
@@ -296,7 +303,7 @@ class Game:
         self._dice.rolled = []
         return values
 
-    def _take_notes(self) -> list[str]:
+    def _take_notes(self) -> list[Note]:
         notes, self._notes = self._notes, []
         return notes
 
@@ -462,8 +469,8 @@ class Game:
         return legal.legal_actions(self)
 
     def apply(self, action: Action | dict[str, Any], dice: Iterable[int] | None = None,
-              where: str = "action", *, atomic: bool = True) -> list[str]:
-        """Check and carry out one action; return what happened, in words.
+              where: str = "action", *, atomic: bool = True) -> list[Note]:
+        """Check and carry out one action; return what happened (its notes).
 
         `dice` are values rolled on the real table, used before the RNG. Nothing changes
         when the action is refused or when dice are missing (`atomic=False`, for replays that
@@ -509,8 +516,8 @@ class Game:
         self.activating, self.controller = None, None
         self.hand_over(acted, passed=isinstance(act, Pass | EndActivations))
 
-    def decline(self) -> list[str]:
+    def decline(self) -> list[Note]:
         return self.apply(Decline())
 
-    def end_activations(self) -> list[str]:
+    def end_activations(self) -> list[Note]:
         return self.apply(EndActivations())

@@ -6,10 +6,11 @@ import argparse
 from typing import Any
 
 from geometry.errors import SurviveUsError
+from i18n import note_text
 from rules.errors import InvalidActionError
 from rules.game import Game
 from scenarios import play as _scenario_play  # noqa: F401  (rebuilds refereed games)
-from service.jsonio import print_error, print_json, read_json
+from service.jsonio import language, print_error, print_json, read_json
 
 
 def register(sub: Any) -> None:
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     for i, entry in enumerate(game.log):
         print(f"{i:3d}. {entry['action']}")
         for note in entry.get("notes", []):
-            print(f"       {note}")
+            print(f"       {note_text(note, language())}")
     outcome = game.outcome
     print(f"turn {game.turn}, pools {game.pools}, "
           + (f"{outcome['winner']} won: {outcome['reason']}" if outcome else "in progress"))

@@ -25,7 +25,8 @@ from sqlalchemy.engine import Connection
 
 import scenarios.play  # noqa: F401  (registers the scenario referee used by Game.replay)
 from geometry.errors import SurviveUsError
-from rules.game import Game
+from i18n import Message
+from rules.game import Game, Note
 from service.errors import ApiError, Conflict
 from service.storage import gamelog
 from service.storage.db import Database
@@ -46,7 +47,7 @@ class Change:
     kind: str
     action: dict[str, Any] | None
     dice: list[int]
-    notes: list[str]
+    notes: list[Note]
 
 
 def table_view(state: dict[str, Any]) -> dict[str, Any]:
@@ -186,7 +187,7 @@ class LiveGames:
                     game.rng = None
                 if kind == "undo":
                     dice: list[int] = []
-                    notes = ["the last action was taken back"]
+                    notes: list[Note] = [Message("engine.undone").to_json()]
                 else:
                     entry = game.log[-1]
                     dice, notes = list(entry["dice"]), list(entry["notes"])

@@ -208,6 +208,8 @@ class GameOut(Strict):
     terminal: bool
     outcome: Json | None
     state: Json
+    names: dict[str, dict[str, str]] = Field(
+        description="what a person calls each figure, by id: {fr, en} (rules/names.py)")
 
 
 class CreatedGameOut(GameOut):
@@ -255,7 +257,10 @@ class ChangeOut(Strict):
     kind: str
     action: Json | None
     dice: list[int]
-    notes: list[str]
+    notes: list[str] = Field(description="what happened, in the request's language")
+    notes_words: list[Words | None] = Field(
+        description="each note as a message (code and parameters); null for a note of a "
+        "game recorded before messages had codes")
     explanation: str | None = None
     game: GameOut
 

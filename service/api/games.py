@@ -17,10 +17,11 @@ from ai.chances import curve, turning_point
 from ai.evaluation import chances
 from ai.policy import Choice, describe, make_policy
 from geometry.errors import SurviveUsError
-from i18n import render, render_text
+from i18n import note_text, render, render_text
 from rules import legal
 from rules.actions import actor, parse_action
-from rules.game import ZOMBIES, Game
+from rules.game import ZOMBIES, Game, Note
+from rules.names import figure_names
 from rules.settings import Settings
 from rules.warband import Roster, example_bands
 from scenarios.play import start_scenario
@@ -57,7 +58,7 @@ def game_out(row: sa.Row[Any], game: Game, version: int | None = None) -> dict[s
     return {"id": row.id, "version": at, "campaign_id": row.campaign_id,
             "scenario": row.scenario, "seed": row.seed, "deciding": game.current_side(),
             "terminal": game.is_terminal, "outcome": game.outcome,
-            "state": services().games.state(row.id, at, game)}
+            "state": services().games.state(row.id, at, game), "names": figure_names(game)}
 
 
 def store_new(game: Game, *, token_hash: str, seed: int, setup: dict[str, Any],
@@ -191,8 +192,15 @@ def get_actions(game_id: str, query: FigureQuery) -> dict[str, Any]:
 def change_out(change: Change, game: Game,
                explanation: str | None = None) -> dict[str, Any]:
     return {"version": change.version, "kind": change.kind, "action": change.action,
-            "dice": change.dice, "notes": change.notes, "explanation": explanation,
+            "dice": change.dice, **notes_out(change.notes), "explanation": explanation,
             "game": game_out(change.row, game, change.version)}
+
+
+def notes_out(notes: list[Note]) -> dict[str, list[Any]]:
+    """A log entry's notes in the request's language, and as messages where they are."""
+    lang = request_lang()
+    return {"notes": [note_text(n, lang) for n in notes],
+            "notes_words": [n if isinstance(n, dict) else None for n in notes]}
 
 
 @bp.post("/games/<id:game_id>/actions")

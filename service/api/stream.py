@@ -17,8 +17,10 @@ from typing import Any
 from apiflask import APIBlueprint
 from flask import Response, current_app, request
 
+from i18n import note_text
 from service.app import services
 from service.errors import ApiError
+from service.language import request_lang
 from service.schemas import EventsQuery
 from service.storage import gamelog
 
@@ -45,9 +47,12 @@ def _after(query: EventsQuery) -> int:
     return query.after or 0
 
 
-def event_text(row: Any) -> str:
+def event_text(row: Any, lang: str = "en") -> str:
+    """One event as server-sent text: its notes as stored (messages' JSON, or older English
+    text) and in `lang`."""
     data = {"seq": row.seq, "version": row.seq, "kind": row.kind, "action": row.action,
             "dice": row.dice, "typed": row.typed, "notes": row.notes,
+            "notes_text": [note_text(n, lang) for n in row.notes],
             "created": row.created.isoformat() if row.created else None}
     return f"id: {row.seq}\nevent: {row.kind}\ndata: {json.dumps(data)}\n\n"
 
@@ -62,6 +67,7 @@ def get_events(game_id: str, query: EventsQuery) -> Response:
     with db.read() as conn:
         gamelog.get_game(conn, game_id)  # 404 before the stream starts
     poll = float(current_app.config["SSE_POLL"])
+    lang = query.lang or request_lang()  # read now: the stream runs outside the request
     lifetime = float(current_app.config["SSE_LIFETIME"])
 
     def stream() -> Iterator[str]:
@@ -72,7 +78,7 @@ def get_events(game_id: str, query: EventsQuery) -> Response:
             with db.read() as conn:
                 rows = gamelog.game_events(conn, game_id, after=last, limit=BATCH)
             for row in rows:
-                yield event_text(row)
+                yield event_text(row, lang)
                 last = row.seq
             now = time.monotonic()
             if rows:

@@ -14,6 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from rules.game import Note
 from service.errors import NotFound
 from service.storage.records import new_id, now, one_row
 from service.storage.tables import events, games
@@ -63,7 +64,7 @@ def game_events(conn: Connection, game_id: str, after: int = 0,
 
 def append_event(conn: Connection, game_id: str, version: int, *, kind: str,
                  action: dict[str, Any] | None, dice: Sequence[int], typed: bool,
-                 notes: Sequence[str]) -> int:
+                 notes: Sequence[Note]) -> int:
     """Add event `version + 1` if the game is still at `version`; returns the new version."""
     done = conn.execute(games.update().where(games.c.id == game_id,
                                              games.c.version == version)
