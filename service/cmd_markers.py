@@ -1,4 +1,5 @@
-"""`survive-us markers`: printable true-size corner markers and figure tag stickers (PDF)."""
+"""`survive-us markers`: printable true-size corner markers and figure tag stickers (PDF),
+their words in the command's language (`survive-us --lang fr|en`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ import argparse
 from typing import Any
 
 from geometry.errors import SurviveUsError
-from service.jsonio import print_error, print_json
+from i18n import Message, render
+from service.jsonio import language, print_error, print_json
 from vision.layout import DEFAULT_LAYOUT, Layout
 
 PAPERS = ("A4", "Letter")  # vision.sheets (fpdf, OpenCV) is imported only when run
@@ -47,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
             overrides = {k: v for k, v in layout.to_json().items() if k != "corner_centres"}
             layout = Layout.from_json({**overrides, **sizes}, "options")
         pages = write_marker_sheets(args.out, layout,
-                                    SheetOptions(paper=args.paper, charuco=args.charuco))
+                                    SheetOptions(paper=args.paper, charuco=args.charuco,
+                                                 lang=language()))
     except SurviveUsError as error:
         return print_error(error)
     answer = {"out": args.out, "pages": pages, "paper": args.paper,
@@ -57,6 +60,6 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(answer)
     else:
-        print(f"wrote {args.out}: {pages} {args.paper} pages; print at actual size and check "
-              "the 1 in bar")
+        print(render(Message("camera.cli.markers", {
+            "file": args.out, "pages": pages, "paper": args.paper}), language()))
     return 0

@@ -7,6 +7,9 @@
 
 Exit status: 0 done, 1 the table was not found in the image, 2 bad input (the error JSON
 names the file).
+
+Everything printed is in the command's language (`survive-us --lang fr|en`); with `--json`
+each text field ``K`` has its message beside it as ``K_words`` (code and parameters).
 """
 
 from __future__ import annotations
@@ -17,8 +20,11 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from babel.numbers import format_decimal
+
 from geometry.errors import SurviveUsError
-from service.jsonio import print_error, print_json
+from i18n import Message, render
+from service.jsonio import language, print_error, print_json
 
 if TYPE_CHECKING:
     from vision.calibfile import CalibrationFile
@@ -76,6 +82,32 @@ def register(sub: Any) -> None:
     w.set_defaults(func=run_watch)
 
 
+def _say(message: Message) -> str:
+    return render(message, language())
+
+
+def _inches(value: float, places: int = 2) -> str:
+    """Inches with `places` decimals and the unit, the command's language's way (a position
+    read off a photo is worth more than the one decimal of game distances)."""
+    number = format_decimal(value, format="#,##0." + "0" * places, locale=language())
+    return _say(Message("unit.inches", {"n": str(number)}))
+
+
+def _decimal(value: float, places: int = 2) -> str:
+    return str(format_decimal(value, format="#,##0." + "0" * places, locale=language()))
+
+
+def _table_line(table: dict[str, Any]) -> str:
+    """How the table was located, for a person."""
+    markers = [str(m) for m in table["markers"]]
+    error = {"px": table["reprojection_px"], "mm": table["reprojection_in"] * 25.4}
+    if table.get("source") == "saved":
+        if not markers:
+            return _say(Message("camera.cli.table_saved_blind"))
+        return _say(Message("camera.cli.table_saved", {"markers": markers, **error}))
+    return _say(Message("camera.cli.table", {"markers": markers, **error}))
+
+
 def _settings(path: str | None) -> CalibrationFile:
     from vision.calibfile import CalibrationFile, load_calibration
 
@@ -86,6 +118,7 @@ def run_locate(args: argparse.Namespace) -> int:
     from vision.imageio import read_image, write_image
     from vision.locate import locate
     from vision.overlay import draw_located
+    from vision.words import say, side
 
     try:
         settings = _settings(args.calibration)
@@ -95,22 +128,27 @@ def run_locate(args: argparse.Namespace) -> int:
             write_image(args.draw, draw_located(image, result.calibration, result.figures))
     except SurviveUsError as error:
         return print_error(error)
-    answer = {"image": {"file": args.image, **result.answer.pop("image")}, **result.answer}
+    answer = say({"image": {"file": args.image, **result.answer.pop("image")},
+                  **result.answer}, language())
     if args.json:
         print_json(answer)
     else:
         table = answer["table"]
         if not table["found"]:
-            print(f"table not found: {table['reason']}")
+            print(_say(Message("camera.cli.no_table", {
+                "reason": table.get("reason_words") or table["reason"]})))
         else:
-            print(f"table: markers {table['markers']} ({table['source']}), "
-                  f"reprojection {table['reprojection_px']} px / {table['reprojection_in']} in")
+            print(_table_line(table))
             for f in answer["figures"]:
-                who = f"tag {f['tag']}" if "tag" in f else f.get("side", "?")
-                print(f"  {who}: x {f['x']:.2f} in, y {f['y']:.2f} in "
-                      f"(+/- {f.get('uncertainty', 0):.3f})")
+                where = {"x": _inches(f["x"]), "y": _inches(f["y"]),
+                         "u": _inches(f.get("uncertainty", 0.0))}
+                line = Message("camera.cli.tag_at", {"tag": str(f["tag"]), **where}) \
+                    if "tag" in f else \
+                    Message("camera.cli.base_at", {"side": side(str(f.get("side", ""))), **where})
+                print("  " + _say(line))
             for r in answer.get("rejected", []):
-                print(f"  rejected tag {r['tag']}: {r['reason']}")
+                print("  " + _say(Message("camera.cli.rejected", {
+                    "tag": str(r["tag"]), "reason": r.get("reason_words") or r["reason"]})))
     return 0 if result.found else 1
 
 
@@ -130,8 +168,9 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if args.json:
         print_json(answer)
     else:
-        print(f"wrote {args.out}: markers {list(cal.markers)}, reprojection "
-              f"{cal.reprojection_px:.2f} px / {cal.reprojection_in:.4f} in")
+        print(_say(Message("camera.cli.calibrated", {
+            "file": args.out, "markers": [str(m) for m in cal.markers],
+            "px": cal.reprojection_px, "mm": cal.reprojection_in * 25.4})))
     return 0
 
 
@@ -149,8 +188,9 @@ def run_lens(args: argparse.Namespace) -> int:
     if args.json:
         print_json(answer)
     else:
-        print(f"wrote {args.out}: focal {intr.camera_matrix[0, 0]:.1f} px, RMS "
-              f"{intr.rms_px:.3f} px over {len(args.frames)} frames")
+        print(_say(Message("camera.cli.lens", {
+            "file": args.out, "focal": float(intr.camera_matrix[0, 0]),
+            "rms": _decimal(intr.rms_px or 0.0), "n": len(args.frames)})))
     return 0
 
 
@@ -158,13 +198,14 @@ def run_watch(args: argparse.Namespace) -> int:
     from vision.errors import VisionError
     from vision.watch import HttpPoster, watch
 
-    poster = HttpPoster(args.server, args.game, token=args.token)
+    poster = HttpPoster(args.server, args.game, token=args.token, lang=language())
     source = args.camera
     if not source.isdigit() and not Path(source).exists():
-        return print_error(VisionError(f"{source}: no such camera, file or folder", source))
+        return print_error(VisionError(Message("camera.watch.no_source", {"source": source}),
+                                       source))
 
-    def log(message: str) -> None:
-        print(f"survive-us vision watch: {message}", file=sys.stderr)
+    def log(message: Message) -> None:
+        print(f"survive-us vision watch: {_say(message)}", file=sys.stderr)
 
     try:
         stats = watch(source, poster, _settings(args.calibration), args.mode,
@@ -174,10 +215,12 @@ def run_watch(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 130
     answer = {"frames": stats.frames, "located": stats.located, "posted": stats.posted,
-              "skipped": stats.skipped, "url": poster.url}
+              "skipped": [_say(m) for m in stats.skipped],
+              "skipped_words": [m.to_json() for m in stats.skipped], "url": poster.url}
     if args.json:
         print_json(answer)
     else:
-        print(f"{stats.frames} frames, table located in {stats.located}, {stats.posted} "
-              f"changes posted to {poster.url}")
+        print(_say(Message("camera.cli.watched", {
+            "frames": stats.frames, "located": stats.located, "posted": stats.posted,
+            "url": poster.url})))
     return 0

@@ -13,6 +13,10 @@ moment (zombie activation at 20 in, base contact) the positions' uncertainty cou
 
 Nothing here changes the game: a figure the camera saw elsewhere may be brought to that
 spot only by a legal Move (`apply` in each moved figure's entry is that action, judged).
+
+Every reason and note is a message: ``reason`` / ``notes`` in English and, beside them,
+``reason_words`` / ``notes_words`` (code and parameters), which the API renders in the
+request's language (`vision.words.say`).
 """
 
 from __future__ import annotations
@@ -24,17 +28,21 @@ from typing import Any
 
 from ai.policy import describe, make_policy
 from geometry.errors import SurviveUsError
+from i18n import Message, Name
 from rules import legal
 from rules.actions import Move
+from rules.figures import Fig
 from rules.game import ZOMBIES, Game
 from rules.uncertain import review
 from service.api.games import AI_POLICY
 from service.api.page_support import preview
 from service.errors import ApiError
 from vision.match import KnownFigure, match_figures
+from vision.words import plain, shown
+from vision.words import side as side_word
 
-__all__ = ["Seen", "analyse", "read_seen", "IN_PLACE_INCHES", "MIN_MOVE", "MOVES_GATE",
-           "AI_POLICY"]
+__all__ = ["Seen", "analyse", "read_seen", "figure_name", "said", "STATUS", "IN_PLACE_INCHES",
+           "MIN_MOVE", "MOVES_GATE", "AI_POLICY"]
 
 IN_PLACE_INCHES = 0.25  # the AI's zombie stands where it asked when this close (centres)
 MIN_MOVE = 0.1  # a smaller shift is the camera's jitter, not a move (as vision.watch)
@@ -64,10 +72,26 @@ class Seen:
         return out
 
 
+#: A figure's state in words (the page's own words for them).
+STATUS = {"standing": Message("status.standing"), "down": Message("status.down"),
+          "dead": Message("status.dead"), "contaminated": Message("status.contaminated"),
+          "removed": Message("status.removed"), "evacuated": Message("status.evacuated")}
+
+
+def figure_name(fig: Fig) -> Name:
+    """A figure's name in both languages (the French when it has no English)."""
+    return {"fr": fig.name, "en": str(getattr(fig, "name_en", "") or fig.name)}
+
+
+def said(message: Message) -> dict[str, Any]:
+    """A message as an answer's ``reason`` (English) and ``reason_words``."""
+    return {"reason": message.text("en"), "reason_words": message.to_json()}
+
+
 def _number(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ApiError(f"{where}: expected a finite number, got {value!r}", where,
-                       code="invalid_positions")
+        raise ApiError(Message("camera.seen.number", {"where": where, "got": shown(value)}),
+                       where, code="invalid_positions")
     return float(value)
 
 
@@ -78,55 +102,60 @@ def read_seen(figures: Sequence[Any], mode: str, where: str = "figures") -> list
     for n, f in enumerate(figures):
         at = f"{where}[{n}]"
         if not isinstance(f, Mapping):
-            raise ApiError(f"{at}: expected an object, got {f!r}", at, code="invalid_positions")
+            raise ApiError(Message("camera.seen.object", {"where": at, "got": shown(f)}), at,
+                           code="invalid_positions")
         x, y = _number(f.get("x"), f"{at}.x"), _number(f.get("y"), f"{at}.y")
         u = _number(f.get("uncertainty", 0.0), f"{at}.uncertainty")
         if u < 0:
-            raise ApiError(f"{at}.uncertainty: must not be negative, got {u!r}",
-                           f"{at}.uncertainty", code="invalid_positions")
+            field = f"{at}.uncertainty"
+            raise ApiError(Message("camera.seen.negative", {"where": field, "got": shown(u)}),
+                           field, code="invalid_positions")
         track = f.get("track")
         track = str(track) if isinstance(track, str) else None
         if mode == "tags":
             tag = f.get("tag")
             if isinstance(tag, bool) or not isinstance(tag, int):
-                raise ApiError(f"{at}.tag: tags mode needs the tag id (an integer), got "
-                               f"{tag!r}", f"{at}.tag", code="invalid_positions")
+                field = f"{at}.tag"
+                raise ApiError(Message("camera.seen.tag", {"where": field, "got": shown(tag)}),
+                               field, code="invalid_positions")
             out.append(Seen(x, y, u, str(f.get("side", "")), tag, track))
         else:
             side = f.get("side")
             if side not in ("survivors", "zombies", "civilians"):
-                raise ApiError(f"{at}.side: colour mode needs the side (survivors, zombies or "
-                               f"civilians), got {side!r}", f"{at}.side",
-                               code="invalid_positions")
+                field = f"{at}.side"
+                raise ApiError(Message("camera.seen.side", {"where": field, "got": shown(side)}),
+                               field, code="invalid_positions")
             out.append(Seen(x, y, u, str(side), None, track))
     return out
 
 
 def _identify(game: Game, seen: list[Seen], mode: str,
               tags: Mapping[str, str]) -> tuple[dict[str, int], list[dict[str, Any]],
-                                                list[dict[str, Any]], list[str]]:
+                                                list[dict[str, Any]], list[Message]]:
     """(figure id -> index in `seen`, unknown, appeared, notes)."""
     on_table = {f.id: f for f in game.figures.values() if f.on_table}
     ids: dict[str, int] = {}
     unknown: list[dict[str, Any]] = []
     appeared: list[dict[str, Any]] = []
-    notes: list[str] = []
+    notes: list[Message] = []
     if mode == "tags":
         for n, s in enumerate(seen):
             figure = tags.get(str(s.tag))
+            tag = str(s.tag)
             if figure is None:
-                appeared.append({**s.to_json(), "reason": f"tag {s.tag} is not assigned to a "
-                                 "figure (PUT /games/ID/camera with tags)"})
+                appeared.append({**s.to_json(), **said(Message("camera.seen.unassigned",
+                                                               {"tag": tag}))})
             elif figure not in on_table:
                 fig = game.figures.get(figure)
-                state = fig.status if fig is not None else "not in this game"
-                appeared.append({**s.to_json(), "figure": figure,
-                                 "reason": f"tag {s.tag} is {figure}, which is not on the table "
-                                 f"({state})"})
+                why = Message("camera.seen.not_in_game", {"tag": tag, "figure": figure}) \
+                    if fig is None else Message("camera.seen.off_table", {
+                        "tag": tag, "figure": figure_name(fig),
+                        "state": STATUS.get(fig.status, fig.status)})
+                appeared.append({**s.to_json(), "figure": figure, **said(why)})
             elif figure in ids:
-                unknown.append({**s.to_json(), "candidates": [figure],
-                                "reason": f"{figure} is seen twice (tags {seen[ids[figure]].tag}"
-                                f" and {s.tag})"})
+                unknown.append({**s.to_json(), "candidates": [figure], **said(Message(
+                    "camera.seen.twice", {"figure": figure_name(on_table[figure]),
+                                          "tags": [str(seen[ids[figure]].tag), tag]}))})
             else:
                 ids[figure] = n
         return ids, unknown, appeared, notes
@@ -137,10 +166,10 @@ def _identify(game: Game, seen: list[Seen], mode: str,
         ids[a.figure] = a.detection
     for u in result.unknown:
         unknown.append({**seen[u.detection].to_json(), "candidates": list(u.candidates),
-                        "reason": u.reason})
+                        **said(u.reason)})
     for j in result.appeared:
-        appeared.append({**seen[j].to_json(), "reason": "no figure of that side could have "
-                         "moved there"})
+        appeared.append({**seen[j].to_json(), **said(Message("camera.seen.unreachable", {
+            "side": side_word(seen[j].side)}))})
     notes += result.notes
     return ids, unknown, appeared, notes
 
@@ -150,10 +179,9 @@ def _apply(game: Game, figure: str, to: tuple[float, float]) -> dict[str, Any]:
     move = Move(figure=figure, to=(round(to[0], 3), round(to[1], 3)))
     try:
         legal.check(game, move)
-        reason = None
     except SurviveUsError as error:
-        reason = error.message
-    return {"action": move.to_json(), "legal": reason is None, "reason": reason}
+        return {"action": move.to_json(), "legal": False, **said(plain(error))}
+    return {"action": move.to_json(), "legal": True, "reason": None, "reason_words": None}
 
 
 def _ai(game: Game, game_id: str, version: int, ids: Mapping[str, int],
@@ -171,6 +199,7 @@ def _ai(game: Game, game_id: str, version: int, ids: Mapping[str, int],
         end = [fig.x, fig.y]  # an attack or an activation that stays put: it stays here
     out: dict[str, Any] = {
         "action": act.to_json(), "text": describe(game, act), "explanation": choice.explanation,
+        "messages": [m.to_json() for m in choice.messages],
         "policy": AI_POLICY, "figure": figure, "end": end, "moves": shown["end"] is not None,
         "tolerance": IN_PLACE_INCHES, "seen": None, "distance": None, "in_place": None,
         "move_to": None, "check_with_tape": False,
@@ -202,13 +231,14 @@ def _checks(game: Game, placed: Mapping[str, tuple[float, float, float]]) -> dic
         reviewed = review({"scene": {**game.scene_json, "figures": figures},
                            "questions": questions})
     except SurviveUsError as error:
+        why = Message("camera.seen.not_arbitrated", {"why": plain(error)})
         return {"questions": questions, "answers": [], "tape": [], "settled": [],
-                "error": f"the camera's positions cannot be arbitrated: {error.message}"}
+                "error": why.text("en"), "error_words": why.to_json()}
     tape = [{"question": q, "answer": {k: v for k, v in a.items() if k != "tape_reasons"},
              "reasons": a["tape_reasons"]}
             for q, a in zip(questions, reviewed["answers"], strict=True) if a["check_with_tape"]]
     return {"questions": questions, "answers": reviewed["answers"], "tape": tape,
-            "settled": reviewed["settled"], "error": None}
+            "settled": reviewed["settled"], "error": None, "error_words": None}
 
 
 def analyse(game: Game, game_id: str, version: int, seen: list[Seen], mode: str,
@@ -245,5 +275,6 @@ def analyse(game: Game, game_id: str, version: int, seen: list[Seen], mode: str,
         "appeared": appeared, "vanished": vanished,
         "moved": [e["id"] for e in figures if e["moved"]],
         "ai": _ai(game, game_id, version, ids, seen),
-        "checks": _checks(game, placed), "notes": notes,
+        "checks": _checks(game, placed), "notes": [n.text("en") for n in notes],
+        "notes_words": [n.to_json() for n in notes],
     }

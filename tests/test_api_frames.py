@@ -22,6 +22,7 @@ from synth_colour import ColourFigure, render_colour
 from synth_frames import Camera, Effects, Figure, encode_jpeg, encode_png, render
 from werkzeug.serving import make_server
 
+from i18n import render as say
 from service.api.frames import MAX_FRAME_BYTES
 from service.frame_analysis import IN_PLACE_INCHES
 from vision.watch import HttpPoster, watch
@@ -370,3 +371,69 @@ def test_bad_positions_name_the_field(client: Any, game: dict[str, Any], body: d
     r = client.post(f"/api/v1/games/{game['id']}/frames/positions", json=body,
                     headers=auth(game["token"]))
     assert error_of(r, 422)["where"] == where
+
+
+def test_the_camera_answers_in_the_request_s_language(client: Any,
+                                                     game: dict[str, Any]) -> None:
+    """Every text of a camera answer is said in the request's language (`?lang=` first, then
+    Accept-Language), with its message beside it; the stored view is said again in the
+    language of whoever reads it."""
+    url = f"/api/v1/games/{game['id']}/frames?mode=colour"
+    blank = encode_jpeg(render_colour([], seed=2).image[:300, :400].copy(), 90)
+    french = {**auth(game["token"]), "Accept-Language": "fr-FR,fr;q=0.9"}
+    fr = client.post(url, data=blank, content_type="image/jpeg", headers=french).json
+    # no corner marker in view (or, after the frames above, a saved calibration of another
+    # frame size): the reason in French, its message beside it
+    words = fr["table"]["reason_words"]
+    assert words["code"] in ("camera.corners.none_seen", "camera.calibration.saved_size")
+    assert fr["table"]["reason"] == say(words, "fr") != say(words, "en")
+    assert fr["table"]["reason"].startswith(("la caméra ne voit aucun", "trop peu de marqueurs"))
+    assert fr["notes"] == ["table introuvable : " + say(words, "fr")]
+    assert fr["notes_words"][0]["code"] == "camera.api.no_table"
+    en = client.post(url + "&lang=en", data=blank, content_type="image/jpeg",
+                     headers=french).json
+    assert en["notes"] == ["the table was not found: " + say(words, "en")]
+    assert en["notes_words"] == fr["notes_words"]
+    camera = f"/api/v1/games/{game['id']}/camera"
+    last = client.get(camera, headers={"Accept-Language": "fr"}).json["last"]
+    assert last["notes"] == fr["notes"] and last["table"]["reason"] == fr["table"]["reason"]
+    assert client.get(camera + "?lang=en").json["last"]["notes"] == en["notes"]
+    # a refused frame: the error in French, with its code and parameters
+    error = error_of(client.post(url + "&lang=fr", data=b"", content_type="image/jpeg",
+                                 headers=auth(game["token"])), 422)
+    assert error["message"] == "la photo est vide (0 octet)"
+    assert error["words"] == {"code": "camera.image.empty",
+                              "params": {"file": {"code": "camera.api.photo", "params": {}}}}
+    error = error_of(client.put(camera, json={"tags": {"2": "m1"}}, headers=french), 422)
+    assert error["message"].startswith("tags.2 : l'étiquette 2 n'est pas parmi les étiquettes")
+
+
+def test_refusal_reasons_follow_the_language(client: Any, game: dict[str, Any]) -> None:
+    """A tag given to no figure (tags mode) and two zombies the camera cannot tell apart
+    (colour mode): the reasons in French, their messages beside them."""
+    positions = f"/api/v1/games/{game['id']}/frames/positions"
+    h = auth(game["token"])
+    body = {"mode": "tags", "figures": [{"tag": 49, "x": 2.5, "y": 16.0, "uncertainty": 0.03}]}
+    appeared = client.post(positions + "?lang=fr", json=body, headers=h).json["appeared"]
+    assert appeared[0]["reason"] == ("l'étiquette 49 n'est attribuée à aucune figurine : "
+                                     "attribuez-la dans les réglages de caméra de la partie")
+    assert appeared[0]["reason_words"] == {"code": "camera.seen.unassigned",
+                                           "params": {"tag": "49"}}
+    zombies = sorted((f for f in on_table(game) if f["side"] == "zombies"),
+                     key=lambda f: (f["x"], f["y"]))
+    a, b = next((p, q) for p in zombies for q in zombies
+                if p["id"] < q["id"] and 1.5 < math.hypot(p["x"] - q["x"], p["y"] - q["y"]) < 4)
+    mx, my = (a["x"] + b["x"]) / 2, (a["y"] + b["y"]) / 2
+    n = math.hypot(b["x"] - a["x"], b["y"] - a["y"])
+    px, py = -(b["y"] - a["y"]) / n * 0.7, (b["x"] - a["x"]) / n * 0.7
+    figures = [{"side": f["side"], "x": f["x"], "y": f["y"], "uncertainty": 0.03}
+               for f in on_table(game) if f["id"] not in (a["id"], b["id"])]
+    figures += [{"side": "zombies", "x": mx + px, "y": my + py, "uncertainty": 0.03},
+                {"side": "zombies", "x": mx - px, "y": my - py, "uncertainty": 0.03}]
+    r = client.post(positions, json={"mode": "colour", "figures": figures},
+                    headers={**h, "Accept-Language": "fr"})
+    unknown = r.json["unknown"]
+    assert len(unknown) == 2 and all(u["reason_words"]["code"] == "camera.match.ambiguous"
+                                     for u in unknown)
+    assert all(u["reason"].startswith("une autre attribution de ces socles aux figurines")
+               and "vérifiez quelle figurine est laquelle" in u["reason"] for u in unknown)

@@ -9,6 +9,7 @@ import pytest
 import vision_scenes as scenes
 from synth_frames import Camera, render
 
+from i18n import Message
 from vision.calibfile import CalibrationFile, load_calibration
 from vision.calibration import (
     Calibration,
@@ -92,15 +93,29 @@ def test_three_markers_with_a_hand(small):
 def test_two_markers_refused():
     frame = scenes.small_frame(hidden=(1, 2))
     assert [d.id for d in find_corner_markers(frame.image, scenes.SMALL)] == [0, 3]
-    with pytest.raises(CalibrationError, match=r"found markers \[0, 3\]; at least 3") as err:
+    with pytest.raises(CalibrationError) as err:
         calibrate(frame.image, scenes.SMALL)
     assert err.value.where == "table.markers"
+    # it names the corners seen and the corners hidden, and says what to do
+    assert err.value.words == Message("camera.corners.two_seen", {
+        "seen": [Message("camera.corner.bottom_left"), Message("camera.corner.top_left")],
+        "hidden": [Message("camera.corner.bottom_right"), Message("camera.corner.top_right")]})
+    assert err.value.message.startswith(
+        "the camera sees only the bottom-left and top-left corner markers; the bottom-right "
+        "and top-right ones are hidden: uncover one of them")
+    assert err.value.text("fr").startswith(
+        "la caméra ne voit que les marqueurs des coins en bas à gauche et en haut à gauche ; "
+        "ceux des coins en bas à droite et en haut à droite sont cachés : dégagez-en un")
 
 
 def test_no_markers_refused():
     blank = np.full((720, 1280, 3), 128, np.uint8)
-    with pytest.raises(CalibrationError, match="found no corner marker"):
+    with pytest.raises(CalibrationError, match="sees no corner marker") as err:
         calibrate(blank)
+    assert err.value.words is not None and err.value.words.code == "camera.corners.none_seen"
+    assert "aucun marqueur de coin" in err.value.text("fr")
+    assert err.value.to_json("fr")["error"]["words"] == {"code": "camera.corners.none_seen",
+                                                         "params": {}}
 
 
 def test_saved_calibration_reused_when_markers_hidden(small):
@@ -117,8 +132,10 @@ def test_saved_calibration_reused_when_markers_hidden(small):
 def test_saved_calibration_refused_when_camera_moved(small):
     _frame, cal = small
     moved = scenes.small_frame(hidden=(1, 2), camera=Camera(1280, 720, tilt_deg=12.0))
-    with pytest.raises(CalibrationError, match="the camera or table moved"):
+    with pytest.raises(CalibrationError, match="the camera or the table moved") as err:
         calibrate(moved.image, scenes.SMALL, previous=cal)
+    assert err.value.words is not None and err.value.words.code == "camera.calibration.moved"
+    assert "(en bas à gauche et en haut à gauche)" in err.value.text("fr")
 
 
 def test_saved_calibration_needs_the_same_size(small):
@@ -153,13 +170,13 @@ def test_calibration_file_round_trip(tmp_path, small):
 
 @pytest.mark.parametrize(("content", "message", "where"), [
     ("{", "is not valid JSON", ":1"),
-    ('{"tables": {}}', "unknown section 'tables'", ":tables"),
+    ('{"tables": {}}', 'unknown field "tables"', ":tables"),
     ('{"version": 7}', "version 7 is not supported", ":version"),
     ('{"layout": {"tag_size": -1}}', "tag_size must be a positive number", "layout.tag_size"),
     ('{"layout": {"corner_ids": [0, 1, 2, 2]}}', "4 distinct ids", "layout.corner_ids"),
     ('{"table": {"homography": [[1, 0], [0, 1]], "image_size": [10, 10]}}',
      "invertible 3x3", "table.homography"),
-    ('{"table": {"image_size": [10, 10]}}', "lacks 'homography'", "table.homography"),
+    ('{"table": {"image_size": [10, 10]}}', "lacks the field homography", "table.homography"),
     ('{"intrinsics": {"camera_matrix": [[0, 0, 0], [0, 0, 0], [0, 0, 1]], '
      '"image_size": [10, 10]}}', "positive focal", "intrinsics.camera_matrix"),
 ])
@@ -189,7 +206,7 @@ def test_layout_defaults_follow_design():
 
 
 @pytest.mark.parametrize(("data", "message"), [
-    ({"size": 2}, "unknown layout field 'size'"),
+    ({"size": 2}, 'unknown field "size"'),
     ({"corner_size": "2"}, "must be a number"),
     ({"corner_size": True}, "must be a number"),
     ({"tag_first": 2}, "also figure tag ids"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pypdfium2 as pdfium
@@ -56,10 +57,40 @@ def test_locate_small_table_with_layout_file(capsys, files):
 
 
 def test_locate_text_output(capsys, files):
-    assert main(["vision", "locate", str(files / "frame.jpg"), "--calibration",
+    assert main(["--lang", "en", "vision", "locate", str(files / "frame.jpg"), "--calibration",
                  str(files / "small.json")]) == 0
     out = capsys.readouterr().out
-    assert "table: markers [0, 1, 2, 3]" in out and "tag 7: x" in out
+    assert "Table found from corner markers 0, 1, 2, and 3" in out and "tag 7: x" in out
+
+
+def test_locate_speaks_french(capsys, files):
+    """`--lang fr`: every line in French, numbers the French way, nothing in English."""
+    assert main(["--lang", "fr", "vision", "locate", str(files / "frame.jpg"), "--calibration",
+                 str(files / "small.json")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Table trouvée grâce aux marqueurs de coin 0, 1, 2 et 3 (écart ")
+    assert re.search(r"\n  étiquette 7 : x \d+,\d\d ps, y \d+,\d\d ps \(± \d+,\d\d ps\)\n", out)
+    assert "Table found" not in out and "tag 7" not in out and " in," not in out
+    assert main(["--lang", "fr", "vision", "locate", str(files / "hidden.png"),
+                 "--calibration", str(files / "small.json")]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("Table introuvable : la caméra ne voit que les marqueurs des coins "
+                          "en bas à gauche et en haut à gauche ; ceux des coins en bas à droite "
+                          "et en haut à droite sont cachés : dégagez-en un")
+
+
+def test_locate_json_keeps_the_message_beside_its_words(capsys, files):
+    code, out = run(capsys, "--lang", "fr", "vision", "locate", str(files / "hidden.png"),
+                    "--calibration", str(files / "small.json"), "--json")
+    assert code == 1
+    table = out["table"]
+    assert table["reason_words"]["code"] == "camera.corners.two_seen"
+    assert table["reason"].startswith("la caméra ne voit que les marqueurs des coins")
+    code, out = run(capsys, "--lang", "fr", "vision", "locate", str(tmp_bad := files / "x.png"),
+                    "--json")
+    assert code == 2 and out["error"]["words"] == {"code": "camera.image.missing",
+                                                   "params": {"file": str(tmp_bad)}}
+    assert out["error"]["message"] == f"{tmp_bad} : fichier introuvable"
 
 
 def test_two_markers_not_found_then_saved_calibration(capsys, files, tmp_path):
@@ -68,7 +99,8 @@ def test_two_markers_not_found_then_saved_calibration(capsys, files, tmp_path):
     assert code == 1
     assert out["table"]["found"] is False
     assert out["table"]["markers"] == [0, 3]
-    assert "at least 3" in out["table"]["reason"]
+    assert out["table"]["reason_words"]["code"] == "camera.corners.two_seen"
+    assert "the bottom-right and top-right ones are hidden" in out["table"]["reason"]
     assert out["figures"] == []
     # calibrate the fixed camera on a clear frame, then the hidden frame works
     saved = tmp_path / "saved.json"
@@ -173,10 +205,21 @@ def test_markers_table_size_and_charuco(capsys, tmp_path):
     assert code == 0 and answer["table"] == [48.0, 36.0]
     doc = pdfium.PdfDocument(str(out))
     text = doc[0].get_textpage().get_text_range()
-    assert "x = 46.50 in, y = 34.50 in" in text
+    assert "x = 46.5 in, y = 34.5 in" in text
     w, h = doc[len(doc) - 1].get_size()
     assert w > h  # the ChArUco board is on a landscape page
     doc.close()
+
+
+def test_markers_sheets_speak_french(capsys, tmp_path):
+    out = tmp_path / "m.pdf"
+    assert main(["--lang", "fr", "markers", "--out", str(out)]) == 0
+    assert capsys.readouterr().out.startswith(f"{out} écrit : 2 pages A4. Imprimez en taille")
+    doc = pdfium.PdfDocument(str(out))
+    text = doc[0].get_textpage().get_text_range()
+    doc.close()
+    assert "marqueur 0 : coin en bas à gauche" in text and "x = 1,5 ps, y = 1,5 ps" in text
+    assert "cette barre doit mesurer 1 pouce (25,4 mm)" in text and "corner" not in text
 
 
 def test_markers_bad_table_size(capsys, tmp_path):

@@ -61,21 +61,39 @@ def test_header_lying_about_size_is_caught():
         decode_image(png_declaring(100, 100), "liar.png")
 
 
-@pytest.mark.parametrize(("content", "message"), [
-    (b"", "is empty"),
-    (b"hello, world", "not an image in a supported format"),
-    (b"GIF89a\x01\x00\x01\x00", "not an image in a supported format"),
-    (b"\x89PNG\r\n\x1a\n\x00\x00", "truncated PNG"),
-    (b"\xff\xd8\xff\xe0\x00\x10JFIF", "truncated or corrupt JPEG"),
-    (b"\xff\xd8garbage", "corrupt JPEG"),
-    (b"BM\x00", "truncated BMP"),
+@pytest.mark.parametrize(("content", "code", "message"), [
+    (b"", "camera.image.empty", "is empty"),
+    (b"hello, world", "camera.image.format", "not an image in a supported format"),
+    (b"GIF89a\x01\x00\x01\x00", "camera.image.format", "not an image in a supported format"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", "camera.image.truncated", "truncated or corrupt PNG"),
+    (b"\xff\xd8\xff\xe0\x00\x10JFIF", "camera.image.truncated", "truncated or corrupt JPEG"),
+    (b"\xff\xd8garbage", "camera.image.corrupt_jpeg", "corrupt JPEG"),
+    (b"BM\x00", "camera.image.truncated", "truncated or corrupt BMP"),
 ])
-def test_bad_files(tmp_path, content, message):
+def test_bad_files(tmp_path, content, code, message):
     path = tmp_path / "frame.png"
     path.write_bytes(content)
     with pytest.raises(ImageError, match=message) as err:
         read_image(path)
     assert str(path) in err.value.message
+    assert err.value.words is not None and err.value.words.code == code
+    assert err.value.words.params["file"] == str(path)
+
+
+def test_an_image_error_is_said_in_french(tmp_path):
+    path = tmp_path / "vide.png"
+    path.write_bytes(b"")
+    with pytest.raises(ImageError) as err:
+        read_image(path)
+    assert err.value.text("fr") == f"{path} est vide (0 octet)"
+    body = err.value.to_json("fr")["error"]
+    assert body == {"code": "invalid_image", "message": f"{path} est vide (0 octet)",
+                    "where": str(path), "words": {"code": "camera.image.empty",
+                                                  "params": {"file": str(path)}}}
+    with pytest.raises(ImageError) as err:
+        decode_image(png_declaring(12000, 12000), "bombe.png")
+    assert err.value.text("fr").startswith(
+        "bombe.png annonce 12000 x 12000 pixels (144 Mpx), plus que les 50 Mpx permis")
 
 
 def test_truncated_body(tmp_path):

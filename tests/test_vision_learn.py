@@ -58,7 +58,10 @@ def test_learned_colours_find_every_base(painted: tuple[sc.ColourFrame, Calibrat
     assert learned.samples["survivors"] > 100 and learned.samples["zombies"] > 100
     # Orange zombies overlap the default yellow civilians, which are dropped with a note.
     assert [s.side for s in learned.config.sides] == ["survivors", "zombies"]
-    assert any("civilians" in n and "dropped" in n for n in learned.notes)
+    dropped = [n for n in learned.notes if n.code == "camera.learn.dropped"]
+    assert len(dropped) == 1 and "civilian bases are left out" in dropped[0].text("en")
+    assert dropped[0].text("fr").startswith("les socles de civil sont laissés de côté")
+    assert learned.to_json()["notes_words"][0]["code"] == learned.notes[0].code
     zombie_range = learned.config.side("zombies").ranges[0]
     assert zombie_range.hue_lo < 15 < zombie_range.hue_hi  # orange: OpenCV hue ~13
 
@@ -102,7 +105,7 @@ def test_save_into_a_calibration_file_and_load(tmp_path: Path) -> None:
     assert load_colours(fresh) == DEFAULT_COLOURS
     broken = tmp_path / "broken.json"
     broken.write_text("{", encoding="utf-8")
-    with pytest.raises(ColourConfigError, match="not JSON"):
+    with pytest.raises(ColourConfigError, match="not valid JSON"):
         load_colours(broken)
     with pytest.raises(ColourConfigError, match="no 'colours'"):
         load_colours(_without_colours(tmp_path))

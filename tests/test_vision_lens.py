@@ -84,7 +84,7 @@ def test_lens_recovered(lens):
 def test_too_few_views(views):
     with pytest.raises(CalibrationError, match=f"at least {MIN_VIEWS} views"):
         calibrate_lens(views[: MIN_VIEWS - 1])
-    with pytest.raises(CalibrationError, match="no frames"):
+    with pytest.raises(CalibrationError, match="no photos"):
         calibrate_lens([])
     with pytest.raises(CalibrationError, match="use one resolution"):
         calibrate_lens([views[0], views[1][:360, :640]])

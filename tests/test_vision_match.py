@@ -55,7 +55,9 @@ def test_swap_like_moves_that_cost_the_same_are_unknown() -> None:
     assert not got.matched
     assert [u.detection for u in got.unknown] == [0, 1]
     assert all(set(u.candidates) == {"z1", "z2"} for u in got.unknown)
-    assert "worse than the best" in got.unknown[0].reason
+    assert got.unknown[0].reason.code == "camera.match.ambiguous"
+    assert "check which figure is which" in got.unknown[0].reason.text("en")
+    assert "vérifiez quelle figurine est laquelle" in got.unknown[0].reason.text("fr")
     assert not got.vanished  # both are among the candidates, not gone
 
 
@@ -76,7 +78,11 @@ def test_appeared_and_vanished() -> None:
     assert got.identity(0) == "z1" and got.identity(2) == "s1"
     assert got.appeared == (1,)
     assert got.vanished == ("z2",)
-    assert any("farther than any zombies figure could have moved" in n for n in got.notes)
+    assert [n.code for n in got.notes] == ["camera.match.too_far"]
+    assert "a zombie base at (28.0, 5.0) is farther than any zombie figure could have moved" \
+        in got.notes[0].text("en")
+    assert "un socle de zombie en (28,0 ; 5,0)" in got.notes[0].text("fr")
+    assert got.to_json()["notes_words"] == [got.notes[0].to_json()]
 
 
 def test_sides_never_mix() -> None:

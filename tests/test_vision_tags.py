@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import vision_scenes as scenes
 
+from i18n import Message
 from vision.calibration import calibrate, rectified_to_table
 from vision.cv import cv2
 from vision.markers import detect, tag_detector
@@ -141,10 +142,19 @@ def test_duplicate_and_wrong_size_tags_are_rejected():
                    seed=12)
     result = locate_tags(frame.image, calibrate(frame.image, scenes.SMALL))
     assert result.figures == []
-    reasons = sorted((r.tag, r.reason) for r in result.rejected)
+    reasons = sorted(((r.tag, r.reason) for r in result.rejected), key=lambda r: r[0])
     assert [t for t, _ in reasons] == [5, 5, 6]
-    assert "seen 2 times" in reasons[0][1] and "seen 2 times" in reasons[1][1]
-    assert "printed 0.6 in: not a figure tag?" in reasons[2][1]
+    assert reasons[0][1] == reasons[1][1] == Message("camera.tag.twice", {"n": 2})
+    assert reasons[0][1].text("en").startswith("seen 2 times")
+    assert reasons[0][1].text("fr").startswith("vue 2 fois : chaque figurine doit avoir sa "
+                                               "propre étiquette")
+    wrong = reasons[2][1]
+    assert wrong.code == "camera.tag.size"
+    assert "where the printed tags are 15.2 mm: not a figure tag" in wrong.text("en")
+    assert "au lieu des 15,2 mm imprimés : pas une étiquette de figurine" in wrong.text("fr")
+    said = result.rejected[0].to_json()
+    assert said["reason_words"] == result.rejected[0].reason.to_json()
+    assert said["reason"] == result.rejected[0].reason.text("en")
     # with the right layout the same frame is read
     ok = locate_tags(frame.image, calibrate(frame.image, big))
     assert [f.tag for f in ok.figures] == [6]

@@ -10,6 +10,7 @@ import pytest
 import vision_scenes as scenes
 from synth_frames import encode_png
 
+from i18n import Message
 from service.cli import main
 from vision.calibfile import CalibrationFile
 from vision.errors import VisionError
@@ -42,11 +43,12 @@ def recording(tmp_path_factory):
 
 def test_watch_posts_only_changes(recording):
     posted: list[dict] = []
-    log: list[str] = []
+    log: list[Message] = []
     stats = watch(str(recording), posted.append, SETTINGS, tracker=Tracker(vanish_after=2),
                   log=log.append)
     assert stats.frames == 6 and stats.located == 6
-    assert len(stats.skipped) == 1 and "frame03.png" in stats.skipped[0]
+    assert len(stats.skipped) == 1 and "frame03.png" in stats.skipped[0].text("en")
+    assert stats.skipped[0].code.startswith("camera.image.") and log == stats.skipped
     assert [p["frame"] for p in posted] == [0, 1, 5]
     first, move, gone = posted
     assert first["appeared"] == [4, 5, 6, 7] and first["moved"] == []
@@ -148,7 +150,8 @@ def test_http_poster_and_cli(recording, capsys, tmp_path):
 
 
 def test_http_poster_errors():
-    with _Server(status=404) as server, pytest.raises(VisionError, match="answered 404"):
+    with _Server(status=404) as server, pytest.raises(VisionError,
+                                                      match="answered 404: no such game"):
         HttpPoster(server.url, "nope")({"frame": 0})
     with pytest.raises(VisionError, match="cannot post to http://127.0.0.1:9/"):
         HttpPoster("http://127.0.0.1:9", "g", timeout=2.0)({"frame": 0})

@@ -19,10 +19,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from i18n import Message
 from vision.calibration import Calibration
 from vision.errors import CalibrationError
 from vision.layout import DEFAULT_LAYOUT, Layout
 from vision.pose import Intrinsics
+from vision.words import os_reason, shown
 
 __all__ = ["CalibrationFile", "load_calibration", "FILE_VERSION"]
 
@@ -61,20 +63,23 @@ class CalibrationFile:
         try:
             Path(path).write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
         except OSError as error:
-            raise CalibrationError(f"cannot write {path}: {error.strerror}", str(path)) from None
+            raise CalibrationError(Message("camera.file.cannot_write", {
+                "file": str(path), "reason": os_reason(error)}), str(path)) from None
 
     @classmethod
     def from_json(cls, data: Any, name: str = "calibration") -> CalibrationFile:
         if not isinstance(data, dict):
-            raise CalibrationError(f"{name} must hold a JSON object", name)
+            raise CalibrationError(Message("camera.json.not_object", {"where": name}), name)
         unknown = sorted(set(data) - set(SECTIONS))
         if unknown:
-            raise CalibrationError(f"{name}: unknown section {unknown[0]!r} (known: "
-                                   f"{', '.join(SECTIONS)})", f"{name}:{unknown[0]}")
+            raise CalibrationError(Message("camera.json.unknown_field", {
+                "where": name, "field": shown(unknown[0]), "known": list(SECTIONS)}),
+                f"{name}:{unknown[0]}")
         version = data.get("version", FILE_VERSION)
         if version != FILE_VERSION:
-            raise CalibrationError(f"{name}: version {version!r} is not supported (expected "
-                                   f"{FILE_VERSION})", f"{name}:version")
+            raise CalibrationError(Message("camera.calibration.version", {
+                "file": name, "version": shown(version), "expected": str(FILE_VERSION)}),
+                f"{name}:version")
         layout = Layout.from_json(data["layout"], f"{name}:layout") if "layout" in data \
             else DEFAULT_LAYOUT
         intr = Intrinsics.from_json(data["intrinsics"], f"{name}:intrinsics") \
@@ -90,13 +95,17 @@ def load_calibration(path: str | Path) -> CalibrationFile:
     try:
         text = Path(name).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise CalibrationError(f"{name}: no such calibration file", name) from None
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or "not UTF-8 text"
-        raise CalibrationError(f"cannot read {name}: {reason}", name) from None
+        raise CalibrationError(Message("camera.calibration.missing", {"file": name}),
+                               name) from None
+    except UnicodeDecodeError:
+        raise CalibrationError(Message("camera.file.not_utf8", {"file": name}), name) from None
+    except OSError as error:
+        raise CalibrationError(Message("camera.file.unreadable", {
+            "file": name, "reason": os_reason(error)}), name) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise CalibrationError(f"{name} is not valid JSON: {error.msg} at line {error.lineno} "
-                               f"column {error.colno}", f"{name}:{error.lineno}") from None
+        raise CalibrationError(Message("camera.file.not_json", {
+            "file": name, "line": error.lineno, "column": error.colno}),
+            f"{name}:{error.lineno}") from None
     return CalibrationFile.from_json(data, name)

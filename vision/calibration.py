@@ -33,15 +33,18 @@ from typing import Any
 
 import numpy as np
 
+from geometry.units import MM_PER_INCH
+from i18n import Message
 from vision.cv import cv2
 from vision.errors import CalibrationError
 from vision.layout import DEFAULT_LAYOUT, Layout
 from vision.markers import Detection, corner_detector, detect, to_gray
 from vision.pose import CameraPose, Intrinsics, solve_pose
 from vision.types import FloatArray, Image
+from vision.words import corners
 
 __all__ = ["Calibration", "calibrate", "calibrate_from_detections", "find_corner_markers",
-           "rectified_to_table", "rectify_matrix", "MIN_MARKERS"]
+           "rectified_to_table", "rectify_matrix", "too_few_markers", "MIN_MARKERS"]
 
 
 #: Corner markers needed for a fresh calibration (see the module docstring).
@@ -112,11 +115,10 @@ class Calibration:
 
     def _camera_centre(self, height: float) -> FloatArray:
         if self.pose is None:
-            raise CalibrationError("no camera pose: heights above the table cannot be "
-                                   "corrected", "pose")
+            raise CalibrationError(Message("camera.pose.none"), "pose")
         if self.pose.centre[2] <= height:
-            raise CalibrationError(f"the camera ({self.pose.centre[2]:.1f} in up) is not above "
-                                   f"height {height} in", "pose")
+            raise CalibrationError(Message("camera.pose.too_low", {
+                "up": float(self.pose.centre[2]), "mm": height * MM_PER_INCH}), "pose")
         return self.pose.centre
 
     def px_per_in(self, at: Sequence[float] | None = None) -> float:
@@ -151,9 +153,8 @@ class Calibration:
     def check_image(self, image: Image) -> None:
         h, w = image.shape[:2]
         if (w, h) != self.image_size:
-            raise CalibrationError(f"the calibration is for {self.image_size[0]}x"
-                                   f"{self.image_size[1]} frames, this image is {w}x{h}",
-                                   "image_size")
+            raise CalibrationError(Message("camera.calibration.frame_size", {
+                "size": _size(self.image_size), "image": _size((w, h))}), "image_size")
 
     # -- JSON -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -169,7 +170,7 @@ class Calibration:
                   intrinsics: Intrinsics | None = None, where: str = "table") -> Calibration:
         """A saved calibration (the ``"table"`` object of a calibration file)."""
         if not isinstance(data, dict):
-            raise CalibrationError(f"{where} must be a JSON object", where)
+            raise CalibrationError(Message("camera.json.not_object", {"where": where}), where)
         try:
             hom = np.asarray(data["homography"], dtype=np.float64)
             w, h = (int(v) for v in data["image_size"])
@@ -178,14 +179,16 @@ class Calibration:
             rep_in = float(data.get("reprojection_in", 0.0))
             pose_data = data.get("pose")
         except KeyError as error:
-            raise CalibrationError(f"{where} lacks {error.args[0]!r}",
-                                   f"{where}.{error.args[0]}") from None
+            raise CalibrationError(Message("camera.json.missing", {
+                "where": where, "field": str(error.args[0])}),
+                f"{where}.{error.args[0]}") from None
         except (TypeError, ValueError):
-            raise CalibrationError(f"{where} has a malformed homography, image_size or "
-                                   "markers", where) from None
+            raise CalibrationError(Message("camera.calibration.malformed", {"where": where}),
+                                   where) from None
         if hom.shape != (3, 3) or not np.all(np.isfinite(hom)) or abs(np.linalg.det(hom)) < 1e-18:
-            raise CalibrationError(f"{where}.homography must be an invertible 3x3 matrix",
-                                   f"{where}.homography")
+            field = f"{where}.homography"
+            raise CalibrationError(Message("camera.calibration.homography", {"where": field}),
+                                   field)
         pose = None
         if pose_data is not None:
             try:
@@ -195,8 +198,9 @@ class Calibration:
                 focal = float(pose_data["focal_px"])
                 source = str(pose_data.get("focal_source", "estimated"))
             except (KeyError, TypeError, ValueError):
-                raise CalibrationError(f"{where}.pose needs rvec, tvec, centre (3 numbers each) "
-                                       "and focal_px", f"{where}.pose") from None
+                field = f"{where}.pose"
+                raise CalibrationError(Message("camera.calibration.pose", {"where": field}),
+                                       field) from None
             intr = intrinsics.scaled_to((w, h)) if intrinsics is not None else Intrinsics(
                 np.array([[focal, 0, w / 2], [0, focal, h / 2], [0, 0, 1]], dtype=np.float64),
                 np.zeros(5), (w, h))
@@ -265,12 +269,7 @@ def calibrate_from_detections(detections: Sequence[Detection], image_size: tuple
     if len(ids) < MIN_MARKERS:
         if previous is not None:
             return _reuse(previous, detections, image_size, layout)
-        seen = f"markers {list(ids)}" if ids else "no corner marker"
-        raise CalibrationError(
-            f"found {seen}; at least {MIN_MARKERS} of the corner markers "
-            f"{list(layout.corner_ids)} must be visible to locate the table (two markers "
-            "leave the far side unmeasured); uncover them, or pass a calibration saved from an "
-            "earlier frame of this fixed camera", "table.markers")
+        raise CalibrationError(too_few_markers(layout, ids), "table.markers")
     by_id = {d.id: d for d in detections}
     image_pts = np.concatenate([by_id[i].corners for i in ids])
     table_pts = np.concatenate([layout.corner_points(i) for i in ids])
@@ -278,8 +277,8 @@ def calibrate_from_detections(detections: Sequence[Detection], image_size: tuple
     undist = probe.undistort_points(image_pts)
     hom, _mask = cv2.findHomography(undist, table_pts, 0)
     if hom is None or not np.all(np.isfinite(hom)):
-        raise CalibrationError(f"the corner markers {list(ids)} do not fit a plane "
-                               "(degenerate detection)", "table.markers")
+        raise CalibrationError(Message("camera.calibration.degenerate", {
+            "corners": corners(layout.corner_ids, ids)}), "table.markers")
     hom = hom / hom[2, 2]
     inv = np.linalg.inv(hom)
     rep_px = _rms(_apply(inv, table_pts) - undist)
@@ -292,10 +291,9 @@ def _reuse(previous: Calibration, detections: Sequence[Detection],
            image_size: tuple[int, int], layout: Layout) -> Calibration:
     """The saved calibration of a fixed camera, if the corner markers still visible agree."""
     if previous.image_size != image_size:
-        raise CalibrationError(
-            f"too few corner markers visible, and the saved calibration is for "
-            f"{previous.image_size[0]}x{previous.image_size[1]} frames, not "
-            f"{image_size[0]}x{image_size[1]}", "table.image_size")
+        raise CalibrationError(Message("camera.calibration.saved_size", {
+            "size": _size(previous.image_size), "image": _size(image_size)}),
+            "table.image_size")
     visible = [d for d in detections if d.id in layout.corner_ids]
     if visible:
         seen = np.concatenate([previous.undistort_points(d.corners) for d in visible])
@@ -304,15 +302,31 @@ def _reuse(previous: Calibration, detections: Sequence[Detection],
         err = _rms(seen - expected)
         tolerance = max(3.0, 5.0 * previous.reprojection_px)
         if err > tolerance:
-            raise CalibrationError(
-                f"the camera or table moved: corner markers {[d.id for d in visible]} are "
-                f"{err:.1f} px from where the saved calibration puts them (tolerance "
-                f"{tolerance:.1f} px); uncover at least {MIN_MARKERS} markers to recalibrate",
-                "table.markers")
+            raise CalibrationError(Message("camera.calibration.moved", {
+                "corners": corners(layout.corner_ids, [d.id for d in visible]),
+                "px": err, "tolerance": tolerance}), "table.markers")
     return Calibration(previous.homography, previous.image_size, previous.markers,
                        previous.reprojection_px, previous.reprojection_in, previous.layout,
                        previous.pose, previous.intrinsics, "saved",
                        tuple(sorted(d.id for d in visible)))
+
+
+def too_few_markers(layout: Layout, ids: Sequence[int]) -> Message:
+    """Why the table cannot be located from these corner markers (fewer than three): which
+    corners are hidden, and what to do."""
+    hidden = [i for i in layout.corner_ids if i not in ids]
+    seen = corners(layout.corner_ids, ids)
+    missing = corners(layout.corner_ids, hidden)
+    if not ids:
+        return Message("camera.corners.none_seen")
+    if len(ids) == 1:
+        return Message("camera.corners.one_seen", {"seen": seen, "hidden": missing})
+    return Message("camera.corners.two_seen", {"seen": seen, "hidden": missing})
+
+
+def _size(size: tuple[int, int]) -> str:
+    """A frame size as people write it: 1280x720 (no thousands separator)."""
+    return f"{size[0]}x{size[1]}"
 
 
 def _apply(hom: FloatArray, pts: FloatArray) -> FloatArray:

@@ -33,13 +33,15 @@ import numpy.typing as npt
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from geometry.units import base_radius
+from geometry.units import MM_PER_INCH, base_radius
+from i18n import Message
 from vision.calibration import Calibration, rectified_to_table
 from vision.colour_config import DEFAULT_COLOURS, ColourConfig, HsvRange, SideColour
 from vision.colour_fit import CircleFit, coverage, radius_sensitivity, ransac_centre, refine
 from vision.cv import cv2
 from vision.errors import ImageError
 from vision.types import FloatArray, Image
+from vision.words import side as side_word
 
 BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.intp]
@@ -79,16 +81,16 @@ class BaseDetection:
 
 @dataclass(frozen=True)
 class Rejected:
-    """A blob of a side's colour that was not taken for a base, and why."""
+    """A blob of a side's colour that was not taken for a base, and why (a message)."""
 
     side: str
     x: float
     y: float
-    reason: str
+    reason: Message
 
     def to_json(self) -> dict[str, Any]:
         return {"side": self.side, "x": round(self.x, 3), "y": round(self.y, 3),
-                "reason": self.reason}
+                "reason": self.reason.text("en"), "reason_words": self.reason.to_json()}
 
 
 @dataclass(frozen=True)
@@ -172,8 +174,7 @@ def find_bases(image_bgr: Image, calibration: Calibration,
                config: ColourConfig = DEFAULT_COLOURS) -> ColourResult:
     """Bases and refused blobs in one frame; deterministic (seeded RANSAC)."""
     if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
-        raise ImageError(f"colour mode needs an 8-bit 3-channel BGR image, got shape "
-                         f"{image_bgr.shape} of {image_bgr.dtype}", "image")
+        raise ImageError(Message("camera.colour.not_colour"), "image")
     ppi = config.px_per_in
     hsv = hsv_table(image_bgr, calibration, ppi)
     rng = np.random.default_rng(12345)
@@ -224,8 +225,8 @@ def _overlaps(bases: list[BaseDetection]) -> tuple[list[BaseDetection], list[Rej
         if clash is None:
             kept.append(b)
         else:
-            dropped.append(Rejected(b.side, b.x, b.y, f"overlaps a surer {clash.side} base at "
-                                    f"({clash.x:.2f}, {clash.y:.2f}): bases cannot overlap"))
+            dropped.append(Rejected(b.side, b.x, b.y, Message("camera.colour.reject.overlap", {
+                "other": side_word(clash.side), "x": clash.x, "y": clash.y})))
     return kept, dropped
 
 
@@ -248,7 +249,7 @@ def _to_table(calibration: Calibration, u: float, v: float, ppi: float) -> tuple
 
 
 def _blobs(mask: Image, side: SideColour, expected: float, config: ColourConfig,
-           rng: np.random.Generator) -> tuple[list[_Raw], list[tuple[float, float, str]]]:
+           rng: np.random.Generator) -> tuple[list[_Raw], list[tuple[float, float, Message]]]:
     """Fit circles to every group of one side's mask boundaries.
 
     Boundary curves closer than 1.5 base radii are grouped, so a rim cut in two by a
@@ -257,7 +258,7 @@ def _blobs(mask: Image, side: SideColour, expected: float, config: ColourConfig,
     """
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
     found: list[_Raw] = []
-    refused: list[tuple[float, float, str]] = []
+    refused: list[tuple[float, float, Message]] = []
     tol = max(1.2, 0.12 * expected)
     for pixels in _groups(contours, gap=1.5 * expected, min_extent=0.8 * expected):
         points = np.column_stack((pixels, _normals(mask, pixels)))
@@ -377,16 +378,22 @@ def _jointly(points: FloatArray, fits: list[tuple[CircleFit, FloatArray, float]]
     return fits
 
 
+def _mm(px: float, ppi: float) -> float:
+    """A length on the rectified table, pixels to millimetres."""
+    return px / ppi * MM_PER_INCH
+
+
 def _check(fit: CircleFit, cover: float, expected: float, config: ColourConfig,
-           mask: Image) -> str:
-    """Why a fitted circle is not a base, or ''."""
+           mask: Image) -> Message | None:
+    """Why a fitted circle is not a base, or None."""
     tol = config.radius_tolerance
+    ppi = config.px_per_in
     if fit.free_radius and abs(fit.radius - expected) > tol * expected:
-        return (f"fitted radius {fit.radius / config.px_per_in:.3f} in, expected "
-                f"{expected / config.px_per_in:.3f} in ± {tol:.0%}: not a base of this size")
+        return Message("camera.colour.reject.size", {
+            "mm": _mm(2 * fit.radius, ppi), "expected": _mm(2 * expected, ppi), "tol": tol})
     if cover < config.min_coverage:
-        return (f"only {cover:.0%} of the rim is seen (need {config.min_coverage:.0%}): "
-                "too little to place the base")
+        return Message("camera.colour.reject.coverage", {"seen": cover,
+                                                         "need": config.min_coverage})
     # Colour beyond the base edge: a large patch of this colour, not a rim.
     ring = np.linspace(0.0, 2.0 * math.pi, 48, endpoint=False)
     rr = fit.radius + max(2.5, 0.25 * expected)
@@ -395,14 +402,13 @@ def _check(fit: CircleFit, cover: float, expected: float, config: ColourConfig,
     inside = (u >= 0) & (v >= 0) & (u < mask.shape[1]) & (v < mask.shape[0])
     spill = float(np.mean(mask[v[inside], u[inside]] > 0)) if inside.any() else 0.0
     if spill > 0.5:
-        return (f"the colour covers {spill:.0%} of a ring just outside the fitted base edge: "
-                "a patch of colour, not a base rim")
-    return ""
+        return Message("camera.colour.reject.spill", {"share": spill})
+    return None
 
 
 def _unexplained(points: FloatArray, claimed: BoolArray, fit: CircleFit, expected: float,
-                 ppi: float) -> str:
-    """Why a circle is refused because its colour goes on just outside it, or ''.
+                 ppi: float) -> Message | None:
+    """Why a circle is refused because its colour goes on just outside it, or None.
 
     A base's surroundings out to 1.7 radii hold none of its colour except touching bases of
     the same side (fitted circles of their own). Rim pixels there that no circle explains mean
@@ -412,15 +418,15 @@ def _unexplained(points: FloatArray, claimed: BoolArray, fit: CircleFit, expecte
     stray = int(np.count_nonzero((d > fit.radius) & (d < 1.7 * expected) & ~claimed))
     inliers = max(int(np.count_nonzero(fit.inliers)), 1)
     if stray > 0.4 * inliers:
-        return (f"the colour goes on past the base edge ({stray} edge pixels within "
-                f"{0.7 * expected / ppi:.2f} in outside it, against {inliers} on the rim): "
-                f"a bigger base or a patch of colour, not a {2 * expected / ppi:.2f} in base")
-    return ""
+        return Message("camera.colour.reject.spread", {
+            "mm": _mm(0.7 * expected, ppi), "base": _mm(2 * expected, ppi)})
+    return None
 
 
-def _why_not(points: FloatArray, expected: float, config: ColourConfig, side: SideColour) -> str:
-    """A reason for a blob with no circle of the expected radius: its own best-fit size."""
+def _why_not(points: FloatArray, expected: float, config: ColourConfig,
+             side: SideColour) -> Message:
+    """A reason for a blob with no circle of the expected radius: its own size."""
     span = points[:, :2].max(axis=0) - points[:, :2].min(axis=0)
-    size = float(max(span)) / config.px_per_in
-    return (f"a {side.side} coloured blob {size:.2f} in across matches no {side.base_mm:g} mm "
-            f"base ({2 * expected / config.px_per_in:.2f} in across with its rim)")
+    return Message("camera.colour.reject.blob", {
+        "side": side_word(side.side), "mm": _mm(float(max(span)), config.px_per_in),
+        "base": float(side.base_mm)})

@@ -13,7 +13,10 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from geometry.units import DEFAULT_BASE_MM
+from i18n import Message
 from vision.errors import VisionError
+from vision.words import shown
+from vision.words import side as side_word
 
 __all__ = ["HsvRange", "SideColour", "ColourConfig", "DEFAULT_COLOURS", "ColourConfigError"]
 
@@ -48,11 +51,12 @@ class HsvRange:
                           ("val_min", 255), ("val_max", 255), ("chroma_min", 255)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
-                raise ColourConfigError(f"{name} must be an integer 0-{top}, got {value!r}",
-                                        name)
+                raise ColourConfigError(Message("camera.colour.integer", {
+                    "field": name, "top": str(top), "got": shown(value)}), name)
         if self.sat_min > self.sat_max or self.val_min > self.val_max:
-            raise ColourConfigError(f"empty range: saturation {self.sat_min}-{self.sat_max}, "
-                                    f"value {self.val_min}-{self.val_max}", "sat_min")
+            sat, val = f"{self.sat_min}-{self.sat_max}", f"{self.val_min}-{self.val_max}"
+            raise ColourConfigError(Message("camera.colour.empty_range", {"sat": sat, "val": val}),
+                                    "sat_min")
 
     @property
     def wraps(self) -> bool:
@@ -103,34 +107,37 @@ class ColourConfig:
     def __post_init__(self) -> None:
         names = [s.side for s in self.sides]
         if len(set(names)) != len(names):
-            raise ColourConfigError(f"side {names[0]!r} is configured twice", "sides")
+            twice = next(n for n in names if names.count(n) > 1)
+            raise ColourConfigError(Message("camera.colour.twice", {"side": shown(twice)}),
+                                    "sides")
         checks = (("px_per_in", 4.0, 200.0), ("radius_tolerance", 0.01, 1.0),
                   ("min_coverage", 0.05, 1.0))
         for name, lo, hi in checks:
             value = getattr(self, name)
             if not (isinstance(value, int | float) and lo <= value <= hi):
-                raise ColourConfigError(f"{name} must be between {lo:g} and {hi:g}, "
-                                        f"got {value!r}", name)
+                raise ColourConfigError(Message("camera.colour.between", {
+                    "field": name, "lo": shown(lo), "hi": shown(hi), "got": shown(value)}), name)
         for s in self.sides:
             if not s.ranges:
-                raise ColourConfigError(f"side {s.side!r} has no colour range",
-                                        f"sides.{s.side}.ranges")
+                raise ColourConfigError(Message("camera.colour.no_range", {
+                    "side": shown(s.side)}), f"sides.{s.side}.ranges")
             if not (math.isfinite(s.base_mm) and 5.0 <= s.base_mm <= 200.0):
-                raise ColourConfigError(f"side {s.side!r}: base_mm must be 5-200 mm, "
-                                        f"got {s.base_mm!r}", f"sides.{s.side}.base_mm")
+                raise ColourConfigError(Message("camera.colour.base_mm", {
+                    "side": shown(s.side), "got": shown(s.base_mm)}), f"sides.{s.side}.base_mm")
         for n, a in enumerate(self.sides):
             for b in self.sides[n + 1:]:
                 clash = _overlap(a, b)
-                if clash:
-                    raise ColourConfigError(
-                        f"the colours of {a.side!r} and {b.side!r} overlap ({clash}): a base "
-                        "could be read as either side", f"sides.{b.side}.ranges")
+                if clash is not None:
+                    raise ColourConfigError(Message("camera.colour.overlap", {
+                        "a": side_word(a.side), "b": side_word(b.side), "lo": str(clash[0]),
+                        "hi": str(clash[1])}), f"sides.{b.side}.ranges")
 
     def side(self, name: str) -> SideColour:
         for s in self.sides:
             if s.side == name:
                 return s
-        raise ColourConfigError(f"no colour configured for side {name!r}", f"sides.{name}")
+        raise ColourConfigError(Message("camera.colour.no_side", {"side": side_word(name)}),
+                                f"sides.{name}")
 
     def with_side(self, colour: SideColour) -> ColourConfig:
         """These settings with one side's colour replaced (or added)."""
@@ -145,76 +152,91 @@ class ColourConfig:
     def from_json(cls, data: Any, where: str = "colours") -> ColourConfig:
         """Settings from JSON; fields left out keep their defaults (the default sides too)."""
         if not isinstance(data, Mapping):
-            raise ColourConfigError(f"{where} must be a JSON object", where)
+            raise ColourConfigError(Message("camera.json.not_object", {"where": where}), where)
         known = {"sides", "px_per_in", "radius_tolerance", "min_coverage"}
         extra = sorted(set(data) - known)
         if extra:
-            raise ColourConfigError(f"{where}: unknown field {extra[0]!r} "
-                                    f"(known: {', '.join(sorted(known))})", f"{where}.{extra[0]}")
+            raise ColourConfigError(_unknown(where, extra[0], sorted(known)),
+                                    f"{where}.{extra[0]}")
         changes: dict[str, Any] = {}
         for key in ("px_per_in", "radius_tolerance", "min_coverage"):
             if key in data:
                 value = data[key]
                 if isinstance(value, bool) or not isinstance(value, int | float):
-                    raise ColourConfigError(f"{where}.{key} must be a number, got {value!r}",
-                                            f"{where}.{key}")
+                    field = f"{where}.{key}"
+                    raise ColourConfigError(Message("camera.json.number", {
+                        "where": field, "got": shown(value)}), field)
                 changes[key] = float(value)
         if "sides" in data:
             raw = data["sides"]
             if not isinstance(raw, Mapping) or not raw:
-                raise ColourConfigError(f"{where}.sides must be an object of side -> colour",
-                                        f"{where}.sides")
+                field = f"{where}.sides"
+                raise ColourConfigError(Message("camera.colour.sides", {"where": field}), field)
             changes["sides"] = tuple(_side(name, value, f"{where}.sides.{name}")
                                      for name, value in raw.items())
         try:
             return replace(DEFAULT_COLOURS, **changes)
         except ColourConfigError as error:
             at = error.where if error.where.startswith(where) else f"{where}.{error.where}"
-            raise ColourConfigError(error.message, at) from None
+            raise ColourConfigError(error.words or error.message, at) from None
+
+
+def _unknown(where: str, name: str, known: list[str]) -> Message:
+    return Message("camera.json.unknown_field", {"where": where, "field": shown(name),
+                                                 "known": known})
 
 
 def _side(name: Any, value: Any, where: str) -> SideColour:
     if not isinstance(name, str) or not name:
-        raise ColourConfigError(f"{where}: a side name must be a non-empty string", where)
+        raise ColourConfigError(Message("camera.colour.side_name", {"where": where}), where)
     if not isinstance(value, Mapping):
-        raise ColourConfigError(f"{where} must be an object with 'ranges'", where)
+        raise ColourConfigError(Message("camera.colour.side_object", {"where": where}), where)
     extra = sorted(set(value) - {"ranges", "base_mm"})
     if extra:
-        raise ColourConfigError(f"{where}: unknown field {extra[0]!r}", f"{where}.{extra[0]}")
+        raise ColourConfigError(_unknown(where, extra[0], ["ranges", "base_mm"]),
+                                f"{where}.{extra[0]}")
     ranges = value.get("ranges")
     if not isinstance(ranges, list) or not ranges:
-        raise ColourConfigError(f"{where}.ranges must be a non-empty list", f"{where}.ranges")
+        field = f"{where}.ranges"
+        raise ColourConfigError(Message("camera.colour.ranges", {"where": field}), field)
     parsed = []
+    names = [f.name for f in fields(HsvRange)]
     for n, r in enumerate(ranges):
         at = f"{where}.ranges[{n}]"
         if not isinstance(r, Mapping):
-            raise ColourConfigError(f"{at} must be an object", at)
-        unknown = sorted(set(r) - {f.name for f in fields(HsvRange)})
+            raise ColourConfigError(Message("camera.json.not_object", {"where": at}), at)
+        unknown = sorted(set(r) - set(names))
         if unknown:
-            raise ColourConfigError(f"{at}: unknown field {unknown[0]!r}", f"{at}.{unknown[0]}")
+            raise ColourConfigError(_unknown(at, unknown[0], names), f"{at}.{unknown[0]}")
         try:
             parsed.append(HsvRange(**r))
-        except TypeError as error:
-            raise ColourConfigError(f"{at}: {error}", at) from None
+        except TypeError:
+            raise ColourConfigError(Message("camera.colour.range_fields", {"where": at}),
+                                    at) from None
         except ColourConfigError as error:
-            raise ColourConfigError(f"{at}.{error.message}", f"{at}.{error.where}") from None
+            words = error.words
+            if words is not None and "field" in words.params:
+                field = f"{at}.{words.params['field']}"
+                words = Message(words.code, {**words.params, "field": field})
+            raise ColourConfigError(words or error.message, f"{at}.{error.where}") from None
     base_mm = value.get("base_mm", DEFAULT_BASE_MM)
     if isinstance(base_mm, bool) or not isinstance(base_mm, int | float):
-        raise ColourConfigError(f"{where}.base_mm must be a number, got {base_mm!r}",
-                                f"{where}.base_mm")
+        field = f"{where}.base_mm"
+        raise ColourConfigError(Message("camera.json.number", {
+            "where": field, "got": shown(base_mm)}), field)
     return SideColour(name, tuple(parsed), float(base_mm))
 
 
-def _overlap(a: SideColour, b: SideColour) -> str:
-    """A description of where two sides' HSV boxes intersect, or '' when they do not."""
+def _overlap(a: SideColour, b: SideColour) -> tuple[int, int] | None:
+    """The hues where two sides' HSV boxes intersect (lowest, highest), or None."""
     for ra in a.ranges:
         for rb in b.ranges:
             hues = ra.hues() & rb.hues()
             sat = max(ra.sat_min, rb.sat_min) <= min(ra.sat_max, rb.sat_max)
             val = max(ra.val_min, rb.val_min) <= min(ra.val_max, rb.val_max)
             if hues and sat and val:
-                return f"hues {min(hues)}-{max(hues)}"
-    return ""
+                return min(hues), max(hues)
+    return None
 
 
 #: Survivors blue, zombies red, civilians yellow (OpenCV hue: blue ~120, red ~0, yellow ~30).

@@ -13,12 +13,15 @@ from pathlib import Path
 
 import numpy as np
 
+from i18n import Message
 from vision import MAX_IMAGE_PIXELS
 from vision.cv import cv2
 from vision.errors import ImageError
 from vision.types import Image
+from vision.words import os_reason
 
-__all__ = ["read_image", "decode_image", "image_header", "write_image", "FORMATS"]
+__all__ = ["read_image", "decode_image", "image_header", "write_image", "too_many_pixels",
+           "FORMATS"]
 
 FORMATS = ("PNG", "JPEG", "BMP")
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -32,11 +35,12 @@ def read_image(path: str | Path, max_pixels: int = MAX_IMAGE_PIXELS,
     try:
         data = Path(name).read_bytes()
     except FileNotFoundError:
-        raise ImageError(f"{name}: no such file", name) from None
+        raise ImageError(Message("camera.image.missing", {"file": name}), name) from None
     except IsADirectoryError:
-        raise ImageError(f"{name} is a folder, not an image file", name) from None
+        raise ImageError(Message("camera.image.folder", {"file": name}), name) from None
     except OSError as error:
-        raise ImageError(f"cannot read {name}: {error.strerror}", name) from None
+        raise ImageError(Message("camera.file.unreadable",
+                                 {"file": name, "reason": os_reason(error)}), name) from None
     return decode_image(data, name, max_pixels, grey)
 
 
@@ -45,9 +49,7 @@ def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_IMAGE_P
     """Decode PNG, JPEG or BMP bytes after checking the declared size."""
     fmt, width, height = image_header(data, name)
     if width * height > max_pixels:
-        raise ImageError(f"{name} declares {width} x {height} pixels ({width * height / 1e6:.0f}"
-                         f" Mpx), more than the {max_pixels / 1e6:.0f} Mpx allowed: refused "
-                         "before decoding", name)
+        raise ImageError(too_many_pixels(name, width, height, max_pixels), name)
     try:
         # EXIF orientation is ignored: markers are found in any rotation, and the pixels
         # then match the header's declared size
@@ -56,10 +58,11 @@ def decode_image(data: bytes, name: str = "image", max_pixels: int = MAX_IMAGE_P
     except cv2.error:
         image = None
     if image is None:
-        raise ImageError(f"{name} is not a readable {fmt} image (corrupt or truncated)", name)
+        raise ImageError(Message("camera.image.corrupt", {"file": name, "format": fmt}), name)
     if image.shape[1] != width or image.shape[0] != height:
-        raise ImageError(f"{name} decodes to {image.shape[1]} x {image.shape[0]}, not the "
-                         f"{width} x {height} its header declares", name)
+        raise ImageError(Message("camera.image.size_mismatch", {
+            "file": name, "w": str(image.shape[1]), "h": str(image.shape[0]),
+            "width": str(width), "height": str(height)}), name)
     result: Image = image
     return result
 
@@ -69,40 +72,52 @@ def write_image(path: str | Path, image: Image) -> None:
     name = str(path)
     suffix = Path(name).suffix.lower()
     if suffix not in (".png", ".jpg", ".jpeg", ".bmp"):
-        raise ImageError(f"{name}: write .png, .jpg or .bmp, not {suffix or 'no suffix'!r}",
-                         name)
+        raise ImageError(Message("camera.image.write_suffix", {
+            "file": name, "suffix": suffix or Message("camera.image.no_suffix")}), name)
     ok, buf = cv2.imencode(suffix, image)
     if not ok:
-        raise ImageError(f"cannot encode {name}", name)
+        raise ImageError(Message("camera.image.cannot_encode", {"file": name}), name)
     try:
         Path(name).write_bytes(bytes(buf))
     except OSError as error:
-        raise ImageError(f"cannot write {name}: {error.strerror}", name) from None
+        raise ImageError(Message("camera.file.cannot_write",
+                                 {"file": name, "reason": os_reason(error)}), name) from None
 
 
 def image_header(data: bytes, name: str = "image") -> tuple[str, int, int]:
     """(format, width, height) from the file's header, without decoding pixels."""
     if not data:
-        raise ImageError(f"{name} is empty (0 bytes)", name)
+        raise ImageError(Message("camera.image.empty", {"file": name}), name)
     if data.startswith(PNG_SIGNATURE):
         if len(data) < 24 or data[12:16] != b"IHDR":
-            raise ImageError(f"{name} is a truncated PNG (no IHDR header)", name)
+            raise _truncated(name, "PNG")
         width, height = struct.unpack(">II", data[16:24])
         return _checked("PNG", width, height, name)
     if data.startswith(b"\xff\xd8"):
         return _checked("JPEG", *_jpeg_size(data, name), name)
     if data.startswith(b"BM"):
         if len(data) < 26:
-            raise ImageError(f"{name} is a truncated BMP", name)
+            raise _truncated(name, "BMP")
         width, height = struct.unpack("<ii", data[18:26])
         return _checked("BMP", width, abs(height), name)
-    raise ImageError(f"{name} is not an image in a supported format "
-                     f"({', '.join(FORMATS)}); it starts with {data[:8]!r}", name)
+    raise ImageError(Message("camera.image.format", {"file": name}), name)
+
+
+def too_many_pixels(name: str, width: int, height: int, max_pixels: int) -> Message:
+    """The refusal of a frame whose header declares more than `max_pixels`."""
+    return Message("camera.image.too_many_pixels", {
+        "file": name, "width": str(width), "height": str(height),
+        "mpx": round(width * height / 1e6), "max": round(max_pixels / 1e6)})
+
+
+def _truncated(name: str, fmt: str) -> ImageError:
+    return ImageError(Message("camera.image.truncated", {"file": name, "format": fmt}), name)
 
 
 def _checked(fmt: str, width: int, height: int, name: str) -> tuple[str, int, int]:
     if width <= 0 or height <= 0:
-        raise ImageError(f"{name}: its {fmt} header declares {width} x {height} pixels", name)
+        raise ImageError(Message("camera.image.bad_size", {
+            "file": name, "format": fmt, "width": str(width), "height": str(height)}), name)
     return fmt, width, height
 
 
@@ -116,7 +131,7 @@ def _jpeg_size(data: bytes, name: str) -> tuple[int, int]:
     n = len(data)
     while i < n:
         if data[i] != 0xFF:
-            raise ImageError(f"{name} is a corrupt JPEG (bad marker at byte {i})", name)
+            raise ImageError(Message("camera.image.corrupt_jpeg", {"file": name}), name)
         while i < n and data[i] == 0xFF:  # fill bytes
             i += 1
         if i >= n:
@@ -131,11 +146,11 @@ def _jpeg_size(data: bytes, name: str) -> tuple[int, int]:
             break
         (length,) = struct.unpack(">H", data[i:i + 2])
         if length < 2:
-            raise ImageError(f"{name} is a corrupt JPEG (segment length {length})", name)
+            raise ImageError(Message("camera.image.corrupt_jpeg", {"file": name}), name)
         if marker in _SOF:
             if i + 7 > n:
                 break
             height, width = struct.unpack(">HH", data[i + 3:i + 7])
             return width, height
         i += length
-    raise ImageError(f"{name} is a truncated or corrupt JPEG (no frame header)", name)
+    raise _truncated(name, "JPEG")

@@ -16,7 +16,9 @@ import numpy as np
 import numpy.typing as npt
 
 from geometry.units import DEFAULT_BASE_MM, MM_PER_INCH, TABLE_INCHES
+from i18n import Message
 from vision.errors import LayoutError
+from vision.words import shown
 
 __all__ = ["Layout", "DEFAULT_LAYOUT", "DICTIONARIES"]
 
@@ -88,22 +90,25 @@ class Layout:
     def from_json(cls, data: Any, where: str = "layout") -> Layout:
         """Build a layout from a JSON object of overrides of the default layout."""
         if not isinstance(data, dict):
-            raise LayoutError(f"{where} must be a JSON object, not {type(data).__name__}", where)
+            raise LayoutError(Message("camera.json.not_object", {"where": where}), where)
         known = {f.name: f for f in fields(cls)}
         changes: dict[str, Any] = {}
         for key, value in data.items():
             at = f"{where}.{key}"
             if key not in known:
-                raise LayoutError(f"unknown layout field {key!r} (known: {', '.join(known)})", at)
+                raise LayoutError(Message("camera.json.unknown_field", {
+                    "where": where, "field": shown(key), "known": list(known)}), at)
             if key == "dictionary":
                 if not isinstance(value, str):
-                    raise LayoutError(f"{at} must be a dictionary name, got {value!r}", at)
+                    raise LayoutError(Message("camera.layout.dictionary_name", {
+                        "where": at, "got": shown(value)}), at)
                 changes[key] = value
             elif key == "corner_ids":
                 changes[key] = tuple(_int_list(value, at, 4))
             elif key == "corner_centres":
                 if not isinstance(value, list) or len(value) != 4:
-                    raise LayoutError(f"{at} must be a list of 4 [x, y] pairs, got {value!r}", at)
+                    raise LayoutError(Message("camera.layout.corner_centres", {
+                        "where": at, "got": shown(value)}), at)
                 changes[key] = tuple(tuple(_number_list(v, f"{at}[{n}]", 2))
                                      for n, v in enumerate(value))
             elif key in ("tag_first", "tag_last"):
@@ -114,64 +119,70 @@ class Layout:
         try:
             return replace(cls(), **changes)
         except LayoutError as error:
-            raise LayoutError(error.message, f"{where}.{error.where}") from None
+            raise LayoutError(error.words or error.message, f"{where}.{error.where}") from None
 
     # -- checks ---------------------------------------------------------------------------
     def _validate(self) -> None:
         for name in ("table_width", "table_depth", "corner_size", "tag_size", "base_mm"):
             value = getattr(self, name)
             if not (isinstance(value, int | float) and math.isfinite(value) and value > 0):
-                raise LayoutError(f"{name} must be a positive number of "
-                                  f"{'millimetres' if name == 'base_mm' else 'inches'}, "
-                                  f"got {value!r}", name)
+                words = Message("camera.layout.positive_mm", {"field": name, "got": shown(value)}) \
+                    if name == "base_mm" else \
+                    Message("camera.layout.positive_in", {"field": name, "got": shown(value)})
+                raise LayoutError(words, name)
         if not (math.isfinite(self.base_height_mm) and 0 <= self.base_height_mm <= 100):
-            raise LayoutError(f"base_height_mm must be between 0 and 100, "
-                              f"got {self.base_height_mm!r}", "base_height_mm")
+            raise LayoutError(Message("camera.layout.base_height", {
+                "got": shown(self.base_height_mm)}), "base_height_mm")
         size = DICTIONARIES.get(self.dictionary)
         if size is None:
-            raise LayoutError(f"unknown ArUco dictionary {self.dictionary!r} "
-                              f"(known: {', '.join(DICTIONARIES)})", "dictionary")
+            raise LayoutError(Message("camera.layout.dictionary", {
+                "name": shown(self.dictionary), "known": list(DICTIONARIES)}), "dictionary")
         if len(self.corner_ids) != 4 or len(set(self.corner_ids)) != 4:
-            raise LayoutError(f"corner_ids must be 4 distinct ids, got {list(self.corner_ids)}",
-                              "corner_ids")
+            raise LayoutError(Message("camera.layout.corner_ids", {
+                "got": shown(list(self.corner_ids))}), "corner_ids")
         for mid in (*self.corner_ids, self.tag_first, self.tag_last):
             if not 0 <= mid < size:
-                raise LayoutError(f"marker id {mid} is outside {self.dictionary} (0-{size - 1})",
-                                  "corner_ids" if mid in self.corner_ids else "tag_first")
+                raise LayoutError(Message("camera.layout.id_outside", {
+                    "id": str(mid), "dictionary": self.dictionary, "last": str(size - 1)}),
+                    "corner_ids" if mid in self.corner_ids else "tag_first")
         if self.tag_first > self.tag_last:
-            raise LayoutError(f"tag_first {self.tag_first} is after tag_last {self.tag_last}",
-                              "tag_first")
+            raise LayoutError(Message("camera.layout.tag_order", {
+                "first": str(self.tag_first), "last": str(self.tag_last)}), "tag_first")
         clash = sorted(set(self.corner_ids) & set(self.tag_ids))
         if clash:
-            raise LayoutError(f"corner marker ids {clash} are also figure tag ids "
-                              f"({self.tag_first}-{self.tag_last})", "corner_ids")
+            raise LayoutError(Message("camera.layout.clash", {
+                "ids": [str(i) for i in clash], "first": str(self.tag_first),
+                "last": str(self.tag_last)}), "corner_ids")
         h = self.corner_size / 2.0
         for n, (cx, cy) in enumerate(self.corner_centres):
             if not (h <= cx <= self.table_width - h and h <= cy <= self.table_depth - h):
-                raise LayoutError(f"corner marker {self.corner_ids[n]} at ({cx}, {cy}) does not "
-                                  f"fit on the {self.table_width} x {self.table_depth} in table",
-                                  f"corner_centres[{n}]")
+                raise LayoutError(Message("camera.layout.corner_off", {
+                    "id": str(self.corner_ids[n]), "x": shown(cx), "y": shown(cy),
+                    "width": float(self.table_width), "depth": float(self.table_depth)}),
+                    f"corner_centres[{n}]")
         if self.tag_size * math.sqrt(2) > self.base_mm / MM_PER_INCH:
-            raise LayoutError(f"a {self.tag_size} in tag does not fit on a {self.base_mm} mm base "
-                              "in every rotation", "tag_size")
+            raise LayoutError(Message("camera.layout.tag_too_big", {
+                "given": shown(self.tag_size), "base": float(self.base_mm)}), "tag_size")
 
 
 def _number_list(value: Any, where: str, n: int) -> list[float]:
     if not isinstance(value, list) or len(value) != n or not all(
             isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
             for v in value):
-        want = "a number" if n == 1 else f"a list of {n} numbers"
-        shown = value[0] if n == 1 and isinstance(value, list) else value
-        raise LayoutError(f"{where} must be {want}, got {shown!r}", where)
+        got = shown(value[0] if n == 1 and isinstance(value, list) and value else value)
+        raise LayoutError(Message("camera.json.number", {"where": where, "got": got}) if n == 1
+                          else Message("camera.json.numbers", {"where": where, "n": n,
+                                                               "got": got}), where)
     return [float(v) for v in value]
 
 
 def _int_list(value: Any, where: str, n: int) -> list[int]:
     if not isinstance(value, list) or len(value) != n or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in value):
-        want = "an integer" if n == 1 else f"a list of {n} integers"
-        shown = value[0] if n == 1 and isinstance(value, list) else value
-        raise LayoutError(f"{where} must be {want}, got {shown!r}", where)
+        got = shown(value[0] if n == 1 and isinstance(value, list) and value else value)
+        raise LayoutError(Message("camera.json.integer", {"where": where, "got": got}) if n == 1
+                          else Message("camera.json.integers", {"where": where, "n": n,
+                                                                "got": got}), where)
     return [int(v) for v in value]
 
 

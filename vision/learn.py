@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from geometry.units import base_radius
+from i18n import Message
 from vision.calibration import Calibration, rectify_matrix
 from vision.colour import chroma, find_bases, hsv_table, side_mask
 from vision.colour_config import (
@@ -32,6 +33,8 @@ from vision.colour_config import (
 )
 from vision.cv import cv2
 from vision.types import FloatArray, Image
+from vision.words import os_reason, shown
+from vision.words import side as side_word
 
 __all__ = ["LearnResult", "learn_colours", "save_colours", "load_colours", "ClickError"]
 
@@ -52,14 +55,16 @@ class ClickError(ColourConfigError):
 
 @dataclass(frozen=True)
 class LearnResult:
-    """The learned settings, and notes for the player (clicks not found back as bases)."""
+    """The learned settings, and notes for the player (clicks not found back as bases), as
+    messages."""
 
     config: ColourConfig
-    notes: tuple[str, ...]
+    notes: tuple[Message, ...]
     samples: Mapping[str, int]  # rim pixels used per side
 
     def to_json(self) -> dict[str, Any]:
-        return {"colours": self.config.to_json(), "notes": list(self.notes),
+        return {"colours": self.config.to_json(), "notes": [n.text("en") for n in self.notes],
+                "notes_words": [n.to_json() for n in self.notes],
                 "samples": dict(self.samples)}
 
 
@@ -68,17 +73,18 @@ def learn_colours(image_bgr: Image, calibration: Calibration,
                   base: ColourConfig = DEFAULT_COLOURS) -> LearnResult:
     """Settings with the clicked sides' colours learned (other sides keep `base`'s)."""
     if not clicks:
-        raise ClickError("no clicks: click the middle of a few bases of each side", "clicks")
+        raise ClickError(Message("camera.learn.no_clicks"), "clicks")
     ppi = base.px_per_in
     hsv = hsv_table(image_bgr, calibration, ppi)
     strength = chroma(hsv)
     config = replace(base, sides=())
     samples: dict[str, int] = {}
-    notes: list[str] = []
+    notes: list[Message] = []
     background = _without_clicks(hsv, calibration, clicks, base, ppi)
     for side, points in clicks.items():
         if not points:
-            raise ClickError(f"side {side!r}: no clicks", f"clicks.{side}")
+            raise ClickError(Message("camera.learn.side_no_clicks", {"side": side_word(side)}),
+                             f"clicks.{side}")
         base_mm = _base_mm(base, side)
         pixels = [_rim_pixels(hsv, strength, calibration, side, n, p, base_mm, ppi)
                   for n, p in enumerate(points)]
@@ -89,9 +95,9 @@ def learn_colours(image_bgr: Image, calibration: Calibration,
         try:
             config = config.with_side(learned)
         except ColourConfigError as error:
-            raise ColourConfigError(f"learned colour of {side!r} is unusable: {error.message}; "
-                                    "paint the sides' rims in more distinct colours",
-                                    f"clicks.{side}") from None
+            raise ColourConfigError(Message("camera.learn.unusable", {
+                "side": side_word(side), "why": error.words or error.message}),
+                f"clicks.{side}") from None
     # Sides not clicked keep their ranges only if they do not clash with the learned ones.
     for other in base.sides:
         if other.side in clicks:
@@ -99,8 +105,8 @@ def learn_colours(image_bgr: Image, calibration: Calibration,
         try:
             config = config.with_side(other)
         except ColourConfigError as error:
-            notes.append(f"side {other.side!r} dropped: its default colour clashes with a "
-                         f"learned one ({error.message}); click its bases to learn it")
+            notes.append(Message("camera.learn.dropped", {
+                "side": side_word(other.side), "why": error.words or error.message}))
     notes += _check_found(image_bgr, calibration, config, clicks)
     return LearnResult(config, tuple(notes), samples)
 
@@ -137,17 +143,20 @@ def _rim_pixels(hsv: Image, strength: Image, calibration: Calibration, side: str
     where = f"clicks.{side}[{n}]"
     if (len(click) != 2 or not all(isinstance(v, int | float) and not isinstance(v, bool)
                                    and math.isfinite(v) for v in click)):
-        raise ClickError(f"{where}: expected [x, y] pixel coordinates, got {click!r}", where)
+        raise ClickError(Message("camera.learn.click_format", {"where": where,
+                                                                "got": shown(click)}), where)
     u, v = float(click[0]), float(click[1])
+    pu, pv = f"{u:g}", f"{v:g}"  # the pixel as the click gave it
     w, h = calibration.image_size
     if not (0 <= u < w and 0 <= v < h):
-        raise ClickError(f"{where}: pixel ({u:g}, {v:g}) is outside the {w}x{h} image", where)
+        raise ClickError(Message("camera.learn.click_outside", {
+            "where": where, "u": pu, "v": pv, "size": _size(w, h)}), where)
     x, y = (float(c) for c in calibration.image_to_table(np.array([[u, v]]))[0])
     layout = calibration.layout
     if not (0 <= x <= layout.table_width and 0 <= y <= layout.table_depth):
-        raise ClickError(f"{where}: pixel ({u:g}, {v:g}) is off the table (at {x:.2f}, "
-                         f"{y:.2f} in; the table is {layout.table_width:.2f} x "
-                         f"{layout.table_depth:.2f} in)", where)
+        raise ClickError(Message("camera.learn.click_off_table", {
+            "where": where, "u": pu, "v": pv, "x": x, "y": y,
+            "width": float(layout.table_width), "depth": float(layout.table_depth)}), where)
     r = base_radius(base_mm) * ppi
     cu, cv = (rectify_matrix(layout, ppi) @ np.array([x, y, 1.0]))[:2]
     x0, x1 = int(max(cu - 1.4 * r, 0)), int(min(cu + 1.4 * r + 1, hsv.shape[1]))
@@ -160,15 +169,18 @@ def _rim_pixels(hsv: Image, strength: Image, calibration: Calibration, side: str
     rows = np.column_stack((patch, c))
     sat = rows[(rows[:, 1] >= SATURATED_S) & (rows[:, 3] >= SATURATED_C)]
     if len(sat) < MIN_RIM_SHARE * max(int(ring.sum()), 1):
-        raise ClickError(f"{where}: nothing saturated around ({x:.2f}, {y:.2f}) in "
-                         f"({len(sat)} coloured pixels): click the middle of a base whose rim "
-                         "is painted", where)
+        raise ClickError(Message("camera.learn.click_grey", {"where": where, "x": x, "y": y}),
+                         where)
     peak = _dominant_hue(sat[:, 0])
     near = sat[np.abs(_hue_diff(sat[:, 0], peak)) <= HUE_WINDOW]
     # The rim's core: blurred edge pixels (rim mixed with mat or miniature) are left out, so
     # the ranges describe the paint itself and the margins below decide how far they reach.
     core: FloatArray = near[near[:, 3] >= 0.5 * np.percentile(near[:, 3], 90)]
     return core
+
+
+def _size(w: int, h: int) -> str:
+    return f"{w}x{h}"
 
 
 def _hue_diff(hue: FloatArray, ref: float) -> FloatArray:
@@ -185,7 +197,7 @@ def _dominant_hue(hue: FloatArray) -> float:
 
 
 def _range(rows: FloatArray, background: Image, strength: Image,
-           notes: list[str], side: str) -> HsvRange:
+           notes: list[Message], side: str) -> HsvRange:
     """HSV range covering the pooled rim pixels with margins, tightened step by step (hue
     margins narrowed, saturation and chroma floors raised) until it takes at most
     `BACKGROUND_SHARE` of the table's unclicked pixels."""
@@ -226,13 +238,13 @@ def _range(rows: FloatArray, background: Image, strength: Image,
             break
     assert candidate is not None
     if share > BACKGROUND_SHARE:
-        notes.append(f"the learned {side} colour also matches {share:.1%} of the rest of the "
-                     "table: its rims are too close to the mat or terrain colours")
+        notes.append(Message("camera.learn.background", {"side": side_word(side),
+                                                         "share": 100.0 * share}))
     return candidate
 
 
 def _check_found(image_bgr: Image, calibration: Calibration, config: ColourConfig,
-                 clicks: Mapping[str, Sequence[Sequence[float]]]) -> list[str]:
+                 clicks: Mapping[str, Sequence[Sequence[float]]]) -> list[Message]:
     """Notes for clicks where the learned settings find no base of that side."""
     found = find_bases(image_bgr, calibration, config).bases
     notes = []
@@ -242,8 +254,9 @@ def _check_found(image_bgr: Image, calibration: Calibration, config: ColourConfi
         for n, (x, y) in enumerate(xy):
             if not any(b.side == side and math.hypot(b.x - x, b.y - y) <= 1.2 * r
                        for b in found):
-                notes.append(f"clicks.{side}[{n}]: no {side} base found there with the learned "
-                             "colours (is most of its rim hidden?)")
+                where = f"clicks.{side}[{n}]"
+                notes.append(Message("camera.learn.not_found", {"where": where,
+                                                                "side": side_word(side)}))
     return notes
 
 
@@ -258,14 +271,18 @@ def save_colours(path: str | Path, config: ColourConfig) -> None:
     if p.exists():
         try:
             loaded = json.loads(p.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError) as error:
-            raise ColourConfigError(f"{p}: cannot read it to add the colours ({error})",
+        except (OSError, json.JSONDecodeError):
+            raise ColourConfigError(Message("camera.learn.cannot_add", {"file": str(p)}),
                                     str(p)) from None
         if not isinstance(loaded, dict):
-            raise ColourConfigError(f"{p}: not a JSON object; will not overwrite it", str(p))
+            raise ColourConfigError(Message("camera.learn.not_object", {"file": str(p)}), str(p))
         data = loaded
     data["colours"] = config.to_json()
-    p.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    try:
+        p.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise ColourConfigError(Message("camera.file.cannot_write", {
+            "file": str(p), "reason": os_reason(error)}), str(p)) from None
 
 
 def load_colours(path: str | Path) -> ColourConfig:
@@ -274,11 +291,16 @@ def load_colours(path: str | Path) -> ColourConfig:
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
     except OSError as error:
-        raise ColourConfigError(f"{p}: cannot read ({error.strerror})", str(p)) from None
-    except json.JSONDecodeError as error:
-        raise ColourConfigError(f"{p}: not JSON ({error.msg} at line {error.lineno})",
+        raise ColourConfigError(Message("camera.file.unreadable", {
+            "file": str(p), "reason": os_reason(error)}), str(p)) from None
+    except UnicodeDecodeError:
+        raise ColourConfigError(Message("camera.file.not_utf8", {"file": str(p)}),
                                 str(p)) from None
+    except json.JSONDecodeError as error:
+        raise ColourConfigError(Message("camera.file.not_json", {
+            "file": str(p), "line": error.lineno, "column": error.colno}), str(p)) from None
     if not isinstance(data, dict) or "colours" not in data:
-        raise ColourConfigError(f"{p}: no 'colours' object", f"{p}:colours")
+        raise ColourConfigError(Message("camera.learn.no_colours", {"file": str(p)}),
+                                f"{p}:colours")
     return ColourConfig.from_json(data["colours"], f"{p}:colours")
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from i18n import Message
 from vision.cv import cv2
 from vision.errors import CalibrationError
 from vision.markers import to_gray
@@ -69,8 +70,9 @@ def calibrate_lens(frames: Iterable[Image], spec: BoardSpec = DEFAULT_BOARD) -> 
         if size is None:
             size = (w, h)
         elif size != (w, h):
-            raise CalibrationError(f"lens frame {n} is {w}x{h}, the first was "
-                                   f"{size[0]}x{size[1]}: use one resolution", f"frames[{n}]")
+            this, first = f"{w}x{h}", f"{size[0]}x{size[1]}"
+            raise CalibrationError(Message("camera.lens.frame_size", {
+                "n": n + 1, "size": this, "first": first}), f"frames[{n}]")
         corners, ids, _mc, _mi = detector.detectBoard(to_gray(frame))
         if ids is None or len(ids) < MIN_CORNERS:
             continue
@@ -80,11 +82,10 @@ def calibrate_lens(frames: Iterable[Image], spec: BoardSpec = DEFAULT_BOARD) -> 
         obj_points.append(np.asarray(obj, dtype=np.float32).reshape(-1, 1, 3))
         img_points.append(np.asarray(img, dtype=np.float32).reshape(-1, 1, 2))
     if size is None:
-        raise CalibrationError("no frames given for the lens calibration", "frames")
+        raise CalibrationError(Message("camera.lens.no_frames"), "frames")
     if len(obj_points) < MIN_VIEWS:
-        raise CalibrationError(f"the ChArUco board was found in {len(obj_points)} frame(s); "
-                               f"at least {MIN_VIEWS} views with {MIN_CORNERS}+ corners each are "
-                               "needed (tilt the board differently in each)", "frames")
+        raise CalibrationError(Message("camera.lens.too_few_views", {
+            "found": len(obj_points), "views": MIN_VIEWS, "corners": MIN_CORNERS}), "frames")
     rms, k, dist, _r, _t = cv2.calibrateCamera(obj_points, img_points, size, None, None)
     return Intrinsics(np.asarray(k, dtype=np.float64),
                       np.asarray(dist, dtype=np.float64).ravel(), size, float(rms))

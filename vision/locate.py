@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from i18n import Message
 from vision.calibfile import CalibrationFile
 from vision.calibration import Calibration, calibrate, find_corner_markers
 from vision.errors import CalibrationError, VisionError
@@ -66,7 +67,8 @@ def locate(image: Image, mode: str = "tags", settings: CalibrationFile | None = 
     markers are hidden) and locate the figures in `mode`. A table that cannot be located is
     an answer (``found: false`` with the reason), not an exception."""
     if mode not in MODES:
-        raise VisionError(f"unknown mode {mode!r} (known: {', '.join(MODES)})", "mode")
+        raise VisionError(Message("camera.locate.mode", {"mode": mode, "known": list(MODES)}),
+                          "mode")
     settings = settings or CalibrationFile()
     start = time.perf_counter()
     h, w = image.shape[:2]
@@ -77,6 +79,8 @@ def locate(image: Image, mode: str = "tags", settings: CalibrationFile | None = 
     except CalibrationError as error:
         seen = [d.id for d in find_corner_markers(image, settings.layout)]
         answer["table"] = {"found": False, "markers": seen, "reason": error.message}
+        if error.words is not None:
+            answer["table"]["reason_words"] = error.words.to_json()
         answer["figures"] = []
         return Located(None, [], answer)
     t_cal = time.perf_counter()
@@ -97,8 +101,7 @@ def locate(image: Image, mode: str = "tags", settings: CalibrationFile | None = 
 
 def _colour(image: Image, cal: Calibration, settings: CalibrationFile) -> list[dict[str, Any]]:
     if not colour_available():
-        raise VisionError("colour mode is unavailable in this build (vision.colour is missing);"
-                          " use --mode tags", "mode")
+        raise VisionError(Message("camera.locate.no_colour"), "mode")
     module = importlib.import_module("vision.colour")
     # colour_config reads the calibration file's "colours" section (defaults when absent)
     found: list[dict[str, Any]] = module.colour_figures(image, cal,

@@ -25,7 +25,10 @@ import numpy as np
 import numpy.typing as npt
 from scipy.optimize import linear_sum_assignment
 
+from i18n import Message
 from vision.errors import VisionError
+from vision.words import shown
+from vision.words import side as side_word
 
 __all__ = [
     "KnownFigure",
@@ -78,8 +81,8 @@ class KnownFigure:
         for name in ("x", "y", "max_move"):
             value = getattr(self, name)
             if not math.isfinite(value) or (name == "max_move" and value < 0):
-                raise VisionError(f"known figure {self.id!r}: bad {name} {value!r}",
-                                  f"{self.id}.{name}")
+                raise VisionError(Message("camera.match.bad_figure", {
+                    "figure": self.id, "field": name, "got": shown(value)}), f"{self.id}.{name}")
 
 
 @dataclass(frozen=True)
@@ -101,11 +104,12 @@ class Unknown:
     """A detection whose identity cannot be told apart: any of `candidates` could be there.
 
     A candidate ``None`` means "a figure that just appeared" is one of the explanations.
+    `reason` is a message.
     """
 
     detection: int
     candidates: tuple[str | None, ...]
-    reason: str
+    reason: Message
 
 
 @dataclass(frozen=True)
@@ -116,7 +120,7 @@ class MatchResult:
     unknown: tuple[Unknown, ...]
     appeared: tuple[int, ...]
     vanished: tuple[str, ...]
-    notes: tuple[str, ...] = field(default=())
+    notes: tuple[Message, ...] = field(default=())
 
     def identity(self, detection: int) -> str | None:
         """The figure id of a detection, or None when it is unknown or new."""
@@ -131,10 +135,12 @@ class MatchResult:
                          "margin": None if math.isinf(a.margin) else a.margin}
                         for a in self.matched],
             "unknown": [{"detection": u.detection, "candidates": list(u.candidates),
-                         "reason": u.reason} for u in self.unknown],
+                         "reason": u.reason.text("en"), "reason_words": u.reason.to_json()}
+                        for u in self.unknown],
             "appeared": list(self.appeared),
             "vanished": list(self.vanished),
-            "notes": list(self.notes),
+            "notes": [n.text("en") for n in self.notes],
+            "notes_words": [n.to_json() for n in self.notes],
         }
 
 
@@ -147,17 +153,17 @@ def match_figures(
 ) -> MatchResult:
     """Match detections to known figures, side by side; see the module docstring."""
     if gate_margin < 0 or ambiguity < 0:
-        raise VisionError(f"gate_margin and ambiguity must not be negative, got "
-                          f"{gate_margin!r} and {ambiguity!r}", "match")
+        raise VisionError(Message("camera.match.negative", {
+            "gate": shown(gate_margin), "ambiguity": shown(ambiguity)}), "match")
     ids = [k.id for k in known]
     if len(set(ids)) != len(ids):
         twice = sorted({i for i in ids if ids.count(i) > 1})
-        raise VisionError(f"known figures: id {twice[0]!r} is given twice", "known")
+        raise VisionError(Message("camera.match.twice", {"figure": twice[0]}), "known")
     matched: list[Assignment] = []
     unknown: list[Unknown] = []
     appeared: list[int] = []
     vanished: list[str] = []
-    notes: list[str] = []
+    notes: list[Message] = []
     sides = sorted({k.side for k in known} | {d.side for d in detections})
     for side in sides:
         figs = [k for k in known if k.side == side]
@@ -199,7 +205,7 @@ def _match_side(figs: Sequence[KnownFigure], dets: Sequence[Located], gate_margi
         alternatives[(i, j)] = (alt, alt_total - total)
 
     doubtful: dict[int, set[str | None]] = {}
-    reasons: dict[int, str] = {}
+    reasons: dict[int, Message] = {}
     for alt, extra in alternatives.values():
         if extra > ambiguity:
             continue
@@ -213,8 +219,8 @@ def _match_side(figs: Sequence[KnownFigure], dets: Sequence[Located], gate_margi
                 bucket = doubtful.setdefault(col, set())
                 bucket.update({None if was is None else figs[was].id,
                                None if now_fig is None else figs[now_fig].id})
-                reasons.setdefault(col, f"another assignment is only {extra:.2f} in of total "
-                                        f"movement worse than the best (within {ambiguity:g} in)")
+                reasons.setdefault(col, Message("camera.match.ambiguous", {
+                    "extra": max(extra, 0.0), "within": ambiguity}))
 
     matched = []
     for i, j in pairs:
@@ -229,9 +235,9 @@ def _match_side(figs: Sequence[KnownFigure], dets: Sequence[Located], gate_margi
     placed = {figs[i].id for i, _ in pairs} | {c for u in unknown for c in u.candidates
                                                if c is not None}
     vanished = tuple(f.id for f in figs if f.id not in placed)
-    notes = tuple(f"detection {j} at ({dets[j].x:.2f}, {dets[j].y:.2f}) is farther than any "
-                  f"{dets[j].side} figure could have moved" for j in appeared
-                  if bool(np.all(dist[:, j] > gate[:, j])))
+    notes = tuple(Message("camera.match.too_far", {
+        "side": side_word(dets[j].side), "x": float(dets[j].x), "y": float(dets[j].y)})
+        for j in appeared if bool(np.all(dist[:, j] > gate[:, j])))
     return MatchResult(tuple(matched), tuple(unknown), appeared, vanished, notes)
 
 
@@ -267,7 +273,8 @@ def known_from_scene(figures: Iterable[Mapping[str, Any]], moves: Mapping[str, f
         try:
             out.append(KnownFigure(str(f["id"]), str(f["side"]), float(f["x"]), float(f["y"]),
                                    float(moves.get(str(f["id"]), default_move))))
-        except (KeyError, TypeError, ValueError) as error:
-            raise VisionError(f"figures[{n}]: needs id, side, x and y ({error})",
-                              f"figures[{n}]") from None
+        except (KeyError, TypeError, ValueError):
+            where = f"figures[{n}]"
+            raise VisionError(Message("camera.match.scene_figure", {"where": where}),
+                              where) from None
     return out

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from i18n import Message
 from vision.cv import cv2
 from vision.errors import CalibrationError
 from vision.types import FloatArray
@@ -44,10 +45,10 @@ class Intrinsics:
         sx = image_size[0] / self.image_size[0]
         sy = image_size[1] / self.image_size[1]
         if abs(sx - sy) > 0.01 * max(sx, sy):
-            raise CalibrationError(
-                f"the lens was calibrated at {self.image_size[0]}x{self.image_size[1]}, "
-                f"which is not the aspect ratio of this {image_size[0]}x{image_size[1]} image",
-                "intrinsics.image_size")
+            lens = f"{self.image_size[0]}x{self.image_size[1]}"
+            image = f"{image_size[0]}x{image_size[1]}"
+            raise CalibrationError(Message("camera.lens.aspect", {"lens": lens, "image": image}),
+                                   "intrinsics.image_size")
         k = self.camera_matrix.copy()
         k[0, :] *= sx
         k[1, :] *= sy
@@ -61,26 +62,29 @@ class Intrinsics:
     @classmethod
     def from_json(cls, data: Any, where: str = "intrinsics") -> Intrinsics:
         if not isinstance(data, dict):
-            raise CalibrationError(f"{where} must be a JSON object", where)
+            raise CalibrationError(Message("camera.json.not_object", {"where": where}), where)
         try:
             k = np.asarray(data["camera_matrix"], dtype=np.float64)
             dist = np.asarray(data.get("dist_coeffs", []), dtype=np.float64).ravel()
             w, h = (int(v) for v in data["image_size"])
             rms = data.get("rms_px")
         except KeyError as error:
-            raise CalibrationError(f"{where} lacks {error.args[0]!r}",
-                                   f"{where}.{error.args[0]}") from None
+            raise CalibrationError(Message("camera.json.missing", {
+                "where": where, "field": str(error.args[0])}),
+                f"{where}.{error.args[0]}") from None
         except (TypeError, ValueError):
-            raise CalibrationError(f"{where} has a malformed camera_matrix, dist_coeffs or "
-                                   "image_size", where) from None
+            raise CalibrationError(Message("camera.lens.malformed", {"where": where}),
+                                   where) from None
         if k.shape != (3, 3) or not np.all(np.isfinite(k)) or k[0, 0] <= 0 or k[1, 1] <= 0:
-            raise CalibrationError(f"{where}.camera_matrix must be a 3x3 matrix with positive "
-                                   "focal lengths", f"{where}.camera_matrix")
+            field = f"{where}.camera_matrix"
+            raise CalibrationError(Message("camera.lens.matrix", {"where": field}), field)
         if dist.size not in (0, 4, 5, 8, 12, 14) or not np.all(np.isfinite(dist)):
-            raise CalibrationError(f"{where}.dist_coeffs must hold 4, 5, 8, 12 or 14 numbers, "
-                                   f"got {dist.size}", f"{where}.dist_coeffs")
+            field = f"{where}.dist_coeffs"
+            raise CalibrationError(Message("camera.lens.distortion", {
+                "where": field, "n": int(dist.size)}), field)
         if w <= 0 or h <= 0:
-            raise CalibrationError(f"{where}.image_size must be positive", f"{where}.image_size")
+            field = f"{where}.image_size"
+            raise CalibrationError(Message("camera.lens.image_size", {"where": field}), field)
         return cls(k, dist if dist.size else np.zeros(5), (w, h),
                    None if rms is None else float(rms))
 
@@ -159,12 +163,11 @@ def solve_pose(table_points: FloatArray, image_points: FloatArray, image_size: t
     ok, rvec, tvec = cv2.solvePnP(obj, image_points.astype(np.float64), intr.camera_matrix,
                                   intr.dist_coeffs, flags=cv2.SOLVEPNP_IPPE)
     if not ok:
-        raise CalibrationError("cannot solve the camera pose from the corner markers", "pose")
+        raise CalibrationError(Message("camera.pose.unsolved"), "pose")
     rot = np.asarray(cv2.Rodrigues(rvec)[0], dtype=np.float64)
     rvec = np.asarray(rvec, dtype=np.float64).ravel()
     tvec = np.asarray(tvec, dtype=np.float64).ravel()
     centre: FloatArray = -rot.T @ tvec
     if centre[2] <= 0:
-        raise CalibrationError("the corner markers put the camera below the table: is the "
-                               "image mirrored?", "pose")
+        raise CalibrationError(Message("camera.pose.below"), "pose")
     return CameraPose(intr, rvec, tvec, centre, source)

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from geometry.units import MM_PER_INCH
+from i18n import Message
 from vision.calibration import Calibration, rectified_to_table
 from vision.markers import Detection, detect, marker_centre, tag_detector, to_gray
 from vision.types import FloatArray, Image
@@ -76,15 +77,16 @@ class TagFix:
 
 @dataclass(frozen=True)
 class TagRejection:
-    """A tag that was seen but not trusted, and why."""
+    """A tag that was seen but not trusted, and why (a message: what is wrong, what to do)."""
 
     tag: int
-    reason: str
+    reason: Message
     x: float | None = None
     y: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"tag": self.tag, "reason": self.reason}
+        out: dict[str, Any] = {"tag": self.tag, "reason": self.reason.text("en"),
+                               "reason_words": self.reason.to_json()}
         if self.x is not None and self.y is not None:
             out["near"] = [round(self.x, 2), round(self.y, 2)]
         return out
@@ -130,8 +132,9 @@ def locate_tags(image: Image, calibration: Calibration, px_per_in: float | None 
         foot = (rectified_to_table(d.centre.reshape(1, 2), layout, ppi) if rectify
                 else calibration.image_to_table(d.centre.reshape(1, 2)))[0]
         if counts[d.id] > 1:
-            result.rejected.append(TagRejection(d.id, f"tag {d.id} seen {counts[d.id]} times",
-                                                float(foot[0]), float(foot[1])))
+            result.rejected.append(TagRejection(
+                d.id, Message("camera.tag.twice", {"n": counts[d.id]}), float(foot[0]),
+                float(foot[1])))
             continue
         fix = _fix(d, table_corners, foot, calibration, result)
         if fix is not None:
@@ -150,17 +153,17 @@ def _fix(d: Detection, table_corners: FloatArray, foot: FloatArray, cal: Calibra
     side, angle, residual = _square_fit(corners)
     x0, y0 = float(foot[0]), float(foot[1])
     if residual > MAX_SHAPE_RESIDUAL_IN:
-        result.rejected.append(TagRejection(
-            d.id, f"not square (corner residual {residual:.3f} in): partly hidden?", x0, y0))
+        result.rejected.append(TagRejection(d.id, Message("camera.tag.not_square", {
+            "mm": residual * MM_PER_INCH}), x0, y0))
         return None
     if abs(side / layout.tag_size - 1.0) > SIZE_TOLERANCE:
-        result.rejected.append(TagRejection(
-            d.id, f"{side:.2f} in wide, printed {layout.tag_size} in: not a figure tag?", x0, y0))
+        result.rejected.append(TagRejection(d.id, Message("camera.tag.size", {
+            "mm": side * MM_PER_INCH, "printed": layout.tag_size * MM_PER_INCH}), x0, y0))
         return None
     xy = cal.lift(foot.reshape(1, 2), height)[0] if cal.pose is not None else foot
     x, y = float(xy[0]), float(xy[1])
     if not (0.0 <= x <= layout.table_width and 0.0 <= y <= layout.table_depth):
-        result.rejected.append(TagRejection(d.id, "off the table", x, y))
+        result.rejected.append(TagRejection(d.id, Message("camera.tag.off_table"), x, y))
         return None
     pixel = cal.table_to_image(np.array([[x, y]]), height)[0] if cal.pose is not None \
         else cal.table_to_image(foot.reshape(1, 2))[0]

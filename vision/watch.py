@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from i18n import Message
 from vision.calibfile import CalibrationFile
 from vision.calibration import Calibration
 from vision.cv import cv2
@@ -30,6 +31,7 @@ from vision.errors import ImageError, VisionError
 from vision.imageio import read_image
 from vision.locate import locate
 from vision.types import Image
+from vision.words import net_reason, plain
 
 __all__ = ["frames", "Tracker", "Change", "HttpPoster", "watch", "IMAGE_SUFFIXES",
            "positions_url"]
@@ -49,8 +51,7 @@ def frames(source: str, max_frames: int | None = None,
     if path.is_dir():
         files = sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
         if not files:
-            raise VisionError(f"{source}: no {', '.join(IMAGE_SUFFIXES)} images in this folder",
-                              source)
+            raise VisionError(Message("camera.watch.no_images", {"folder": source}), source)
         for n, p in enumerate(files[:max_frames]):
             try:
                 yield n, read_image(p, grey=grey)
@@ -61,14 +62,14 @@ def frames(source: str, max_frames: int | None = None,
         capture = cv2.VideoCapture(int(source))
         # a live camera: keep only the newest frame, not a backlog of stale ones
         capture.set(cv2.CAP_PROP_BUFFERSIZE, 1)
-        what = f"camera {source}"
+        cannot = Message("camera.watch.no_camera", {"camera": source})
     elif path.is_file():
         capture = cv2.VideoCapture(str(path))
-        what = f"video {source}"
+        cannot = Message("camera.watch.no_video", {"file": source})
     else:
-        raise VisionError(f"{source}: not a camera index, a video file or a folder", source)
+        raise VisionError(Message("camera.watch.source", {"source": source}), source)
     if not capture.isOpened():
-        raise VisionError(f"cannot open {what}", source)
+        raise VisionError(cannot, source)
     try:
         n = 0
         while max_frames is None or n < max_frames:
@@ -187,13 +188,14 @@ def positions_url(server: str, game: str) -> str:
 @dataclass
 class HttpPoster:
     """POSTs each change as JSON; a refused or failed post raises `VisionError` with the
-    server's status and message. The service takes a game's positions only with the game's
-    `token` (sent as `Authorization: Bearer TOKEN`)."""
+    server's status and message (asked in `lang`). The service takes a game's positions only
+    with the game's `token` (sent as `Authorization: Bearer TOKEN`)."""
 
     server: str
     game: str
     timeout: float = 5.0
     token: str | None = None
+    lang: str = "en"
 
     @property
     def url(self) -> str:
@@ -201,7 +203,7 @@ class HttpPoster:
 
     def __call__(self, payload: dict[str, Any]) -> None:
         body = json.dumps(payload).encode("utf-8")
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", "Accept-Language": self.lang}
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         request = urllib.request.Request(self.url, data=body, method="POST", headers=headers)
@@ -209,11 +211,23 @@ class HttpPoster:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 response.read()
         except urllib.error.HTTPError as error:
-            detail = error.read(500).decode("utf-8", "replace")
-            raise VisionError(f"{self.url} answered {error.code}: {detail}", self.url) from None
+            detail = _said(error.read(2000).decode("utf-8", "replace"))
+            raise VisionError(Message("camera.watch.refused", {
+                "url": self.url, "status": str(error.code), "detail": detail}),
+                self.url) from None
         except (urllib.error.URLError, OSError) as error:
-            reason = getattr(error, "reason", error)
-            raise VisionError(f"cannot post to {self.url}: {reason}", self.url) from None
+            raise VisionError(Message("camera.watch.cannot_post", {
+                "url": self.url, "reason": net_reason(error)}), self.url) from None
+
+
+def _said(body: str) -> str:
+    """What the server's error answer says: its message (in the language asked for), else
+    the start of its body."""
+    try:
+        said = json.loads(body)["error"]["message"]
+    except (ValueError, KeyError, TypeError):
+        return body[:300]
+    return str(said)
 
 
 # -- the loop -------------------------------------------------------------------------------
@@ -222,16 +236,18 @@ class WatchStats:
     frames: int = 0
     located: int = 0
     posted: int = 0
-    skipped: list[str] = field(default_factory=list)
+    skipped: list[Message] = field(default_factory=list)  # why each unreadable file was
 
 
 def watch(source: str, sink: Sink, settings: CalibrationFile | None = None,
           mode: str = "tags", max_frames: int | None = None, every: float = 0.0,
-          tracker: Tracker | None = None, log: Callable[[str], None] | None = None) -> WatchStats:
+          tracker: Tracker | None = None,
+          log: Callable[[Message], None] | None = None) -> WatchStats:
     """Follow `source`, post a payload to `sink` for every frame where something changed.
 
     The last good calibration is kept and reused while corner markers are hidden (a fixed
-    camera). `every` seconds are left between frames of a live camera.
+    camera). `every` seconds are left between frames of a live camera. `log` hears, as
+    messages, about the files skipped and the frames where the table was not found.
     """
     settings = settings or CalibrationFile()
     tracker = tracker or Tracker()
@@ -240,15 +256,18 @@ def watch(source: str, sink: Sink, settings: CalibrationFile | None = None,
     for n, image in frames(source, max_frames, grey=mode == "tags"):
         if isinstance(image, ImageError):
             # a bad file in a folder: say so and go on with the next one
-            stats.skipped.append(image.message)
+            said = plain(image)
+            stats.skipped.append(said)
             if log:
-                log(image.message)
+                log(said)
             continue
         stats.frames += 1
         result = locate(image, mode, settings, previous=last_cal)
         if result.calibration is None:
             if log:
-                log(f"frame {n}: table not found: {result.answer['table']['reason']}")
+                table = result.answer["table"]
+                log(Message("camera.watch.no_table", {
+                    "frame": n, "reason": table.get("reason_words") or table["reason"]}))
             continue
         stats.located += 1
         if result.calibration.source == "markers":

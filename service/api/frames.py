@@ -12,6 +12,11 @@ Frames are the one place the body may exceed 1 MB (`MAX_FRAME_BYTES`); the pixel
 from the image header before anything is decoded (decompression bombs), and every bad frame is
 a 4xx in the API's one error shape. Nothing here changes the game: a figure is brought to where
 the camera saw it only by a legal action (`POST /games/ID/actions`).
+
+Answers speak the request's language (`?lang=`, then `Accept-Language`): every text field
+``K`` (a table's `reason`, `notes`, each refusal's `reason`) has its message beside it as
+``K_words``, and the camera's last view is stored that way, to be said again in the language
+of whoever reads it (`vision.words.say`).
 """
 
 from __future__ import annotations
@@ -27,13 +32,16 @@ from pydantic import BaseModel, Field
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from geometry.errors import SurviveUsError
+from i18n import Message, render, render_text
 from rules.game import Game
 from service.app import services
 from service.errors import ApiError
-from service.frame_analysis import analyse, read_seen
-from service.schemas import Json, Query, Strict
+from service.frame_analysis import analyse, figure_name, read_seen
+from service.language import request_lang
+from service.schemas import Json, Query, Strict, Words
 from service.storage import cameras, gamelog
 from service.tokens import require_token
+from vision.words import plain, say
 
 __all__ = ["bp", "register", "MAX_FRAME_BYTES", "MAX_FRAME_PIXELS", "FRAME_TYPES"]
 
@@ -95,6 +103,8 @@ class FrameOut(BaseModel):
     ai: Json | None
     checks: Json | None
     notes: list[str]
+    notes_words: list[Words] = Field(default_factory=list, description="`notes` as messages "
+                                     "(code and parameters)")
 
 
 # -- settings ---------------------------------------------------------------------------------
@@ -136,14 +146,17 @@ def put_camera(game_id: str, body: CameraIn) -> dict[str, Any]:
         for tag, figure in body.tags.items():
             where = f"tags.{tag}"
             if not first <= int(tag) <= last:
-                raise ApiError(f"{where}: tag {tag} is outside the layout's figure tags "
-                               f"({first}-{last})", where, code="invalid_camera")
+                raise ApiError(Message("camera.api.tag_outside", {
+                    "where": where, "tag": tag, "first": str(first), "last": str(last)}),
+                    where, code="invalid_camera")
             if figure not in game.figures:
-                raise ApiError(f"{where}: no figure {figure!r} in game {game_id}", where,
-                               code="invalid_camera")
+                raise ApiError(Message("camera.api.no_figure", {"where": where,
+                                                                "figure": figure}),
+                               where, code="invalid_camera")
             if figure in figures:
-                raise ApiError(f"{where}: {figure} already has tag {figures[figure]}", where,
-                               code="invalid_camera")
+                raise ApiError(Message("camera.api.tag_twice", {
+                    "where": where, "figure": figure_name(game.figures[figure]),
+                    "tag": figures[figure]}), where, code="invalid_camera")
             figures[figure] = tag
 
     services().games.read(game_id, check)
@@ -159,19 +172,31 @@ def put_camera(game_id: str, body: CameraIn) -> dict[str, Any]:
 @bp.doc(summary="The game's camera settings and the last analysis of a frame or positions")
 def get_camera(game_id: str) -> dict[str, Any]:
     _, settings, last = _camera_row(game_id, token=False)
-    return {"settings": settings, "last": last}
+    return {"settings": settings, "last": _said(last)}
+
+
+def _said(answer: Any) -> Any:
+    """An answer (or a stored view) in the request's language: every ``K_words`` said into
+    its ``K``, and the AI's explanation from its messages."""
+    lang = request_lang()
+    out = say(answer, lang)
+    ai = out.get("ai") if isinstance(out, dict) else None
+    if isinstance(ai, dict) and ai.get("messages"):
+        ai["explanation"] = render_text("word.separator", {}, lang).join(
+            render(m, lang) for m in ai["messages"])
+    return out
 
 
 # -- frames -----------------------------------------------------------------------------------
-def _too_large(what: str) -> ApiError:
-    return ApiError(f"{what} is over {MAX_FRAME_BYTES // (1024 * 1024)} MB", "body",
-                    code="too_large", status=413)
+def _too_large() -> ApiError:
+    return ApiError(Message("camera.api.too_large", {"mb": MAX_FRAME_BYTES // (1024 * 1024)}),
+                    "body", code="too_large", status=413)
 
 
 def _frame_bytes() -> tuple[bytes, str | None, str | None]:
     """(image bytes, declared type or None, form fields mode / calibration)."""
     if request.content_length is not None and request.content_length > MAX_FRAME_BYTES:
-        raise _too_large(f"the body ({request.content_length} bytes)")
+        raise _too_large()
     request.max_content_length = MAX_FRAME_BYTES
     mimetype = request.mimetype
     try:
@@ -180,41 +205,47 @@ def _frame_bytes() -> tuple[bytes, str | None, str | None]:
         if mimetype == "multipart/form-data":
             part = request.files.get("frame")
             if part is None:
-                raise ApiError("a multipart frame needs its image in the part named 'frame'",
-                               "body.frame", code="invalid_request")
+                raise ApiError(Message("camera.api.no_frame_part"), "body.frame",
+                               code="invalid_request")
             declared = part.mimetype if part.mimetype in FRAME_TYPES else None
             return part.read(MAX_FRAME_BYTES + 1), declared, request.form.get("calibration")
     except RequestEntityTooLarge:
-        raise _too_large("the body") from None
-    raise ApiError(f"send the frame as image/jpeg or image/png (the raw body) or as the "
-                   f"'frame' part of multipart/form-data, not {mimetype or 'no Content-Type'}",
-                   "Content-Type", code="unsupported_media_type", status=415)
+        raise _too_large() from None
+    raise ApiError(Message("camera.api.media_type", {
+        "got": mimetype or Message("camera.api.no_media_type")}),
+        "Content-Type", code="unsupported_media_type", status=415)
 
 
 def _decode(data: bytes, declared: str | None, mode: str) -> Any:
     from vision.errors import ImageError
-    from vision.imageio import decode_image, image_header
+    from vision.imageio import decode_image, image_header, too_many_pixels
 
     if len(data) > MAX_FRAME_BYTES:
-        raise _too_large("the frame")
+        raise _too_large()
     try:
         fmt, width, height = image_header(data, "frame")
     except ImageError as error:
-        raise ApiError(error.message, "body", code="invalid_image") from None
+        raise ApiError(_photo(plain(error)), "body", code="invalid_image") from None
     if fmt not in FRAME_TYPES.values():
-        raise ApiError(f"the frame is a {fmt} image: send JPEG or PNG", "body",
+        raise ApiError(Message("camera.api.format", {"format": fmt}), "body",
                        code="unsupported_media_type", status=415)
     if declared is not None and FRAME_TYPES[declared] != fmt:
-        raise ApiError(f"the frame is declared {declared} but its bytes are a {fmt} image",
+        raise ApiError(Message("camera.api.declared", {"declared": declared, "format": fmt}),
                        "Content-Type", code="unsupported_media_type", status=415)
     if width * height > MAX_FRAME_PIXELS:
-        raise ApiError(f"the frame declares {width} x {height} pixels ({width * height / 1e6:.0f}"
-                       f" Mpx), more than the {MAX_FRAME_PIXELS / 1e6:.0f} Mpx allowed: refused "
-                       "before decoding", "body", code="too_many_pixels", status=413)
+        raise ApiError(_photo(too_many_pixels("frame", width, height, MAX_FRAME_PIXELS)),
+                       "body", code="too_many_pixels", status=413)
     try:
         return decode_image(data, "frame", MAX_FRAME_PIXELS, grey=mode == "tags")
     except ImageError as error:
-        raise ApiError(error.message, "body", code="invalid_image") from None
+        raise ApiError(_photo(plain(error)), "body", code="invalid_image") from None
+
+
+def _photo(message: Message) -> Message:
+    """An image refusal about the body: "the photo" rather than the file name "frame"."""
+    if message.params.get("file") != "frame":
+        return message
+    return Message(message.code, {**message.params, "file": Message("camera.api.photo")})
 
 
 def _previous(settings: Any, last: dict[str, Any] | None) -> Any:
@@ -239,10 +270,12 @@ def _answer(game_id: str, source: str, mode: str, table: dict[str, Any], seen_js
 
     def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
         if not table.get("found"):
-            reason = table.get("reason", "the table was not located")
+            reason = table.get("reason_words") or table.get("reason") or Message(
+                "camera.api.table_unknown")
+            note = Message("camera.api.no_table", {"reason": reason})
             return {"version": row.version, "mode": mode, "figures": [], "unknown": [],
                     "appeared": [], "vanished": [], "moved": [], "ai": None, "checks": None,
-                    "notes": [f"the table was not found: {reason}"]}
+                    "notes": [note.text("en")], "notes_words": [note.to_json()]}
         return analyse(game, game_id, row.version, seen, mode, tags)
 
     found: dict[str, Any] = services().games.read(game_id, use)
@@ -257,7 +290,8 @@ def _answer(game_id: str, source: str, mode: str, table: dict[str, Any], seen_js
             if last and "calibration" in last:
                 stored["calibration"] = last["calibration"]
         cameras.put_last(conn, game_id, stored)
-    return out
+    said: dict[str, Any] = _said(out)
+    return said
 
 
 @bp.post("/games/<id:game_id>/frames")
@@ -274,7 +308,7 @@ def post_frame(game_id: str, query: FrameQuery) -> dict[str, Any]:
     data, declared, form_calibration = _frame_bytes()
     form_mode = request.form.get("mode") if request.mimetype == "multipart/form-data" else None
     if form_mode is not None and form_mode not in ("tags", "colour"):
-        raise ApiError(f"mode: tags or colour, not {form_mode!r}", "body.mode",
+        raise ApiError(Message("camera.api.mode", {"got": form_mode}), "body.mode",
                        code="invalid_request")
     mode = query.mode or form_mode or settings_json.get("mode") or "tags"
     calibration_json = settings_json.get("calibration")
@@ -282,8 +316,9 @@ def post_frame(game_id: str, query: FrameQuery) -> dict[str, Any]:
         try:
             calibration_json = json.loads(form_calibration)
         except json.JSONDecodeError as error:
-            raise ApiError(f"calibration: not valid JSON: {error.msg}", "body.calibration",
-                           code="invalid_json", status=400) from None
+            raise ApiError(Message("camera.api.calibration_json", {
+                "line": error.lineno, "column": error.colno}), "body.calibration",
+                code="invalid_json", status=400) from None
     settings = _calibration_file(calibration_json, "calibration")
     image = _decode(data, declared, mode)
     result = locate(image, mode, settings, previous=_previous(settings, last))
