@@ -28,11 +28,11 @@ from typing import Any
 
 from ai.policy import describe, make_policy
 from geometry.errors import SurviveUsError
-from i18n import Message, Name
+from i18n import Message
 from rules import legal
 from rules.actions import Move
-from rules.figures import Fig
 from rules.game import ZOMBIES, Game
+from rules.names import figure_name
 from rules.uncertain import review
 from service.api.games import AI_POLICY
 from service.api.page_support import preview
@@ -41,7 +41,7 @@ from vision.match import KnownFigure, match_figures
 from vision.words import plain, shown
 from vision.words import side as side_word
 
-__all__ = ["Seen", "analyse", "read_seen", "figure_name", "said", "STATUS", "IN_PLACE_INCHES",
+__all__ = ["Seen", "analyse", "read_seen", "said", "STATUS", "IN_PLACE_INCHES",
            "MIN_MOVE", "MOVES_GATE", "AI_POLICY"]
 
 IN_PLACE_INCHES = 0.25  # the AI's zombie stands where it asked when this close (centres)
@@ -76,11 +76,6 @@ class Seen:
 STATUS = {"standing": Message("status.standing"), "down": Message("status.down"),
           "dead": Message("status.dead"), "contaminated": Message("status.contaminated"),
           "removed": Message("status.removed"), "evacuated": Message("status.evacuated")}
-
-
-def figure_name(fig: Fig) -> Name:
-    """A figure's name in both languages (the French when it has no English)."""
-    return {"fr": fig.name, "en": str(getattr(fig, "name_en", "") or fig.name)}
 
 
 def said(message: Message) -> dict[str, Any]:
@@ -147,14 +142,14 @@ def _identify(game: Game, seen: list[Seen], mode: str,
                                                                {"tag": tag}))})
             elif figure not in on_table:
                 fig = game.figures.get(figure)
-                why = Message("camera.seen.not_in_game", {"tag": tag, "figure": figure}) \
+                name = figure_name(game, figure)
+                why = Message("camera.seen.not_in_game", {"tag": tag, "figure": name}) \
                     if fig is None else Message("camera.seen.off_table", {
-                        "tag": tag, "figure": figure_name(fig),
-                        "state": STATUS.get(fig.status, fig.status)})
+                        "tag": tag, "figure": name, "state": STATUS.get(fig.status, fig.status)})
                 appeared.append({**s.to_json(), "figure": figure, **said(why)})
             elif figure in ids:
                 unknown.append({**s.to_json(), "candidates": [figure], **said(Message(
-                    "camera.seen.twice", {"figure": figure_name(on_table[figure]),
+                    "camera.seen.twice", {"figure": figure_name(game, figure),
                                           "tags": [str(seen[ids[figure]].tag), tag]}))})
             else:
                 ids[figure] = n

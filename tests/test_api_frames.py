@@ -419,6 +419,18 @@ def test_refusal_reasons_follow_the_language(client: Any, game: dict[str, Any]) 
                                      "attribuez-la dans les réglages de caméra de la partie")
     assert appeared[0]["reason_words"] == {"code": "camera.seen.unassigned",
                                            "params": {"tag": "49"}}
+    # a figure seen under two tags is named as a person calls it, never by its id
+    fig = next(f for f in on_table(game) if f["side"] == "survivors")
+    camera = client.put(f"/api/v1/games/{game['id']}/camera",
+                        json={"tags": {"5": fig["id"]}, "mode": "colour"}, headers=h)
+    assert camera.status_code == 200, camera.json
+    name = client.get(f"/api/v1/games/{game['id']}").json["names"][fig["id"]]
+    twice = {"mode": "tags", "figures": [{"tag": 5, "x": fig["x"], "y": fig["y"]},
+                                         {"tag": 5, "x": fig["x"] + 3, "y": fig["y"]}]}
+    unknown = client.post(positions + "?lang=fr", json=twice, headers=h).json["unknown"]
+    assert unknown[0]["reason"] == (f"{name['fr']} est vu deux fois (étiquettes 5 et 5) : "
+                                    "l'une des deux est sur le mauvais socle")
+    assert unknown[0]["reason_words"]["params"]["figure"] == name
     zombies = sorted((f for f in on_table(game) if f["side"] == "zombies"),
                      key=lambda f: (f["x"], f["y"]))
     a, b = next((p, q) for p in zombies for q in zombies

@@ -34,9 +34,10 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from geometry.errors import SurviveUsError
 from i18n import Message, render, render_text
 from rules.game import Game
+from rules.names import figure_name
 from service.app import services
 from service.errors import ApiError
-from service.frame_analysis import analyse, figure_name, read_seen
+from service.frame_analysis import analyse, read_seen
 from service.language import request_lang
 from service.schemas import Json, Query, Strict, Words
 from service.storage import cameras, gamelog
@@ -155,7 +156,7 @@ def put_camera(game_id: str, body: CameraIn) -> dict[str, Any]:
                                where, code="invalid_camera")
             if figure in figures:
                 raise ApiError(Message("camera.api.tag_twice", {
-                    "where": where, "figure": figure_name(game.figures[figure]),
+                    "where": where, "figure": figure_name(game, figure),
                     "tag": figures[figure]}), where, code="invalid_camera")
             figures[figure] = tag
 
