@@ -379,8 +379,8 @@ def _jointly(points: FloatArray, fits: list[tuple[CircleFit, FloatArray, float]]
 
 
 def _mm(px: float, ppi: float) -> float:
-    """A length on the rectified table, pixels to millimetres."""
-    return px / ppi * MM_PER_INCH
+    """A length on the rectified table, pixels to millimetres (to a hundredth)."""
+    return round(px / ppi * MM_PER_INCH, 2)
 
 
 def _check(fit: CircleFit, cover: float, expected: float, config: ColourConfig,

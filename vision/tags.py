@@ -154,11 +154,12 @@ def _fix(d: Detection, table_corners: FloatArray, foot: FloatArray, cal: Calibra
     x0, y0 = float(foot[0]), float(foot[1])
     if residual > MAX_SHAPE_RESIDUAL_IN:
         result.rejected.append(TagRejection(d.id, Message("camera.tag.not_square", {
-            "mm": residual * MM_PER_INCH}), x0, y0))
+            "mm": round(residual * MM_PER_INCH, 2)}), x0, y0))
         return None
     if abs(side / layout.tag_size - 1.0) > SIZE_TOLERANCE:
         result.rejected.append(TagRejection(d.id, Message("camera.tag.size", {
-            "mm": side * MM_PER_INCH, "printed": layout.tag_size * MM_PER_INCH}), x0, y0))
+            "mm": round(side * MM_PER_INCH, 2),
+            "printed": round(layout.tag_size * MM_PER_INCH, 2)}), x0, y0))
         return None
     xy = cal.lift(foot.reshape(1, 2), height)[0] if cal.pose is not None else foot
     x, y = float(xy[0]), float(xy[1])
