@@ -1,4 +1,5 @@
-"""A picture of what was located, drawn over the frame, for players to check at a glance."""
+"""A picture of what was located, drawn over the frame, for players to check at a glance:
+numbers and colours only, so it reads the same in every language."""
 
 from __future__ import annotations
 
@@ -37,8 +38,15 @@ def draw_located(image: Image, cal: Calibration, figures: list[dict[str, Any]]) 
         pts = np.round(cal.table_to_image(ring, height)).astype(np.int32)
         colour = TAG_BGR if "tag" in fig else SIDE_BGR.get(str(fig.get("side")), (255, 255, 255))
         cv2.polylines(out, [pts], True, colour, 2 * scale, cv2.LINE_AA)
-        label = str(fig["tag"]) if "tag" in fig else str(fig.get("track", fig.get("side", "")))
+        label = str(fig["tag"]) if "tag" in fig else _track_number(fig)
         x, y = pts[:, 0].max() + 4 * scale, int(pts[:, 1].mean())
         cv2.putText(out, label, (int(x), y), cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, colour,
                     max(1, scale), cv2.LINE_AA)
     return out
+
+
+def _track_number(fig: dict[str, Any]) -> str:
+    """A colour-mode base's label: its track's number ("zombies#3" -> "3"), no words (the
+    ring's colour says the side, and OpenCV's fonts print neither accents nor a language)."""
+    track = str(fig.get("track", ""))
+    return track.rpartition("#")[2] if "#" in track else ""
