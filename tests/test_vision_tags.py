@@ -146,7 +146,7 @@ def test_duplicate_and_wrong_size_tags_are_rejected():
     assert [t for t, _ in reasons] == [5, 5, 6]
     assert reasons[0][1] == reasons[1][1] == Message("camera.tag.twice", {"n": 2})
     assert reasons[0][1].text("en").startswith("seen 2 times")
-    assert reasons[0][1].text("fr").startswith("vue 2 fois : chaque figurine doit avoir sa "
+    assert reasons[0][1].text("fr").startswith("vue 2 fois, or chaque figurine doit avoir sa "
                                                "propre étiquette")
     wrong = reasons[2][1]
     assert wrong.code == "camera.tag.size"
