@@ -31,7 +31,8 @@ from types import MappingProxyType
 from typing import Any, Literal, TypeAlias
 
 from geometry.errors import SurviveUsError
-from rules.catalog import DATA_DIR, Archetype, Catalog, Skill, load_catalog
+from i18n import Message, Name, render
+from rules.catalog import DATA_DIR, Archetype, Catalog, Equipment, Skill, load_catalog
 from rules.settings import DEFAULT_SETTINGS, Settings
 
 __all__ = [
@@ -43,11 +44,17 @@ __all__ = [
     "Roster",
     "RosterError",
     "Severity",
+    "archetype_name",
     "band_cost",
+    "class_name",
     "cost_breakdown",
     "example_bands",
     "figure_cost",
     "is_legal",
+    "item_name",
+    "member_name",
+    "points",
+    "skill_name",
     "validate",
 ]
 
@@ -65,7 +72,6 @@ JsonDict: TypeAlias = dict[str, Any]
 
 _MEMBER_FIELDS = ("id", "archetype", "sex", "name", "skill", "second_skill", "equipment")
 _ROSTER_FIELDS = ("name", "members")
-_CLASS_WORDS = {"hero": "hero", "follower": "follower", "burden": "burden"}
 
 
 class RosterError(SurviveUsError, ValueError):
@@ -76,22 +82,44 @@ class RosterError(SurviveUsError, ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One broken rule: where it is (a path into the roster), what is wrong, what to change."""
+    """One broken rule: where it is (a path into the roster, for programs), what is wrong,
+    what to change. `words` and `fix_words` are the two as messages (`i18n`), said in the
+    reader's language; `message` and `fix` are their English words."""
 
     where: str
     message: str
     fix: str
     severity: Severity = "error"
     code: str = ""  # short machine key, e.g. "encumbrance", "rarity", "band_size"
+    words: Message | None = None
+    fix_words: Message | None = None
 
-    def to_json(self) -> dict[str, str]:
-        return {
+    @classmethod
+    def of(cls, where: str, code: str, words: Message, fix_words: Message,
+           severity: Severity = "error") -> Problem:
+        """A problem said by its messages; `message` and `fix` are their English."""
+        return cls(where, render(words, "en"), render(fix_words, "en"), severity, code,
+                   words, fix_words)
+
+    def text(self, lang: str = "en") -> str:
+        return self.message if self.words is None else render(self.words, lang)
+
+    def fix_text(self, lang: str = "en") -> str:
+        return self.fix if self.fix_words is None else render(self.fix_words, lang)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
             "severity": self.severity,
             "code": self.code,
             "where": self.where,
             "message": self.message,
             "fix": self.fix,
         }
+        if self.words is not None:
+            out["words"] = self.words.to_json()
+        if self.fix_words is not None:
+            out["fix_words"] = self.fix_words.to_json()
+        return out
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -236,7 +264,7 @@ def _skill_cost(skill_id: str | None, catalog: Catalog, settings: Settings, wher
         return 0
     skill = catalog.skills.get(skill_id)
     if skill is None:
-        raise RosterError(f"{where}: unknown skill {skill_id!r}, cannot price it", where)
+        raise RosterError(Message("warband.cannot_price.skill", {"skill": skill_id}), where)
     return skill.cost if settings.skill_cost == "per_skill" else settings.skill_cost
 
 
@@ -257,12 +285,12 @@ def cost_breakdown(
     if archetype is None:
         where = f"{member.id}.archetype"
         raise RosterError(
-            f"{where}: unknown archetype {member.archetype!r}, cannot price it", where
+            Message("warband.cannot_price.archetype", {"archetype": member.archetype}), where
         )
     for item_id in member.equipment:
         if item_id not in catalog.equipment:
             where = f"{member.id}.equipment.{item_id}"
-            raise RosterError(f"{where}: unknown item {item_id!r}, cannot price it", where)
+            raise RosterError(Message("warband.cannot_price.item", {"item": item_id}), where)
     skill = _skill_cost(member.skill, catalog, settings, f"{member.id}.skill")
     second = _skill_cost(member.second_skill, catalog, settings, f"{member.id}.second_skill")
     load = _load(member, archetype, catalog)
@@ -309,7 +337,9 @@ def validate(
     """Every problem of the roster, errors and warnings, in a stable order.
 
     Band size, classes, then each member (id, archetype, sex, skills, items, encumbrance,
-    ammunition), then rarity across the band, then the points limit.
+    ammunition), then rarity across the band, then the points limit. Each problem says what
+    is wrong and what to do as messages naming members, archetypes, skills and items as a
+    player does (`member_name`, the catalog's French and English names), never by an id.
     """
     catalog = catalog or load_catalog()
     settings = settings or DEFAULT_SETTINGS
@@ -319,17 +349,14 @@ def validate(
     seen_ids: set[str] = set()
     for index, member in enumerate(roster.members):
         where = f"members[{index}]"
+        who = member_name(member, roster, catalog)
         if member.id in seen_ids:
-            problems.append(
-                Problem(
-                    f"{where}.id",
-                    f"member id {member.id!r} is used by an earlier member",
-                    f"give {where} an id no other member has",
-                    code="duplicate_id",
-                )
-            )
+            problems.append(Problem.of(
+                f"{where}.id", "duplicate_id",
+                Message("warband.duplicate_id", {"member": who, "id": member.id}),
+                Message("warband.fix.duplicate_id")))
         seen_ids.add(member.id)
-        problems += _check_member(member, where, roster, catalog, settings)
+        problems += _check_member(member, where, who, roster, catalog, settings)
     problems += _check_rarity(roster, catalog)
     problems += _check_points(roster, catalog, settings)
     return problems
@@ -339,18 +366,27 @@ def _check_size(roster: Roster) -> list[Problem]:
     n = len(roster.members)
     if MIN_FIGURES <= n <= MAX_FIGURES:
         return []
+    span = {"n": n, "min": MIN_FIGURES, "max": MAX_FIGURES}
     if n < MIN_FIGURES:
-        fix = f"add {_count(MIN_FIGURES - n, 'figure')}"
+        short = MIN_FIGURES - n
+        fix = (Message("warband.fix.add_figures.one") if short == 1
+               else Message("warband.fix.add_figures", {"n": short}))
     else:
-        fix = f"remove {_count(n - MAX_FIGURES, 'figure')}"
-    return [
-        Problem(
-            "members",
-            f"the band has {_count(n, 'figure')} but needs {MIN_FIGURES} to {MAX_FIGURES}",
-            fix,
-            code="band_size",
-        )
-    ]
+        extra = n - MAX_FIGURES
+        fix = (Message("warband.fix.remove_figures.one") if extra == 1
+               else Message("warband.fix.remove_figures", {"n": extra}))
+    words = (Message("warband.band_size.none", span) if n == 0
+             else Message("warband.band_size.one", span) if n == 1
+             else Message("warband.band_size", span))
+    return [Problem.of("members", "band_size", words, fix)]
+
+
+def class_name(survivor_class: str) -> Message:
+    """The rulebook's word for a survivor class: héros, suiveur, boulet."""
+    words = {"hero": Message("warband.class.hero"),
+             "follower": Message("warband.class.follower"),
+             "burden": Message("warband.class.burden")}
+    return words[survivor_class]
 
 
 def _check_classes(roster: Roster, catalog: Catalog) -> list[Problem]:
@@ -364,48 +400,43 @@ def _check_classes(roster: Roster, catalog: Catalog) -> list[Problem]:
         if survivor_class in present:
             continue
         options = [
-            _display(a, catalog) for a in catalog.archetypes.values() if a.class_ == survivor_class
+            archetype_name(a, catalog)
+            for a in catalog.archetypes.values()
+            if a.class_ == survivor_class
         ]
-        word = _CLASS_WORDS[survivor_class]
-        problems.append(
-            Problem(
-                "members",
-                f"the band has no {word}; it needs at least one hero, one follower and one burden",
-                f"add a {word}: {_or(options)}",
-                code=f"no_{survivor_class}",
-            )
-        )
+        word = class_name(survivor_class)
+        problems.append(Problem.of(
+            "members", f"no_{survivor_class}",
+            Message("warband.no_class", {"class": word}),
+            Message("warband.fix.add_class", {"class": word, "options": options})))
     return problems
 
 
 def _check_member(
-    member: Member, where: str, roster: Roster, catalog: Catalog, settings: Settings
+    member: Member, where: str, who: Name, roster: Roster, catalog: Catalog,
+    settings: Settings
 ) -> list[Problem]:
     problems: list[Problem] = []
     archetype = catalog.archetypes.get(member.archetype)
     if archetype is None:
-        problems.append(
-            Problem(
-                f"{where}.archetype",
-                f"member {member.id!r} has unknown archetype {member.archetype!r}",
-                f"use an archetype id: {_suggest(member.archetype, catalog.archetypes)}",
-                code="unknown_archetype",
-            )
-        )
-    who = _who(member, archetype, catalog)
+        problems.append(Problem.of(
+            f"{where}.archetype", "unknown_archetype",
+            Message("warband.unknown_archetype", {"member": who, "archetype": member.archetype}),
+            _suggest(member.archetype, {a.id: archetype_name(a, catalog)
+                                        for a in catalog.archetypes.values()},
+                     Message("warband.fix.archetype_any", {"options": [
+                         archetype_name(a, catalog) for a in catalog.archetypes.values()]}))))
     if archetype is not None:
         problems += _check_sex(member, archetype, where, who, roster, catalog)
         problems += _check_skills(member, archetype, where, who, catalog, settings)
     for item_id in member.equipment:
         if item_id not in catalog.equipment:
-            problems.append(
-                Problem(
-                    f"{where}.equipment.{item_id}",
-                    f"{who} carries unknown item {item_id!r}",
-                    f"use an equipment id: {_suggest(item_id, catalog.equipment)}",
-                    code="unknown_item",
-                )
-            )
+            problems.append(Problem.of(
+                f"{where}.equipment.{item_id}", "unknown_item",
+                Message("warband.unknown_item", {"member": who, "item": item_id}),
+                _suggest(item_id, {e.id: item_name(e) for e in catalog.equipment.values()},
+                         Message("warband.fix.item_any", {"options": [
+                             item_name(e) for e in catalog.equipment.values()]}))))
     if archetype is not None:
         problems += _check_encumbrance(member, archetype, where, who, catalog)
     problems += _check_ammunition(member, where, who, catalog, settings)
@@ -413,32 +444,34 @@ def _check_member(
 
 
 def _check_sex(
-    member: Member, archetype: Archetype, where: str, who: str, roster: Roster, catalog: Catalog
+    member: Member, archetype: Archetype, where: str, who: Name, roster: Roster,
+    catalog: Catalog
 ) -> list[Problem]:
     if archetype.sex != "H/F":
         if member.sex is not None and member.sex != archetype.sex:
-            return [
-                Problem(
-                    f"{where}.sex",
-                    f"{who} is {archetype.sex} in the rulebook, not {member.sex}",
-                    f"set sex to {archetype.sex!r} or leave it out",
-                    code="sex",
-                )
-            ]
+            return [Problem.of(
+                f"{where}.sex", "sex",
+                Message("warband.sex", {"member": who, "sex": _sex_words(archetype.sex),
+                                        "given": _sex_letter(member.sex)}),
+                Message("warband.fix.sex", {"sex": _sex_letter(archetype.sex)}))]
         return []
+    meneuse = catalog.skills.get("meneuse")
     has_meneuse = any("meneuse" in (m.skill, m.second_skill) for m in roster.members)
-    if member.sex is None and has_meneuse:
-        return [
-            Problem(
-                f"{where}.sex",
-                f"{who} is an H/F figure with no sex, and the band has a meneuse "
-                "(she leads the women of the band)",
-                "set sex to 'H' or 'F'",
-                severity="warning",
-                code="sex_unknown",
-            )
-        ]
+    if member.sex is None and has_meneuse and meneuse is not None:
+        return [Problem.of(
+            f"{where}.sex", "sex_unknown",
+            Message("warband.sex_unknown", {"member": who, "skill": skill_name(meneuse)}),
+            Message("warband.fix.set_sex"), severity="warning")]
     return []
+
+
+def _sex_words(sex: str) -> Message:
+    return Message("warband.sex.man") if sex == "H" else Message("warband.sex.woman")
+
+
+def _sex_letter(sex: str) -> Name:
+    """The sex as a player writes it: H or F in French, M or F in English."""
+    return {"fr": sex, "en": "M" if sex == "H" else sex}
 
 
 def _offered(archetype: Archetype, settings: Settings) -> tuple[str, ...]:
@@ -448,112 +481,121 @@ def _offered(archetype: Archetype, settings: Settings) -> tuple[str, ...]:
     return archetype.skills
 
 
+def _priced(skill_ids: Iterable[str], catalog: Catalog) -> list[Message]:
+    """Skills with their cost: "Combattant (1 pt)"."""
+    return [Message("warband.skill_cost", {"skill": skill_name(catalog.skills[s]),
+                                           "cost": points(catalog.skills[s].cost)})
+            for s in skill_ids]
+
+
 def _check_skills(
     member: Member,
     archetype: Archetype,
     where: str,
-    who: str,
+    who: Name,
     catalog: Catalog,
     settings: Settings,
 ) -> list[Problem]:
     offered = _offered(archetype, settings)
-    shown = _or([f"{s} ({_pts(catalog.skills[s].cost)})" for s in offered])
+    choose = Message("warband.fix.choose_skill", {
+        "archetype": archetype_name(archetype, catalog), "options": _priced(offered, catalog)})
     problems = []
     if member.skill is None:
-        problems.append(
-            Problem(
-                f"{where}.skill",
-                f"{who} has no skill",
-                f"choose one of {_display(archetype, catalog)}'s skills: {shown}",
-                code="no_skill",
-            )
-        )
+        problems.append(Problem.of(f"{where}.skill", "no_skill",
+                                   Message("warband.no_skill", {"member": who}), choose))
     elif member.skill not in offered:
-        problems.append(
-            Problem(
-                f"{where}.skill",
-                f"{who} cannot have skill {member.skill!r}{_why_not(member.skill, archetype)}",
-                _skill_fix(member.skill, offered, catalog, archetype, shown),
-                code="skill_not_offered",
-            )
-        )
+        params = {"member": who, "skill": _skill_called(member.skill, catalog)}
+        problems.append(Problem.of(
+            f"{where}.skill", "skill_not_offered",
+            Message("warband.skill_not_offered.printed", params)
+            if _printed_away(member.skill, archetype)
+            else Message("warband.skill_not_offered", params),
+            _skill_fix(member.skill, offered, catalog, choose)))
     second = member.second_skill
     if second is None:
         return problems
     others = tuple(s for s in offered if s != member.skill)
+    params = {"member": who, "skill": _skill_called(second, catalog)}
     if second == member.skill:
-        problem = Problem(
-            f"{where}.second_skill",
-            f"{who}'s second skill {second!r} is the skill it already has",
-            _second_fix(others, catalog),
-            code="second_skill_repeated",
-        )
-        problems.append(problem)
+        problems.append(Problem.of(
+            f"{where}.second_skill", "second_skill_repeated",
+            Message("warband.second_skill_repeated", params), _second_fix(others, catalog)))
     elif second not in offered:
-        problems.append(
-            Problem(
-                f"{where}.second_skill",
-                f"{who} cannot have second skill {second!r}{_why_not(second, archetype)}",
-                _second_fix(others, catalog),
-                code="second_skill_not_offered",
-            )
-        )
+        problems.append(Problem.of(
+            f"{where}.second_skill", "second_skill_not_offered",
+            Message("warband.second_skill_not_offered.printed", params)
+            if _printed_away(second, archetype)
+            else Message("warband.second_skill_not_offered", params),
+            _second_fix(others, catalog)))
     return problems
 
 
-def _why_not(skill_id: str, archetype: Archetype) -> str:
-    if skill_id in archetype.skills:  # offered by the data, removed by a setting
-        return " (prof_skills is 'printed': the Prof only has pragmatique)"
-    return ""
+def _printed_away(skill_id: str, archetype: Archetype) -> bool:
+    """Offered by the data, removed by the setting prof_skills = "printed" (D13)."""
+    return skill_id in archetype.skills
 
 
-def _skill_fix(
-    skill_id: str, offered: tuple[str, ...], catalog: Catalog, archetype: Archetype, shown: str
-) -> str:
+def _skill_called(skill_id: str, catalog: Catalog) -> Name | str:
+    """A skill as a player calls it; a value that is no skill as it was written."""
+    skill = catalog.skills.get(skill_id)
+    return skill_name(skill) if skill is not None else skill_id
+
+
+def _skill_fix(skill_id: str, offered: tuple[str, ...], catalog: Catalog,
+               choose: Message) -> Message:
     try:  # a spelling of an offered skill ("Combattante") only needs its id
-        spelled = catalog.skill_named(skill_id).id
+        spelled = catalog.skill_named(skill_id)
     except KeyError:
-        spelled = None
-    if spelled in offered:
-        return f"write the skill id {spelled!r}"
-    return f"choose one of {_display(archetype, catalog)}'s skills: {shown}"
+        return choose
+    if spelled.id in offered:
+        return Message("warband.fix.skill_spelling", {"skill": skill_name(spelled),
+                                                      "id": spelled.id})
+    return choose
 
 
-def _second_fix(others: tuple[str, ...], catalog: Catalog) -> str:
+def _second_fix(others: tuple[str, ...], catalog: Catalog) -> Message:
     if not others:
-        return "remove second_skill: the profile offers no other skill"
-    shown = _or([f"{s} ({_pts(catalog.skills[s].cost)})" for s in others])
-    return f"choose one of the profile's other skills: {shown}, or remove second_skill"
+        return Message("warband.fix.no_other_skill")
+    return Message("warband.fix.other_skill", {"options": _priced(others, catalog)})
 
 
 def _check_encumbrance(
-    member: Member, archetype: Archetype, where: str, who: str, catalog: Catalog
+    member: Member, archetype: Archetype, where: str, who: Name, catalog: Catalog
 ) -> list[Problem]:
     load = _load(member, archetype, catalog)
     if load.carried <= load.capacity:
         return []
     excess = load.carried - load.capacity
-    limit = f"{load.capacity}"
+    limit: int | Message = load.capacity
     if load.capacity != archetype.encumbrance:
-        limit += f" (E{archetype.encumbrance} + {load.capacity - archetype.encumbrance} sac à dos)"
-    extra = ""
+        backpack = next((s for s in _active_skills(member, catalog)
+                         if s.effect == EXTRA_ENCUMBRANCE), None)
+        limit = Message("warband.limit_backpack", {
+            "n": load.capacity, "e": archetype.encumbrance,
+            "bonus": load.capacity - archetype.encumbrance,
+            "skill": skill_name(backpack) if backpack is not None else ""})
+    params: dict[str, Any] = {"member": who, "carried": load.carried, "limit": limit}
     if load.free_healing_items:
-        free = _count(load.free_healing_items, "healing item")
-        extra = f" (not counting {free} free with trousse)"
-    example = _example(member, excess, load, catalog)
-    return [
-        Problem(
-            f"{where}.equipment",
-            f"{who} carries {_count(load.carried, 'encumbrance point')}{extra} "
-            f"but can carry {limit}",
-            f"remove {_count(excess, 'point')} of equipment{example}",
-            code="encumbrance",
-        )
-    ]
+        kit = next((s for s in _active_skills(member, catalog)
+                    if s.effect == FREE_HEALING_ITEMS), None)
+        words = Message("warband.encumbrance.free", {
+            **params, "free": load.free_healing_items,
+            "skill": skill_name(kit) if kit is not None else ""})
+    else:
+        words = Message("warband.encumbrance", params)
+    pick = _example(member, excess, load, catalog)
+    if pick is None:
+        fix = (Message("warband.fix.lighten.one") if excess == 1
+               else Message("warband.fix.lighten", {"n": excess}))
+    else:
+        example = {"n": excess, "item": item_name(pick), "e": pick.encumbrance}
+        fix = (Message("warband.fix.lighten_example.one", example) if excess == 1
+               else Message("warband.fix.lighten_example", example))
+    return [Problem.of(f"{where}.equipment", "encumbrance", words, fix)]
 
 
-def _example(member: Member, excess: int, load: _Load, catalog: Catalog) -> str:
-    """' (e.g. fusil, E2)': the lightest item that alone removes the excess, else the heaviest.
+def _example(member: Member, excess: int, load: _Load, catalog: Catalog) -> Equipment | None:
+    """The lightest item that alone removes the excess, else the heaviest.
 
     Items that trousse carries free are not offered: removing them frees nothing.
     """
@@ -563,17 +605,15 @@ def _example(member: Member, excess: int, load: _Load, catalog: Catalog) -> str:
         if i in catalog.equipment and n > load.free_counts.get(i, 0)
     ]
     if not items:
-        return ""
+        return None
     enough = [e for e in items if e.encumbrance >= excess]
     if enough:
-        pick = min(enough, key=lambda e: e.encumbrance)
-    else:
-        pick = max(items, key=lambda e: e.encumbrance)
-    return f" (e.g. {pick.id}, E{pick.encumbrance})"
+        return min(enough, key=lambda e: e.encumbrance)
+    return max(items, key=lambda e: e.encumbrance)
 
 
 def _check_ammunition(
-    member: Member, where: str, who: str, catalog: Catalog, settings: Settings
+    member: Member, where: str, who: Name, catalog: Catalog, settings: Settings
 ) -> list[Problem]:
     items = [catalog.equipment[i] for i in member.equipment if i in catalog.equipment]
     problems = []
@@ -583,39 +623,32 @@ def _check_ammunition(
         users = [e for e in catalog.equipment.values() if e.ammo == item.id]
         if any(e.id in member.equipment for e in users):
             continue
-        names = _or([e.id for e in users]) or "none"
-        problems.append(
-            Problem(
-                f"{where}.equipment.{item.id}",
-                f"{who} carries {item.id} but no weapon that uses it ({names})",
-                f"add a weapon that uses it ({names}) or remove the {item.id}",
-                severity="warning",
-                code="ammunition_without_weapon",
-            )
-        )
+        params: dict[str, Any] = {"member": who, "ammo": item_name(item),
+                                  "weapons": [item_name(e) for e in users]}
+        problems.append(Problem.of(
+            f"{where}.equipment.{item.id}", "ammunition_without_weapon",
+            Message("warband.ammunition_without_weapon", params),
+            Message("warband.fix.ammunition_without_weapon", params), severity="warning"))
     if not settings.track_ammunition:
         return problems
     for item in items:
         if item.ammo is None or item.ammo in member.equipment:
             continue
         ammo = catalog.equipment[item.ammo]
-        problems.append(
-            Problem(
-                f"{where}.equipment.{item.id}",
-                f"{who} carries a {item.id} but no {ammo.id} to shoot it with",
-                f"add {ammo.id} (E{ammo.encumbrance}) or remove the {item.id}",
-                severity="warning",
-                code="weapon_without_ammunition",
-            )
-        )
+        params = {"member": who, "weapon": item_name(item), "ammo": item_name(ammo),
+                  "e": ammo.encumbrance}
+        problems.append(Problem.of(
+            f"{where}.equipment.{item.id}", "weapon_without_ammunition",
+            Message("warband.weapon_without_ammunition", params),
+            Message("warband.fix.weapon_without_ammunition", params), severity="warning"))
     return problems
 
 
 def _check_rarity(roster: Roster, catalog: Catalog) -> list[Problem]:
-    held: dict[str, list[tuple[str, int]]] = {}
+    held: dict[str, list[tuple[Member, int]]] = {}
     for member in roster.members:
         for item_id, count in member.equipment.items():
-            held.setdefault(item_id, []).append((member.id, count))
+            held.setdefault(item_id, []).append((member, count))
     problems = []
     for item_id, holders in held.items():
         item = catalog.equipment.get(item_id)
@@ -624,15 +657,14 @@ def _check_rarity(roster: Roster, catalog: Catalog) -> list[Problem]:
         total = sum(count for _, count in holders)
         if total <= item.rarity:
             continue
-        who = ", ".join(f"{member_id}: {count}" for member_id, count in holders)
-        problems.append(
-            Problem(
-                f"members[*].equipment.{item_id}",
-                f"the band holds {total} {item_id} ({who}) but its rarity is {item.rarity}",
-                f"remove {total - item.rarity} {item_id} from the band",
-                code="rarity",
-            )
-        )
+        who = [Message("warband.holder", {"member": member_name(m, roster, catalog), "n": n})
+               for m, n in holders]
+        name = item_name(item)
+        problems.append(Problem.of(
+            f"members[*].equipment.{item_id}", "rarity",
+            Message("warband.rarity", {"n": total, "item": name, "holders": who,
+                                       "rarity": item.rarity}),
+            Message("warband.fix.rarity", {"n": total - item.rarity, "item": name})))
     return problems
 
 
@@ -646,53 +678,88 @@ def _check_points(roster: Roster, catalog: Catalog, settings: Settings) -> list[
         return []
     if cost <= limit:
         return []
-    return [
-        Problem(
-            "members",
-            f"the band costs {_pts(cost)} but the points limit is {_pts(limit)}",
-            f"remove {_count(cost - limit, 'point')}: equipment, a cheaper skill or a figure",
-            code="points_limit",
-        )
-    ]
+    over = cost - limit
+    return [Problem.of(
+        "members", "points_limit",
+        Message("warband.points_limit", {"cost": points(cost), "limit": points(limit)}),
+        Message("warband.fix.points.one") if over == 1
+        else Message("warband.fix.points", {"n": over}))]
 
 
 # ---------------------------------------------------------------------------------------------
-# Wording
+# Wording: what a player calls each thing, in French and English
 
 
-def _display(archetype: Archetype, catalog: Catalog) -> str:
-    """The archetype's name, with its sex when another profile shares the name: "Ado (F)"."""
+def archetype_name(archetype: Archetype, catalog: Catalog) -> Name:
+    """The archetype's name, with its sex when another profile shares the name: "Ado (F)" /
+    "Teen (F)", "Ex-flic (H)" / "Ex-cop (M)"."""
     shared = sum(a.name == archetype.name for a in catalog.archetypes.values()) > 1
-    return archetype.label if shared else archetype.name
+    if shared:
+        return {"fr": archetype.label, "en": archetype.label_en}
+    return {"fr": archetype.name, "en": archetype.name_en}
 
 
-def _who(member: Member, archetype: Archetype | None, catalog: Catalog) -> str:
-    """How a message names a member: "Bimbo 'm4'"."""
+def skill_name(skill: Skill) -> Name:
+    return {"fr": skill.name, "en": skill.name_en}
+
+
+def item_name(item: Equipment) -> Name:
+    return {"fr": item.name, "en": item.name_en}
+
+
+def points(n: int) -> Message:
+    """A cost in points: "1 pt", "12 pts"."""
+    return Message("warband.points.one") if n == 1 else Message("warband.points", {"n": n})
+
+
+def member_name(member: Member, roster: Roster | Iterable[Member],
+                catalog: Catalog | None = None) -> Name:
+    """What a player calls a member of the band: its own name (Lucas), else its archetype's
+    heading in French and English ("Ex-flic (H)" / "Ex-cop (M)"), with the number of its id
+    when another member goes by the same name ("Enfant 3"), as `rules.names` names figures.
+    A member whose archetype is unknown is "membre n° 3" / "member no. 3"."""
+    catalog = catalog or load_catalog()
+    members = roster.members if isinstance(roster, Roster) else tuple(roster)
+    name = _plain_name(member, catalog)
+    shared = sum(1 for m in members if _plain_name(m, catalog) == name) > 1
+    number = _number_of(member.id)
+    if name is None:
+        return {"fr": f"membre n° {number or '?'}", "en": f"member no. {number or '?'}"}
+    if shared and number:
+        return {"fr": f"{name['fr']} {number}", "en": f"{name['en']} {number}"}
+    return name
+
+
+def _plain_name(member: Member, catalog: Catalog) -> Name | None:
+    archetype = catalog.archetypes.get(member.archetype)
+    if member.name:
+        if archetype is not None and member.name in (archetype.name, archetype.label):
+            english = archetype.name_en if member.name == archetype.name else archetype.label_en
+            return {"fr": member.name, "en": english}
+        return {"fr": member.name, "en": member.name}
     if archetype is None:
-        return f"member {member.id!r}"
-    return f"{_display(archetype, catalog)} {member.id!r}"
+        return None
+    return {"fr": archetype.label, "en": archetype.label_en}
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def _number_of(member_id: str) -> str:
+    digits = ""
+    for ch in reversed(member_id):
+        if not ch.isdigit():
+            break
+        digits = ch + digits
+    return digits.lstrip("0") or ("0" if digits else "")
 
 
-def _pts(n: int) -> str:
-    return f"{n} pt" if n == 1 else f"{n} pts"
-
-
-def _or(words: Iterable[str]) -> str:
-    words = list(words)
-    if len(words) <= 1:
-        return "".join(words)
-    return f"{', '.join(words[:-1])} or {words[-1]}"
-
-
-def _suggest(wrong: str, known: Mapping[str, object]) -> str:
+def _suggest(wrong: str, known: Mapping[str, Name], otherwise: Message) -> Message:
+    """The names of the known ids close to a wrong one: "did you mean Enfant?"; `otherwise`
+    when none is close."""
     close = difflib.get_close_matches(wrong, list(known), n=3, cutoff=0.6)
+    if len(close) == 1:
+        return Message("warband.fix.did_you_mean.one", {"option": known[close[0]]})
     if close:
-        return f"did you mean {_or(repr(c) for c in close)}?"
-    return ", ".join(known)
+        return Message("warband.fix.did_you_mean", {"options": [known[c] for c in close]})
+    return otherwise
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
@@ -74,6 +74,20 @@ def add(roster: Roster, *members: Member) -> Roster:
 
 def kid(member_id: str, **changes: Any) -> Member:
     return replace(Member(id=member_id, archetype="enfant", skill="agile"), **changes)
+
+
+class Said(NamedTuple):
+    """A problem as the English reader gets it (its messages rendered in English)."""
+
+    where: str
+    message: str
+    fix: str
+    severity: str = "error"
+    code: str = ""
+
+
+def said(problems: list[Problem]) -> list[Said]:
+    return [Said(p.where, p.message, p.fix, p.severity, p.code) for p in problems]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -186,11 +200,11 @@ def test_sac_a_dos_overloaded_pays_the_excess() -> None:
     assert cost_breakdown(member)["carried"] == 6
     assert cost_breakdown(member)["equipment"] == 6 - 3
     problems = validate(edit(band(), "m5", skill="sac_a_dos", equipment=dict(member.equipment)))
-    assert problems == [
-        Problem(
+    assert said(problems) == [
+        Said(
             "members[4].equipment",
-            "Enfant 'm5' carries 6 encumbrance points but can carry 5 (E2 + 3 sac à dos)",
-            "remove 1 point of equipment (e.g. balles, E1)",
+            "Léa carries 6 encumbrance points but can carry 5 (E2 + 3 from Backpack)",
+            "remove 1 point of equipment (e.g. 10 rounds, E1)",
             code="encumbrance",
         )
     ]
@@ -198,12 +212,12 @@ def test_sac_a_dos_overloaded_pays_the_excess() -> None:
 
 def test_trousse_overloaded_names_the_free_items() -> None:
     roster = edit(band(), "m6", equipment={"soins": 2, "fusil": 1, "balles": 2, "baton": 1})
-    assert validate(roster) == [
-        Problem(
+    assert said(validate(roster)) == [
+        Said(
             "members[5].equipment",
-            "Médecin 'm6' carries 5 encumbrance points (not counting 2 healing items free "
-            "with trousse) but can carry 4",
-            "remove 1 point of equipment (e.g. balles, E1)",
+            "Dr Martin carries 5 encumbrance points (not counting 2 healing items carried "
+            "free with Medkit) but can carry 4",
+            "remove 1 point of equipment (e.g. 10 rounds, E1)",
             code="encumbrance",
         )
     ]
@@ -214,11 +228,11 @@ def test_trousse_overloaded_names_the_free_items() -> None:
 
 Edit = Callable[[Roster], Roster]
 
-SINGLE_VIOLATIONS: list[tuple[str, Edit, Problem]] = [
+SINGLE_VIOLATIONS: list[tuple[str, Edit, Said]] = [
     (
         "too_few",
         lambda r: drop(r, "m2", "m3"),
-        Problem(
+        Said(
             "members",
             "the band has 4 figures but needs 5 to 8",
             "add 1 figure",
@@ -228,7 +242,7 @@ SINGLE_VIOLATIONS: list[tuple[str, Edit, Problem]] = [
     (
         "too_many",
         lambda r: add(r, kid("k1"), kid("k2"), kid("k3")),
-        Problem(
+        Said(
             "members",
             "the band has 9 figures but needs 5 to 8",
             "remove 1 figure",
@@ -243,10 +257,10 @@ SINGLE_VIOLATIONS: list[tuple[str, Edit, Problem]] = [
             archetype="ado_h",
             sex=None,
         ),
-        Problem(
+        Said(
             "members",
             "the band has no burden; it needs at least one hero, one follower and one burden",
-            "add a burden: Ado (F), Bimbo, Enfant, Junkie or Vieux",
+            "add a burden, one of: Teen (F), Bimbo, Kid, Junkie, and Old-timer",
             code="no_burden",
         ),
     ),
@@ -259,11 +273,11 @@ SINGLE_VIOLATIONS: list[tuple[str, Edit, Problem]] = [
             skill="chanceux",
             equipment={"fusil": 1, "balles": 1},
         ),
-        Problem(
+        Said(
             "members",
             "the band has no hero; it needs at least one hero, one follower and one burden",
-            "add a hero: Anarchiste, Bourrin, Ex-flic (H), Ex-flic (F), Militaire (H), "
-            "Militaire (F) or Racaille",
+            "add a hero, one of: Anarchist, Bruiser, Ex-cop (M), Ex-cop (F), Soldier (M), "
+            "Soldier (F), and Thug",
             code="no_hero",
         ),
     ),
@@ -276,124 +290,125 @@ SINGLE_VIOLATIONS: list[tuple[str, Edit, Problem]] = [
             skill="paume",
             equipment={"pistolet": 1, "balles": 1},
         ),
-        Problem(
+        Said(
             "members",
             "the band has no follower; it needs at least one hero, one follower and one burden",
-            "add a follower: Ado (H), Bourrine, Geek, Médecin, Père, Mère, Prof or Scientifique",
+            "add a follower, one of: Teen (M), Bruiser, Geek, Doctor, Father, Mother, Teacher, "
+            "and Scientist",
             code="no_follower",
         ),
     ),
     (
         "unknown_archetype",
         lambda r: edit(r, "m5", archetype="enfnat"),
-        Problem(
+        Said(
             "members[4].archetype",
-            "member 'm5' has unknown archetype 'enfnat'",
-            "use an archetype id: did you mean 'enfant'?",
+            "Léa has an unknown archetype 'enfnat'",
+            "did you mean Kid?",
             code="unknown_archetype",
         ),
     ),
     (
         "duplicate_id",
         lambda r: edit(r, "m5", id="m4"),
-        Problem(
+        Said(
             "members[4].id",
-            "member id 'm4' is used by an earlier member",
-            "give members[4] an id no other member has",
+            "Léa has the same id as an earlier member",
+            "give it an id no other member has",
             code="duplicate_id",
         ),
     ),
     (
         "wrong_sex",
         lambda r: edit(r, "m3", sex="H"),
-        Problem(
+        Said(
             "members[2].sex",
-            "Mère 'm3' is F in the rulebook, not H",
-            "set sex to 'F' or leave it out",
+            "Sophie is a woman (F) in the rulebook, not M",
+            "set the sex to F or leave it out",
             code="sex",
         ),
     ),
     (
         "no_skill",
         lambda r: edit(r, "m1", skill=None),
-        Problem(
+        Said(
             "members[0].skill",
-            "Ex-flic (H) 'm1' has no skill",
-            "choose one of Ex-flic (H)'s skills: combattant (1 pt), tireur_emerite (1 pt) "
-            "or entraine (2 pts)",
+            "Lucas has no skill",
+            "choose one of the Ex-cop (M) profile's skills: Fighter (1 pt), Marksman (1 pt), "
+            "and Trained (2 pts)",
             code="no_skill",
         ),
     ),
     (
         "skill_not_offered",
         lambda r: edit(r, "m1", skill="agile"),
-        Problem(
+        Said(
             "members[0].skill",
-            "Ex-flic (H) 'm1' cannot have skill 'agile'",
-            "choose one of Ex-flic (H)'s skills: combattant (1 pt), tireur_emerite (1 pt) "
-            "or entraine (2 pts)",
+            "Lucas cannot have the skill Agile",
+            "choose one of the Ex-cop (M) profile's skills: Fighter (1 pt), Marksman (1 pt), "
+            "and Trained (2 pts)",
             code="skill_not_offered",
         ),
     ),
     (
         "skill_spelling",
         lambda r: edit(r, "m2", skill="Combattante"),
-        Problem(
+        Said(
             "members[1].skill",
-            "Ex-flic (F) 'm2' cannot have skill 'Combattante'",
-            "write the skill id 'combattant'",
+            "Inès cannot have the skill Combattante",
+            "choose Fighter from the list of skills",
             code="skill_not_offered",
         ),
     ),
     (
         "second_skill_repeated",
         lambda r: edit(r, "m1", second_skill="combattant"),
-        Problem(
+        Said(
             "members[0].second_skill",
-            "Ex-flic (H) 'm1''s second skill 'combattant' is the skill it already has",
-            "choose one of the profile's other skills: tireur_emerite (1 pt) or "
-            "entraine (2 pts), or remove second_skill",
+            "Lucas's second skill, Fighter, is the skill it already has",
+            "choose another skill of the profile (one of: Marksman (1 pt) and Trained (2 pts)) "
+            "or remove the second skill",
             code="second_skill_repeated",
         ),
     ),
     (
         "second_skill_not_offered",
         lambda r: edit(r, "m1", second_skill="robuste"),
-        Problem(
+        Said(
             "members[0].second_skill",
-            "Ex-flic (H) 'm1' cannot have second skill 'robuste'",
-            "choose one of the profile's other skills: tireur_emerite (1 pt) or "
-            "entraine (2 pts), or remove second_skill",
+            "Lucas cannot have Tough as a second skill",
+            "choose another skill of the profile (one of: Marksman (1 pt) and Trained (2 pts)) "
+            "or remove the second skill",
             code="second_skill_not_offered",
         ),
     ),
     (
         "unknown_item",
         lambda r: edit(r, "m5", equipment={"katan": 1}),
-        Problem(
+        Said(
             "members[4].equipment.katan",
-            "Enfant 'm5' carries unknown item 'katan'",
-            "use an equipment id: did you mean 'katana' or 'baton'?",
+            "Léa carries an unknown item 'katan'",
+            "did you mean one of these: Katana and Staff?",
             code="unknown_item",
         ),
     ),
     (
         "encumbrance",
         lambda r: edit(r, "m5", equipment={"fusil": 1, "balles": 1}),
-        Problem(
+        Said(
             "members[4].equipment",
-            "Enfant 'm5' carries 3 encumbrance points but can carry 2",
-            "remove 1 point of equipment (e.g. balles, E1)",
+            "Léa carries 3 encumbrance points but can carry 2",
+            "remove 1 point of equipment (e.g. 10 rounds, E1)",
             code="encumbrance",
         ),
     ),
     (
         "encumbrance_big_item",
         lambda r: edit(r, "m3", equipment={"baton": 1, "protection": 1, "barre_de_fer": 1}),
-        Problem(
+        Said(
             "members[2].equipment",
-            "Mère 'm3' carries 5 encumbrance points but can carry 4",
-            "remove 1 point of equipment (e.g. baton, E1)",
+            "Sophie carries 5 encumbrance points but can carry 4",
+            "remove 1 point of equipment (e.g. Staff, E1)",
             code="encumbrance",
         ),
     ),
@@ -402,10 +417,10 @@ SINGLE_VIOLATIONS: list[tuple[str, Edit, Problem]] = [
         lambda r: edit(
             r, "m3", equipment={"baton": 1, "protection": 1, "barre_de_fer": 1, "casque": 1}
         ),
-        Problem(
+        Said(
             "members[2].equipment",
-            "Mère 'm3' carries 6 encumbrance points but can carry 4",
-            "remove 2 points of equipment (e.g. protection, E2)",
+            "Sophie carries 6 encumbrance points but can carry 4",
+            "remove 2 points of equipment (e.g. Body armour, E2)",
             code="encumbrance",
         ),
     ),
@@ -416,30 +431,31 @@ SINGLE_VIOLATIONS: list[tuple[str, Edit, Problem]] = [
             "m5",
             equipment={"pistolet": 1, "balles": 1},
         ),
-        Problem(
+        Said(
             "members[*].equipment.pistolet",
-            "the band holds 4 pistolet (m1: 1, m3: 1, m5: 1, m6: 1) but its rarity is 3",
-            "remove 1 pistolet from the band",
+            "the band holds 4 × Pistol (Lucas: 1, Sophie: 1, Léa: 1, and Dr Martin: 1) but its "
+            "rarity is 3",
+            "remove 1 × Pistol from the band",
             code="rarity",
         ),
     ),
     (
         "rarity_in_one_member",
         lambda r: edit(r, "m1", equipment={"pistolet": 1, "balles": 1, "protection": 2}),
-        Problem(
+        Said(
             "members[*].equipment.protection",
-            "the band holds 2 protection (m1: 2) but its rarity is 1",
-            "remove 1 protection from the band",
+            "the band holds 2 × Body armour (Lucas: 2) but its rarity is 1",
+            "remove 1 × Body armour from the band",
             code="rarity",
         ),
     ),
     (
         "ammunition_without_weapon",
         lambda r: edit(r, "m5", equipment={"carreaux": 1}),
-        Problem(
+        Said(
             "members[4].equipment.carreaux",
-            "Enfant 'm5' carries carreaux but no weapon that uses it (arbalete)",
-            "add a weapon that uses it (arbalete) or remove the carreaux",
+            "Léa carries 10 bolts but no weapon that uses them (Crossbow)",
+            "add a weapon that uses them (Crossbow) or remove the 10 bolts",
             severity="warning",
             code="ammunition_without_weapon",
         ),
@@ -447,10 +463,10 @@ SINGLE_VIOLATIONS: list[tuple[str, Edit, Problem]] = [
     (
         "weapon_without_ammunition",
         lambda r: edit(r, "m1", equipment={"pistolet": 1}),
-        Problem(
+        Said(
             "members[0].equipment.pistolet",
-            "Ex-flic (H) 'm1' carries a pistolet but no balles to shoot it with",
-            "add balles (E1) or remove the pistolet",
+            "Lucas carries a Pistol but no ammunition to shoot it with (10 rounds)",
+            "add 10 rounds (E1) or remove the Pistol",
             severity="warning",
             code="weapon_without_ammunition",
         ),
@@ -462,11 +478,11 @@ SINGLE_VIOLATIONS: list[tuple[str, Edit, Problem]] = [
             "m5",
             sex=None,
         ),
-        Problem(
+        Said(
             "members[4].sex",
-            "Enfant 'm5' is an H/F figure with no sex, and the band has a meneuse "
-            "(she leads the women of the band)",
-            "set sex to 'H' or 'F'",
+            "Léa may be a man or a woman and has no sex set, and a member of the band has "
+            "Ringleader (she leads the women of the band)",
+            "set the sex: M or F",
             severity="warning",
             code="sex_unknown",
         ),
@@ -479,9 +495,9 @@ SINGLE_VIOLATIONS: list[tuple[str, Edit, Problem]] = [
     [(change, expected) for _, change, expected in SINGLE_VIOLATIONS],
     ids=[name for name, _, _ in SINGLE_VIOLATIONS],
 )
-def test_each_rule_alone(change: Edit, expected: Problem) -> None:
+def test_each_rule_alone(change: Edit, expected: Said) -> None:
     roster = change(band())
-    assert validate(roster) == [expected]
+    assert said(validate(roster)) == [expected]
     assert is_legal(roster) is (expected.severity == "warning")
 
 
@@ -498,7 +514,7 @@ def test_untracked_ammunition_needs_none() -> None:
 def test_shared_ammunition_needs_a_weapon_of_the_same_figure() -> None:
     roster = edit(band(), "m5", equipment={"balles": 1})  # m1 has a pistolet, m5 none
     assert [p.code for p in validate(roster)] == ["ammunition_without_weapon"]
-    assert "(pistolet or fusil)" in validate(roster)[0].message
+    assert "(Pistol and Rifle)" in validate(roster)[0].message
 
 
 @pytest.mark.parametrize(("cocktails", "legal"), [(10, True), (11, False)])
@@ -508,7 +524,7 @@ def test_molotov_rarity_counts_items(cocktails: int, legal: bool) -> None:
     assert is_legal(roster) is legal
     if not legal:
         assert [p.code for p in problems] == ["rarity"]
-        assert "holds 11 cocktail_molotov (m1: 4, m4: 7)" in problems[0].message
+        assert "holds 11 × Molotov cocktail (Rosa: 4 and Théo: 7)" in problems[0].message
 
 
 @pytest.mark.parametrize(("limit", "legal"), [(54, True), (53, False), (None, True)])
@@ -517,8 +533,8 @@ def test_points_limit(limit: int | None, legal: bool) -> None:
     if legal:
         assert problems == []
     else:
-        assert problems == [
-            Problem(
+        assert said(problems) == [
+            Said(
                 "members",
                 "the band costs 54 pts but the points limit is 53 pts",
                 "remove 1 point: equipment, a cheaper skill or a figure",
@@ -530,19 +546,19 @@ def test_points_limit(limit: int | None, legal: bool) -> None:
 def test_prof_printed_skills() -> None:
     roster = band("the_school")
     printed = Settings(prof_skills="printed")
-    assert validate(roster, settings=printed) == [
-        Problem(
+    assert said(validate(roster, settings=printed)) == [
+        Said(
             "members[1].skill",
-            "Prof 'm2' cannot have skill 'pedagogue' (prof_skills is 'printed': the Prof only "
-            "has pragmatique)",
-            "choose one of Prof's skills: pragmatique (1 pt)",
+            "Mme Bernard cannot have the skill Tutor (with the Prof's skills as printed, the "
+            "Prof only has Pragmatic)",
+            "choose one of the Teacher profile's skills: Pragmatic (1 pt)",
             code="skill_not_offered",
         )
     ]
     second = edit(roster, "m2", skill="pragmatique", second_skill="rassurant")
     assert validate(second) == []
     assert [p.fix for p in validate(second, settings=printed)] == [
-        "remove second_skill: the profile offers no other skill"
+        "remove the second skill: the profile offers no other"
     ]
 
 
@@ -589,6 +605,44 @@ def test_problem_json() -> None:
         "message": "m",
         "fix": "f",
     }
+    (said_one,) = validate(drop(band(), "m2", "m3"))
+    assert said_one.to_json() == {
+        "severity": "error",
+        "code": "band_size",
+        "where": "members",
+        "message": "the band has 4 figures but needs 5 to 8",
+        "fix": "add 1 figure",
+        "words": {"code": "warband.band_size", "params": {"n": 4, "min": 5, "max": 8}},
+        "fix_words": {"code": "warband.fix.add_figures.one", "params": {}},
+    }
+
+
+def test_problems_and_fixes_in_french() -> None:
+    """A French player reads every problem and its fix in French, members by their name and
+    things by the rulebook's names, never an id or a path."""
+    roster = edit(band(), "m5", equipment={"fusil": 1, "balles": 1})
+    roster = edit(roster, "m1", skill="agile")
+    found = validate(roster)
+    assert [(p.text("fr"), p.fix_text("fr")) for p in found] == [
+        ("Lucas ne peut pas avoir la compétence Agile",
+         "choisissez une compétence du profil Ex-flic (H), au choix : Combattant (1 pt), "
+         "Tireur émérite (1 pt) et Entraîné (2 pts)"),
+        ("Léa porte 3 points d'encombrement mais ne peut en porter que 2",
+         "retirez 1 point d'équipement (par exemple 10 balles, E1)"),
+    ]
+    crowded = edit(add(band(), kid("k1"), kid("k2"), kid("k3")), "m1",
+                   equipment={"pistolet": 1, "balles": 1, "protection": 2})
+    assert [(p.text("fr"), p.fix_text("fr")) for p in validate(crowded)] == [
+        ("la bande compte 9 figurines, il en faut de 5 à 8", "retirez une figurine"),
+        ("la bande a 2 × Protection (Lucas : 2) mais sa rareté est de 1",
+         "retirez 1 × Protection de la bande"),
+    ]
+    unnamed = validate(edit(roster, "m5", name=None))
+    assert unnamed[1].text("fr").startswith("Enfant (H/F) porte 3 points")
+    assert unnamed[1].text("en").startswith("Kid (M/F) carries 3 encumbrance points")
+    for problem in found + validate(crowded):
+        assert "members[" not in problem.text("fr") + problem.fix_text("fr")
+        assert problem.words is not None and problem.fix_words is not None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -724,8 +778,8 @@ def test_cli_check_text_shows_fixes(tmp_path: Path, capsys: pytest.CaptureFixtur
     roster = edit(band(), "m5", equipment={"fusil": 1, "balles": 1})
     assert main(["band", "check", _write(tmp_path, roster)]) == 1
     out = capsys.readouterr().out
-    assert "error: members[4].equipment: Enfant 'm5' carries 3 encumbrance points" in out
-    assert "fix: remove 1 point of equipment (e.g. balles, E1)" in out
+    assert "error: members[4].equipment: Léa carries 3 encumbrance points" in out
+    assert "fix: remove 1 point of equipment (e.g. 10 rounds, E1)" in out
 
 
 def test_cli_limit_and_settings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
