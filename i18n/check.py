@@ -10,6 +10,7 @@ code the catalogs lack. Codes are read off the source: Python's `Message("code",
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -44,6 +45,56 @@ def python_uses(root: Path = ROOT) -> Iterator[Use]:
                 str(folder), method_map=[("**.py", "python")], keywords=KEYWORDS):
             if isinstance(message, str) and message:
                 yield Use(message, f"{package}/{name}:{line}")
+
+
+# calls whose first argument a person reads: the project's errors (every class named
+# ...Error that derives from SurviveUsError: read off the source, see _error_classes), the
+# modules' `_fail(...)` shorthands for them, and a game's `note(...)`
+_SPOKEN = {"_fail", "note"}
+
+
+def _is_text(node: ast.expr) -> bool:
+    """Words written in the source: a string, an f-string, or a sum of them."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str)
+    if isinstance(node, ast.JoinedStr):
+        return True
+    return isinstance(node, ast.BinOp) and (_is_text(node.left) or _is_text(node.right))
+
+
+def _error_classes(trees: list[ast.Module]) -> set[str]:
+    """The names of the classes that derive, in the source, from SurviveUsError."""
+    bases: dict[str, set[str]] = {}
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                bases.setdefault(node.name, set()).update(
+                    b.id if isinstance(b, ast.Name) else b.attr for b in node.bases
+                    if isinstance(b, ast.Name | ast.Attribute))
+    found = {"SurviveUsError"}
+    while True:
+        more = {name for name, parents in bases.items() if parents & found} - found
+        if not more:
+            return found
+        found |= more
+
+
+def plain_text(root: Path = ROOT) -> Iterator[str]:
+    """Each place that gives a person words written in English in the source, not a
+    message: `raise SomeError(f"...")`, `_fail("...")`, `game.note("...")`."""
+    files = [p for package in PACKAGES for p in sorted((root / package).rglob("*.py"))]
+    trees = [ast.parse(p.read_text(encoding="utf-8"), str(p)) for p in files]
+    errors = _error_classes(trees)
+    for path, tree in zip(files, trees, strict=True):
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not node.args or not _is_text(node.args[0]):
+                continue
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else \
+                func.attr if isinstance(func, ast.Attribute) else ""
+            if name in errors or name in _SPOKEN:
+                yield f"{path.relative_to(root)}:{node.lineno}: {name}(...) is given " \
+                    "English text, not a message"
 
 
 def page_uses(root: Path = ROOT) -> Iterator[Use]:

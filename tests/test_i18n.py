@@ -114,3 +114,22 @@ def test_an_error_with_a_message_is_said_in_the_language_asked_for() -> None:
     assert body["where"] == "figures[0]" and body["code"] == "invalid_scene"
     plain = SceneError("bad polygon", "terrain[1]").to_json("fr")["error"]
     assert plain["message"] == "bad polygon" and "words" not in plain
+
+
+def test_the_check_finds_english_written_where_a_message_belongs(tmp_path: Path) -> None:
+    from i18n.check import plain_text
+
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "x.py").write_text(
+        "class SurviveUsError(Exception): ...\n"
+        "class MoveError(SurviveUsError): ...\n"
+        "class Other(Exception): ...\n"
+        "def f(game, n):\n"
+        "    game.note(f'{n} falls')\n"
+        "    game.note(Message('engine.falls', {}))\n"
+        "    raise MoveError('too far: ' + str(n))\n"
+        "def g():\n"
+        "    raise Other('for programmers')\n", encoding="utf-8")
+    assert list(plain_text(tmp_path)) == [
+        "rules/x.py:5: note(...) is given English text, not a message",
+        "rules/x.py:7: MoveError(...) is given English text, not a message"]
