@@ -23,7 +23,7 @@ def test_the_check_reads_codes_off_python_and_the_page() -> None:
     assert {"ai.strike", "ai.chances", "unit.inches"} <= py
     page = {u.code for u in page_uses() if not u.prefix}
     assert "nav.home" in page  # an attribute of index.html
-    assert any(u.prefix and u.code == "act." for u in page_uses())  # t(`act.${type}`)
+    assert any(u.prefix and u.code == "side." for u in page_uses())  # t(`side.${side}`)
 
 
 def test_the_check_names_what_is_missing(tmp_path: Path) -> None:
