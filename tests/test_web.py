@@ -132,7 +132,7 @@ def test_roster_builder_prices_and_lists_problems_live(browser: Browser, base_ur
     page.locator("[data-member='m1'] select[aria-label='Add an item…']").select_option("pistolet")
     page.wait_for_function(
         f"parseInt(document.querySelector('#roster-total').textContent) > {before}")
-    expect(page.locator("[data-member='m1'] .chip")).to_contain_text("Pistolet")
+    expect(page.locator("[data-member='m1'] .chip")).to_contain_text("Pistol")  # its English name
     page.click("#save-roster")
     page.wait_for_url(re.compile(r"#/roster/\w+"))
     roster_id = page.url.rsplit("/", 1)[1]
@@ -164,7 +164,8 @@ def test_game_move_sight_ai_undo(browser: Browser, base_url: str) -> None:
 
     # select a survivor: only its legal actions are listed
     page.click("[data-select='m1']")
-    expect(page.locator("#figure h2").first).to_contain_text("Lucas (m1)")
+    expect(page.locator("#figure h2").first).to_contain_text("Lucas")
+    expect(page.locator("#figure h2").first).not_to_contain_text("m1")  # a name, never an id
     legal = api(page, "GET", f"/games/{game_id}/actions?figure=m1")["actions"]
     expect(page.locator("#actions button")).to_have_count(len(legal))
 
@@ -185,7 +186,8 @@ def test_game_move_sight_ai_undo(browser: Browser, base_url: str) -> None:
     moved = next(f for f in after["state"]["figures"] if f["id"] == "m1")
     assert after["version"] == 1
     assert (moved["x"], moved["y"]) == pytest.approx((x, y), abs=0.02)
-    expect(page.locator("#log li").first).to_contain_text("Lucas (m1): move to")
+    expect(page.locator("#log li").first).to_contain_text(
+        re.compile(r"Lucas: move \d+\.\d in to the (north|south|east|west)"))
 
     assert after["deciding"] == "zombies"
 
@@ -400,7 +402,7 @@ def test_keyboard_selects_a_figure_and_escape_leaves(browser: Browser, base_url:
     start_game(page, base_url, seed=6)
     page.focus("[data-figure-id='m2']")
     page.keyboard.press("Enter")
-    expect(page.locator("#figure h2").first).to_contain_text("(m2)")
+    expect(page.locator("#figure h2").first).to_contain_text("Inès")
     expect(page.locator(".figure.selected")).to_have_attribute("data-figure-id", "m2")
     page.keyboard.press("Escape")
     expect(page.locator(".figure.selected")).to_have_count(0)

@@ -9,6 +9,7 @@ confirmed (within 0.25 in of where the AI asked) or shown where to go; confirmin
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +64,10 @@ def test_camera_panel_rings_arrow_and_ai_confirmation(browser: Browser, base_url
     token = page.evaluate("id => JSON.parse(localStorage.getItem('survive-us.tokens'))"
                           "['game:' + id]", game_id)
     listed = call(page, "GET", f"/games/{game_id}/actions", None, token)["actions"]
-    hold = next(a["action"] for a in listed if "stands still" in a["text"])  # R1: no pass
+    start = {f["id"]: [f["x"], f["y"]] for f in call(page, "GET", f"/games/{game_id}")["state"][
+        "figures"]}
+    hold = next(a["action"] for a in listed if a["action"]["type"] == "move"  # R1: no pass,
+                and a["action"].get("to") == start[a["action"]["figure"]])  # stand still
     changed = call(page, "POST", f"/games/{game_id}/actions",
                    {"version": 0, "action": hold}, token)
     assert changed["game"]["deciding"] == "zombies", changed
@@ -81,7 +85,8 @@ def test_camera_panel_rings_arrow_and_ai_confirmation(browser: Browser, base_url
     page.set_input_files("#camera-file", off)
     confirm = page.locator("#camera-confirm")
     expect(confirm).to_have_attribute("data-state", "move_it")
-    expect(confirm).to_contain_text(zombie)
+    expect(confirm).to_contain_text(changed["game"]["names"][zombie]["en"])  # its name, no id
+    expect(confirm).to_contain_text(re.compile(r"0\.\d\d in to the (west|north-west|south-west)"))
     expect(page.locator(f'[data-camera-target="{zombie}"]')).to_have_count(1)
     expect(page.locator("[data-camera-figure]")).to_have_count(len(figures))
     expect(page.locator(f'[data-camera-moved="{survivor["id"]}"]')).to_be_visible()
@@ -130,5 +135,5 @@ def test_read_only_page_cannot_send_but_sees_what_watch_posted(browser: Browser,
     assert answer["vanished"] == [zombie["id"]], answer
     other.click("#camera-last")
     expect(other.locator("[data-camera-figure]")).to_have_count(len(figures) - 1)
-    expect(other.locator("#camera-lost")).to_contain_text(zombie["id"])
+    expect(other.locator("#camera-lost")).to_contain_text(game["names"][zombie["id"]]["en"])
     assert other.errors == [] and page.errors == []  # type: ignore[attr-defined]

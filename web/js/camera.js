@@ -6,8 +6,10 @@
 // Accepting what the camera saw is a legal action (a Move to the seen point), never an edit.
 
 import { ApiError } from "./api.js";
+import { describe } from "./actions.js";
 import { h } from "./dom.js";
-import { num, t } from "./i18n.js";
+import { lang, num, said, t } from "./i18n.js";
+import { direction } from "./names.js";
 import { el, label, radiusOf, round } from "./svg.js";
 
 const BASE = "api/v1";
@@ -16,7 +18,7 @@ const MODE_KEY = "survive-us.camera-mode";
 
 /** POST a photo as the raw body (image/jpeg or image/png); errors raise ApiError. */
 export async function sendFrame(id, file, mode, token) {
-  const headers = { Accept: "application/json", "Content-Type": file.type || "image/jpeg" };
+  const headers = { Accept: "application/json", "Accept-Language": lang(), "Content-Type": file.type || "image/jpeg" };
   if (token) headers.Authorization = `Bearer ${token}`;
   const response = await fetch(`${BASE}/games/${encodeURIComponent(id)}/frames?mode=${mode}`, {
     method: "POST", headers, body: file,
@@ -40,7 +42,9 @@ export class CameraPanel {
   async loadLast(asked = false) {
     let body = null;
     try {
-      const r = await fetch(`${BASE}/games/${encodeURIComponent(this.view.id)}/camera`);
+      const r = await fetch(`${BASE}/games/${encodeURIComponent(this.view.id)}/camera`, {
+        headers: { Accept: "application/json", "Accept-Language": lang() },
+      });
       body = r.ok ? await r.json() : null;
     } catch (_) {
       body = null; // offline: nothing to show
@@ -88,9 +92,9 @@ export class CameraPanel {
     return this.view.state.figures.find((f) => f.id === id);
   }
 
+  /** A figure as a person calls it (the game's names), never its id. */
   name(id) {
-    const f = this.figure(id);
-    return f ? `${f.name} (${id})` : id;
+    return this.view.names.figure(id);
   }
 
   // --- the panel ---------------------------------------------------------------------------
@@ -121,7 +125,7 @@ export class CameraPanel {
     const a = this.answer;
     const out = [];
     if (!a.table.found) {
-      out.push(h("p", { class: "error-text", id: "camera-table" }, t("camera.no_table", { reason: a.table.reason || "" })));
+      out.push(h("p", { class: "error-text", id: "camera-table" }, t("camera.no_table", { reason: said(a.table.reason || "", a.table.reason_words) })));
       return out;
     }
     out.push(h("p", { class: "muted", id: "camera-table" }, t("camera.table", {
@@ -139,24 +143,27 @@ export class CameraPanel {
         this.acceptButton(f)))));
     }
     const lost = [
-      ...a.unknown.map((u) => t("camera.unknown", { side: t(`side.${u.side}`, {}, u.side || ""), who: (u.candidates || []).filter(Boolean).join(", ") })),
+      ...a.unknown.map((u) => t("camera.unknown", { side: t(`side.${u.side}`, {}, ""), who: (u.candidates || []).filter(Boolean).map((id) => this.name(id)) })),
       ...a.vanished.map((id) => t("camera.vanished", { who: this.name(id) })),
-      ...a.appeared.map((x) => t("camera.appeared", { what: x.tag !== undefined ? `tag ${x.tag}` : t(`side.${x.side}`, {}, x.side || ""), reason: x.reason })),
+      ...a.appeared.map((x) => t("camera.appeared", {
+        what: x.tag !== undefined ? t("camera.tag", { n: x.tag }) : t(`side.${x.side}`, {}, ""),
+        reason: said(x.reason, x.reason_words),
+      })),
     ];
     if (lost.length) out.push(h("ul", { class: "camera-list muted", id: "camera-lost" }, lost.map((x) => h("li", {}, x))));
     const tape = (a.checks && a.checks.tape) || [];
     if (tape.length) {
       out.push(h("div", { class: "tape-box", id: "camera-tape" },
         h("b", {}, t("camera.check_tape")),
-        h("ul", {}, tape.flatMap((x) => x.reasons.map((reason) => h("li", {}, reason))))));
+        h("ul", {}, tape.flatMap((x) => x.reasons.map((reason, i) => h("li", {}, said(reason, (x.reasons_words || [])[i])))))));
     }
-    if (a.checks && a.checks.error) out.push(h("p", { class: "error-text" }, a.checks.error));
+    if (a.checks && a.checks.error) out.push(h("p", { class: "error-text" }, said(a.checks.error, a.checks.error_words)));
     return out;
   }
 
   acceptButton(f) {
     if (this.view.readOnly || !f.apply) return null;
-    if (!f.apply.legal) return h("span", { class: "muted" }, t("camera.not_legal", { reason: f.apply.reason }));
+    if (!f.apply.legal) return h("span", { class: "muted" }, t("camera.not_legal", { reason: said(f.apply.reason, f.apply.reason_words) }));
     return h("button", {
       type: "button", "data-camera-accept": f.id, disabled: this.view.busy,
       onclick: () => this.view.apply(f.apply.action, { roll: true }),
@@ -165,7 +172,7 @@ export class CameraPanel {
 
   aiBox(ai) {
     const who = this.name(ai.figure);
-    const lines = [h("p", { class: "ai-action" }, t("camera.ai_asks", { text: ai.text }))];
+    const lines = [h("p", { class: "ai-action" }, t("camera.ai_asks", { text: describe(ai.action, this.view.names) }))];
     let state = "unseen";
     if (ai.in_place === true) state = "in_place";
     else if (ai.in_place === false) state = "move_it";
@@ -180,7 +187,7 @@ export class CameraPanel {
       }
     } else if (state === "move_it") {
       lines.push(h("p", { class: "error-text", id: "camera-confirm", "data-state": state },
-        t("camera.move_it", { who, n: num(ai.distance, 2), x: num(ai.move_to[0], 2), y: num(ai.move_to[1], 2) })));
+        t("camera.move_it", { who, n: num(ai.distance, 2), dir: ai.seen ? direction(ai.seen, ai.move_to) : "" })));
     } else {
       lines.push(h("p", { class: "muted", id: "camera-confirm", "data-state": state }, t("camera.ai_unseen", { who })));
     }

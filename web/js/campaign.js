@@ -3,9 +3,10 @@
 
 import { get, post, saveToken, tokenFor } from "./api.js";
 import { h, select } from "./dom.js";
-import { pick, t } from "./i18n.js";
+import { named, pick, said, t } from "./i18n.js";
 import { notify } from "./notice.js";
 import { sideName } from "./game.js";
+import { archetypeName, numberOf } from "./names.js";
 import { rulesData, startCampaign } from "./roster.js";
 import { EXAMPLE_BANDS } from "./examples.js";
 
@@ -50,17 +51,17 @@ export async function showCampaign(id) {
   const data = await get(`/campaigns/${encodeURIComponent(id)}`);
   const token = tokenFor(`campaign:${id}`);
   const [cards, rules] = await Promise.all([get("/scenarios"), rulesData()]);
-  const names = new Map();
-  for (const kind of ["archetypes", "equipment", "skills"]) for (const x of rules[kind]) names.set(x.id, x.name);
-  const name = (k) => names.get(k) || k;
+  const things = new Map();
+  for (const kind of ["archetypes", "equipment", "skills"]) for (const x of rules[kind]) things.set(x.id, x);
+  const name = (k) => named(things.get(k), t("names.unknown"));
   const cardName = (sid) => {
     const c = cards.find((x) => x.id === sid);
-    return c ? pick({ fr: c.name, en: c.name_en }) : sid;
+    return c ? pick({ fr: c.name, en: c.name_en }) : t("names.unknown");
   };
   const s = data.summary;
   const memberName = (mid) => {
     const m = s.band.find((x) => x.id === mid);
-    return m && m.name ? m.name : mid;
+    return m && m.name ? m.name : t("names.figure_number", { n: numberOf(mid) || "?" });
   };
   const history = data.record.history || [];
   const openGame = data.games.find((g) => !g.recorded && g.scenario === s.next_scenario);
@@ -96,15 +97,16 @@ export async function showCampaign(id) {
     h("ol", { class: "sequence", id: "sequence" }, s.scenarios.map((sc) => h("li", { "data-state": sc.state },
       h("b", {}, cardName(sc.id)), " ",
       h("span", { class: `badge ${sc.state === "played" ? (sc.winner === "survivors" ? "good" : "bad") : ""}` },
-        sc.state === "played" ? t("campaign.won_by", { winner: sideName(sc.winner) }) : t(`campaign.state.${sc.state.replace(" ", "_")}`, {}, sc.state)),
+        sc.state === "played" ? t("campaign.won_by", { winner: sideName(sc.winner) }) : t(`campaign.state.${sc.state.replace(" ", "_")}`, {}, "")),
       sc.kind === "conclusive" ? h("span", { class: "muted" }, ` · ${t("campaign.conclusive")}`) : null))),
-    s.zombie_points && s.next_scenario ? h("p", { class: "muted" }, t("campaign.zombie_points", { n: s.zombie_points.points, formula: s.zombie_points.formula })) : null,
+    s.zombie_points && s.next_scenario ? h("p", { class: "muted" }, t("campaign.zombie_points", {
+      n: s.zombie_points.points, formula: said(s.zombie_points.formula, s.zombie_points.formula_words) })) : null,
     h("h2", {}, t("campaign.band")),
     h("table", { class: "grid", id: "band" },
       h("thead", {}, h("tr", {}, [t("roster.member_name"), t("roster.archetype"), t("stat.status"), t("stat.pv"), t("roster.skill"), t("stat.equipment"), t("roster.cost")].map((x) => h("th", {}, x)))),
       h("tbody", {}, s.band.map((m) => h("tr", { "data-member": m.id },
-        h("td", {}, m.name || m.id), h("td", {}, name(m.archetype)),
-        h("td", {}, t(`member.${m.status}`, {}, m.status), m.cause ? h("div", { class: "muted" }, m.cause) : null),
+        h("td", {}, memberName(m.id)), h("td", {}, archetypeName(things.get(m.archetype))),
+        h("td", {}, t(`member.${m.status}`, {}, ""), m.cause ? h("div", { class: "muted" }, said(m.cause, m.cause_words)) : null),
         h("td", {}, `${m.pv}/${m.wounds}`),
         h("td", {}, [m.skill, m.second_skill].filter(Boolean).map(name).join(", ")),
         h("td", {}, Object.entries(m.equipment).map(([k, n]) => `${name(k)}${n > 1 ? ` ×${n}` : ""}`).join(", ")),
@@ -114,10 +116,13 @@ export async function showCampaign(id) {
     h("h2", {}, t("campaign.results")),
     history.length ? h("div", { class: "cards", id: "history" }, history.map((p) => h("div", { class: "card" },
       h("h3", {}, `${p.number}. ${cardName(p.scenario)}`),
-      h("p", {}, t("campaign.won_by", { winner: sideName(p.winner) }), p.reason ? h("span", { class: "muted" }, ` (${p.reason})`) : null),
-      h("ul", {}, p.fates.map((f) => h("li", {}, `${memberName(f.member)}: ${t(`status.${f.end_status}`, {}, f.end_status)} → ${t(`member.${f.status}`, {}, f.status)}${f.roll ? ` (${t("game.dice_rolled", { dice: f.roll })})` : ""}`))),
-      p.consequence ? h("p", { class: "consequence" }, h("b", {}, t("campaign.consequence", { face: p.consequence.face })), " ", p.consequence.effect.text) : null,
-      p.rewards && p.rewards.length ? h("p", { class: "muted" }, p.rewards.map((r) => r.text).join(" · ")) : null))) : h("p", { class: "muted" }, t("campaign.no_results")),
+      h("p", {}, t("campaign.won_by", { winner: sideName(p.winner) }), p.reason ? h("span", { class: "muted" }, ` (${said(p.reason, p.reason_words)})`) : null),
+      h("ul", {}, p.fates.map((f) => h("li", {}, t("campaign.fate", {
+        who: memberName(f.member), end: t(`status.${f.end_status}`, {}, ""), now: t(`member.${f.status}`, {}, ""),
+      }), f.roll ? ` (${t("game.dice_rolled", { dice: f.roll })})` : ""))),
+      p.consequence ? h("p", { class: "consequence" }, h("b", {}, t("campaign.consequence", { face: p.consequence.face })), " ",
+        said(p.consequence.effect.text, p.consequence.effect.text_words || p.consequence.effect.words)) : null,
+      p.rewards && p.rewards.length ? h("p", { class: "muted" }, p.rewards.map((r) => said(r.text, r.text_words || r.words)).join(" · ")) : null))) : h("p", { class: "muted" }, t("campaign.no_results")),
     finishedGames.length > 1 ? h("p", { class: "muted" }, t("campaign.unrecorded", { n: finishedGames.length })) : null));
 }
 

@@ -5,13 +5,14 @@
 import * as games from "./gameapi.js";
 import { get } from "./api.js";
 import { rulesData } from "./roster.js";
-import { actionPhrase, describe, who } from "./actions.js";
+import { actionPhrase, describe, logPositions } from "./actions.js";
 import { h } from "./dom.js";
-import { lang, message, num, pick, t, translate } from "./i18n.js";
+import { lang, message, named, num, pick, said, t, translate } from "./i18n.js";
+import { Names } from "./names.js";
 import { el, points as svgPoints } from "./svg.js";
 import { notify } from "./notice.js";
 import { CameraPanel } from "./camera.js";
-import { TableView, statusMarks, typeLetters } from "./table.js";
+import { TableView, statusMarks } from "./table.js";
 import {
   activatableZombies, aiGhostNodes, engagedNodes, engagedPairs, pathNodes,
   sightNodes, tapeEnd, tapeNodes, zone20Nodes,
@@ -91,7 +92,8 @@ class GameView {
       onDrag: (id, p) => this.dragTo(id, p),
       onDrop: (id, p) => this.dropAt(id, p),
       onDragCancel: () => this.clearMovePreview(),
-      figureTitle: (fig) => figureTitle(fig, (k) => this.name(k)),
+      figureTitle: (fig) => figureTitle(fig, this.names),
+      markerTitle: (m) => markerTitle(m, this.names),
     });
   }
 
@@ -106,17 +108,13 @@ class GameView {
     this.keys = (e) => this.onKey(e);
     document.addEventListener("keydown", this.keys);
     const [data, rules, cards] = await Promise.all([games.load(this.id), rulesData(), get("/scenarios")]);
-    this.names = new Map();
-    for (const kind of ["archetypes", "zombies", "equipment", "skills"]) {
-      for (const x of rules[kind]) this.names.set(x.id, x.name);
-    }
     this.cards = new Map(cards.map((c) => [c.id, { fr: c.name, en: c.name_en }]));
+    const card = data.scenario && this.cards.has(data.scenario)
+      ? await get(`/scenarios/${encodeURIComponent(data.scenario)}`) : null;
+    this.names = new Names(rules, card, data); // what the page calls every figure and thing
     this.setData(data);
     await this.camera.loadLast();
-    if (data.scenario && this.cards.has(data.scenario)) {
-      const card = await get(`/scenarios/${encodeURIComponent(data.scenario)}`);
-      this.table.setExits((card.exits || []).map((e) => ({ ...e, label: pick(e.name) })));
-    }
+    if (card) this.table.setExits((card.exits || []).map((e) => ({ ...e, label: named(e) })));
     this.stream = games.follow(this.id, this.data.version, (version) => {
       if (!this.data || version !== this.data.version) this.refresh();
     });
@@ -140,6 +138,7 @@ class GameView {
   setData(data) {
     const versionChanged = !this.data || this.data.version !== data.version;
     this.data = data;
+    this.names.setGame(data);
     if (versionChanged) {
       this.proposal = null;
       this.pendingMove = null;
@@ -225,14 +224,15 @@ class GameView {
 
   statusSection() {
     const s = this.state;
-    const scenario = this.cards.has(this.data.scenario) ? pick(this.cards.get(this.data.scenario)) : (s.scene.name || "");
+    const scenario = this.cards.has(this.data.scenario) ? pick(this.cards.get(this.data.scenario)) : named(s.scene);
     const deciding = s.pending && s.pending.length ? s.pending[0].side : s.to_act;
     const sides = s.mode === "zombie_war" ? ["A", "B", "zombies"] : ["survivors", "zombies"];
     const pools = h("div", { class: "pools" }, sides.filter((side) => side in s.pools).map((side) =>
       h("div", { class: `pool ${side === "A" || side === "B" ? `survivors band-${side}` : side}${side === deciding ? " acting" : ""}`, "data-pool": side },
         h("div", {}, sideName(side)), h("b", {}, String(s.pools[side])), " ", t("game.ap"))));
+    const end = this.data.outcome || s.outcome; // the game answer's outcome may carry its words
     const outcome = s.outcome ? h("p", { class: "outcome", "data-outcome": s.outcome.winner },
-      t("game.outcome", { winner: sideName(s.outcome.winner), reason: s.outcome.reason })) : null;
+      t("game.outcome", { winner: sideName(s.outcome.winner), reason: said(end.reason, end.words) })) : null;
     const campaign = this.data.campaign_id ? h("a", { class: "button", id: "to-campaign", href: `#/campaign/${this.data.campaign_id}` },
       s.outcome ? t("game.record_in_campaign") : t("game.campaign")) : null;
     const weather = s.referee && s.referee.weather;
@@ -266,9 +266,10 @@ class GameView {
     return h("section", { class: "window-box", id: "window" },
       h("h2", {}, t("game.window", { side: sideName(w.side) })),
       h("p", {}, t(`window.${w.kind}`, {
-        figure: w.figure ? who(this.state.figures, w.figure) : "",
-        target: w.target ? who(this.state.figures, w.target) : "",
-      }, w.kind)),
+        figure: w.figure ? this.names.figure(w.figure) : "",
+        target: w.target ? this.names.figure(w.target) : "",
+        skill: this.names.thing(w.kind), // the skill windows are named after their skill
+      }, t("window.other"))),
       h("div", { class: "actions" }, buttons));
   }
 
@@ -282,14 +283,14 @@ class GameView {
         h("p", { class: "muted" }, t("game.tap_hint")),
         h("div", { class: "row" }, actors.map((f) => h("button", {
           type: "button", "data-select": f.id, onclick: () => this.select(f.id),
-        }, `${typeLetters(f)} · ${f.name} (${f.id})`))));
+        }, `${this.names.figure(f.id)} · ${this.kindName(f)}`))));
     }
-    const items = Object.entries(fig.items || {}).map(([k, n]) => `${this.name(k)}${n > 1 ? ` ×${n}` : ""}`);
-    const units = Object.entries(fig.units || {}).map(([k, n]) => `${this.name(k)}: ${n}`);
+    const items = Object.entries(fig.items || {}).map(([k, n]) => `${this.names.thing(k)}${n > 1 ? ` ×${n}` : ""}`);
+    const units = Object.entries(fig.units || {}).map(([k, n]) => `${this.names.thing(k)}: ${n}`);
     const marks = statusMarks(fig).map((k) => t(k));
     const mine = this.data.legal.filter((a) => a.figure === fig.id && !(this.state.pending || []).length);
     const card = h("div", { class: "figure-card" },
-      h("h2", {}, `${fig.name} (${fig.id})`, " ", h("span", { class: `badge ${fig.side}` }, sideName(fig.side))),
+      h("h2", {}, this.names.figure(fig.id), " ", h("span", { class: `badge ${fig.side}` }, sideName(fig.side))),
       h("div", { class: "stats" },
         h("span", {}, `${t("stat.move")} ${fig.move}`), h("span", {}, `${t("stat.pv")} ${fig.pv}/${fig.wounds}`),
         h("span", {}, `${t("stat.attack")} ${fig.attack}`), h("span", {}, `${t("stat.defense")} ${fig.defense}+`),
@@ -297,7 +298,7 @@ class GameView {
       h("dl", {},
         h("dt", {}, t("stat.type")), h("dd", {}, this.kindName(fig)),
         h("dt", {}, t("stat.status")), h("dd", {}, marks.length ? marks.join(", ") : t("status.standing")),
-        fig.skills && fig.skills.length ? [h("dt", {}, t("stat.skills")), h("dd", {}, fig.skills.map((k) => this.name(k)).join(", "))] : null,
+        fig.skills && fig.skills.length ? [h("dt", {}, t("stat.skills")), h("dd", {}, fig.skills.map((k) => this.names.thing(k)).join(", "))] : null,
         items.length ? [h("dt", {}, t("stat.equipment")), h("dd", { id: "equipment" }, items.join(", "))] : null,
         units.length ? [h("dt", {}, t("stat.units")), h("dd", {}, units.join(", "))] : null));
     const actions = this.readOnly ? [] : mine.map((a) => this.actionButton(a, false));
@@ -313,18 +314,15 @@ class GameView {
       h("div", { class: "actions", id: "actions" }, actions));
   }
 
+  /** An archetype (with its sex) or a zombie type; civilians are civilians. */
   kindName(fig) {
-    return fig.side === "civilians" ? t("side.civilians") : this.name(fig.kind);
-  }
-
-  /** The rules' name of an archetype, zombie type, item or skill id. */
-  name(id) {
-    return (this.names && this.names.get(id)) || id;
+    if (fig.side === "civilians") return t("side.civilians");
+    return fig.side === "survivors" ? this.names.archetype(fig.kind) : this.names.thing(fig.kind);
   }
 
   actionButton(action, withActor) {
     const cost = this.data.costs ? this.data.costs[JSON.stringify(action)] : undefined;
-    const text = withActor ? describe(action, this.state.figures, (k) => this.name(k), true) : actionPhrase(action, this.state.figures, (k) => this.name(k), true);
+    const text = withActor ? describe(action, this.names) : actionPhrase(action, this.names);
     return h("button", {
       type: "button", "data-action-type": action.type, disabled: this.busy,
       onclick: () => this.apply(action),
@@ -374,7 +372,8 @@ class GameView {
         h("span", { class: "muted" }, t("chances.zombies", { p: pct(c.zombies) }))),
       gauge,
       chart,
-      done && c.turning_text ? h("p", { id: "turning-point" }, t("chances.turning", { what: c.turning_text })) : null);
+      done && (c.turning_point || c.turning_text) ? h("p", { id: "turning-point" },
+        t("chances.turning", { what: c.turning_point ? message(c.turning_point) : c.turning_text })) : null);
   }
 
   levelSelect() {
@@ -392,7 +391,7 @@ class GameView {
     return h("section", { class: "ai-box", id: "ai" },
       h("h2", {}, t("ai.title")),
       this.readOnly ? null : this.levelSelect(),
-      h("p", { class: "ai-action" }, describe(p.action, this.state.figures, (k) => this.name(k), true)),
+      h("p", { class: "ai-action" }, describe(p.action, this.names)),
       h("p", { class: "ai-why" }, p.messages && p.messages.length ? p.messages.map(message).join(t("word.separator")) : p.explanation),
       this.readOnly ? null : h("div", { class: "row" },
         h("button", { type: "button", class: "primary", id: "ai-play", disabled: this.busy, onclick: () => this.apply(p.action, { roll: true }) }, t("ai.play_it")),
@@ -400,11 +399,13 @@ class GameView {
   }
 
   logSection() {
-    const entries = [...(this.data.log || [])].reverse();
+    const log = this.data.log || [];
+    const at = logPositions(this.data.start, log); // where each action was played from
+    const entries = log.map((e, i) => [e, at[i]]).reverse();
     return h("section", { id: "log-section" },
       h("h2", {}, t("game.log")),
-      h("ol", { class: "log", id: "log", reversed: true }, entries.map((e) => h("li", {},
-        h("span", { class: "who" }, describe(e.action, this.state.figures, (k) => this.name(k))),
+      h("ol", { class: "log", id: "log", reversed: true }, entries.map(([e, from]) => h("li", {},
+        h("span", { class: "who" }, describe(e.action, this.names, { at: from })),
         e.dice && e.dice.length ? h("span", { class: "dice" }, ` ${t("game.dice_rolled", { dice: e.dice.join(" ")})}`) : "",
         // a note is a message ({code, params}) since issue 14; older games hold English text
         e.notes && e.notes.length ? h("span", { class: "notes" }, e.notes.map(message).join(" · ")) : null))));
@@ -469,7 +470,7 @@ class GameView {
       this.sightOf = { id, ...answer };
       this.table.setOverlay("sight", sightNodes(this.state, answer), "under");
       const seen = answer.targets.filter((x) => x.visible).length;
-      this.readout.textContent = t("tools.sight_count", { who: who(this.state.figures, id), seen, total: answer.targets.length });
+      this.readout.textContent = t("tools.sight_count", { who: this.names.figure(id), seen, total: answer.targets.length });
       this.readout.className = "";
       this.redraw();
     } catch (error) {
@@ -580,9 +581,10 @@ class GameView {
       this.diceText = "";
       this.busy = false;
       this.setData(data);
-      const last = (data.log || [])[data.log.length - 1];
+      const log = data.log || [];
+      const at = logPositions(data.start, log);
       this.readout.className = "";
-      this.readout.textContent = last ? describe(last.action, this.state.figures) : "";
+      this.readout.textContent = log.length ? describe(log[log.length - 1].action, this.names, { at: at[at.length - 1] }) : "";
       return true;
     } catch (error) {
       this.busy = false;
@@ -639,16 +641,23 @@ class GameView {
 const LEVEL_STORE = "survive-us.ai-level";
 
 export function sideName(side) {
-  return t(`side.${side}`, {}, side);
+  return t(`side.${side}`, {}, t("names.unknown"));
 }
 
-function figureTitle(fig, name) {
-  const lines = [`${fig.name} (${fig.id}) · ${t(`side.${fig.side}`, {}, fig.side)}`];
+/** A figure's tooltip: its name and side, then its profile, state and gear. */
+function figureTitle(fig, names) {
+  const lines = [`${names.figure(fig.id)} · ${sideName(fig.side)}`];
   lines.push(`${t("stat.pv")} ${fig.pv}/${fig.wounds} · ${t("stat.move")} ${fig.move}`);
   const marks = statusMarks(fig).map((k) => t(k));
   if (marks.length) lines.push(marks.join(", "));
-  const items = Object.keys(fig.items || {}).map(name);
+  const items = Object.keys(fig.items || {}).map((k) => names.thing(k));
   if (items.length) lines.push(`${t("stat.equipment")}: ${items.join(", ")}`);
-  if (fig.skills && fig.skills.length) lines.push(`${t("stat.skills")}: ${fig.skills.map(name).join(", ")}`);
+  if (fig.skills && fig.skills.length) lines.push(`${t("stat.skills")}: ${fig.skills.map((k) => names.thing(k)).join(", ")}`);
   return lines.join("\n");
+}
+
+/** A marker's tooltip: "Caisse 2" / "Crate 2" and, once open, what is left in it. */
+function markerTitle(m, names) {
+  const inside = m.kind === "crate" && !m.hidden ? Object.keys(m.items || {}).map((k) => names.thing(k)) : [];
+  return `${names.marker(m.id)}${inside.length ? `: ${inside.join(", ")}` : ""}`;
 }

@@ -2,6 +2,7 @@
 // changes (actions, undo, the AI), the page's previews, and the live event stream.
 
 import { get, post, saveToken, streamUrl, tokenFor } from "./api.js";
+import { said } from "./i18n.js";
 
 const g = (id) => `/games/${encodeURIComponent(id)}`;
 
@@ -14,7 +15,8 @@ export function rememberToken(id, token) {
   saveToken(`game:${id}`, token);
 }
 
-/** {id, version, state, legal: [action], costs: {json: ap}, log: [entry], ...}. */
+/** {id, version, state, names, legal: [action], costs: {json: ap}, log: [entry], start (the
+ *  state the log starts from), ...}. */
 export async function load(id) {
   const [game, actions, exported] = await Promise.all([
     get(g(id)), get(`${g(id)}/actions`), get(`${g(id)}/export`),
@@ -27,6 +29,7 @@ export async function load(id) {
     legal: actions.actions.map((a) => a.action),
     costs,
     log: exported.export.log,
+    start: exported.export.start,
     can_undo: exported.export.log.length > 1,
   };
 }
@@ -64,8 +67,8 @@ export function chances(id, lang = "en", curve = false) {
 /** A dragged figure's route to a point: {legal, reason, cost, length, waypoints}. */
 export async function path(id, figure, to) {
   const p = await post(`${g(id)}/path`, { figure, to });
-  let reason = p.refused;
-  if (!p.reachable && p.reason) reason = p.reason;
+  let reason = said(p.refused, p.refused_words); // the engine's reason, in words when it has them
+  if (!p.reachable && p.reason) reason = said(p.reason, p.reason_words);
   return {
     legal: p.legal_now, reason, cost: p.ap_cost, moves: p.moves, length: p.length,
     waypoints: p.reachable ? p.waypoints : [],

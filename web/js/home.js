@@ -19,7 +19,7 @@ export async function showHome() {
   const games = knownIds("game");
   const rows = await Promise.all(games.slice(-12).map((id) => get(`/games/${encodeURIComponent(id)}`).catch(() => null)));
   const cardOf = (id) => cards.find((c) => c.id === id);
-  const openId = h("input", { id: "open-id", placeholder: "ID", "aria-label": t("home.open_id") });
+  const openId = h("input", { id: "open-id", placeholder: t("home.open_id"), "aria-label": t("home.open_id") });
   document.getElementById("view").replaceChildren(h("div", { class: "page" },
     h("h1", {}, t("home.title")),
     h("form", { class: "card", id: "new-game", onsubmit: (e) => {
@@ -40,10 +40,10 @@ export async function showHome() {
     h("div", { class: "cards" }, cards.map((c) => h("div", { class: "card" },
       h("h3", {}, `${c.number}. ${pick({ fr: c.name, en: c.name_en })}`),
       h("p", { class: "muted", style: "margin:0" }, pick({ fr: c.summary, en: c.summary_en })),
-      h("p", { style: "margin:4px 0 0" }, h("span", { class: "badge" }, t(`home.kind.${c.kind}`, {}, c.kind)), " ", t("home.turns", { n: c.turns }))))),
+      h("p", { style: "margin:4px 0 0" }, h("span", { class: "badge" }, t(`home.kind.${c.kind}`, {}, "")), " ", t("home.turns", { n: c.turns }))))),
     h("h2", {}, t("home.my_games")),
     rows.filter(Boolean).length ? h("div", { class: "cards", id: "my-games" }, rows.filter(Boolean).reverse().map((g) => h("a", { class: "card", href: `#/game/${g.id}` },
-      h("h3", {}, cardOf(g.scenario) ? pick({ fr: cardOf(g.scenario).name, en: cardOf(g.scenario).name_en }) : g.scenario || g.id),
+      h("h3", {}, cardOf(g.scenario) ? pick({ fr: cardOf(g.scenario).name, en: cardOf(g.scenario).name_en }) : t("game.title")),
       h("div", { class: "muted" }, g.terminal ? t("home.over") : t("game.turn", { turn: g.state.turn, max: g.state.max_turns }))))) : h("p", { class: "muted" }, t("home.no_games")),
     h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); if (openId.value.trim()) window.location.hash = `#/game/${openId.value.trim()}`; } },
       openId, h("button", { type: "submit" }, t("home.open")))));

@@ -86,6 +86,26 @@ export function pick(value) {
   return value === undefined || value === null ? "" : String(value);
 }
 
+/** A thing's name in the current language: `name` as {fr, en}, or `name` (French) beside
+ * `name_en` (English), as the service gives both (docs/names.md). */
+export function named(thing, otherwise = "") {
+  if (!thing) return otherwise;
+  if (thing.name && typeof thing.name === "object") return pick(thing.name) || otherwise;
+  if (current === "en" && thing.name_en) return thing.name_en;
+  return thing.name || thing.name_en || otherwise;
+}
+
+/** A server's text said in the page's language: its message (`K_words` beside the text `K`,
+ * one message or a list) when the server gives one, else the text as it came. */
+export function said(text, words) {
+  if (Array.isArray(words) && words.some((w) => w && typeof w.code === "string")) {
+    const texts = Array.isArray(text) ? text : [];
+    return words.map((w, i) => (w && typeof w.code === "string" ? message(w) : String(texts[i] ?? "")));
+  }
+  if (words && typeof words.code === "string") return message(words);
+  return text === undefined || text === null ? "" : text;
+}
+
 /** Numbers with the language's decimal mark. */
 export function num(value, digits = 1) {
   return Number(value).toLocaleString(current, {

@@ -65,14 +65,20 @@ function markLang() {
   }
 }
 
+/** The page's fixed words in its language (the language switch itself says both). */
+function translatePage() {
+  translate();
+  document.querySelector(".topbar nav").setAttribute("aria-label", t("nav.aria"));
+}
+
 async function start() {
   await setLang(preferredLang());
-  translate();
+  translatePage();
   markLang();
   for (const b of document.querySelectorAll(".lang-switch button")) {
     b.addEventListener("click", async () => {
       await setLang(b.dataset.lang, true);
-      translate();
+      translatePage();
       markLang();
       route();
     });

@@ -4,7 +4,8 @@
 
 import { get, post, put, saveToken, tokenFor } from "./api.js";
 import { h, select } from "./dom.js";
-import { pick, t } from "./i18n.js";
+import { named, pick, said, t } from "./i18n.js";
+import { archetypeName } from "./names.js";
 import { notify } from "./notice.js";
 
 let rulesCache = null;
@@ -26,6 +27,22 @@ export async function showRoster(id) {
 
 function emptyRoster() {
   return { name: "", members: [] };
+}
+
+/** A member as the page names it: the name it was given, else its place in the band. */
+export function memberLabel(member, index) {
+  return (member && member.name) || t("roster.member_n", { n: index + 1 });
+}
+
+/** Where a problem lies, in words: a member, the band's name, the members ("" when the
+ * service names a place the page has no word for; its message says what is wrong). */
+function whereWords(where, members) {
+  const path = String(where || "").replace(/^roster\./, "");
+  const m = /^members\[(\d+)\]/.exec(path);
+  if (m) return memberLabel(members[Number(m[1])], Number(m[1]));
+  if (path === "name") return t("roster.name");
+  if (path === "members") return t("roster.members");
+  return "";
 }
 
 class RosterView {
@@ -57,7 +74,7 @@ class RosterView {
       oninput: (e) => { this.roster.name = e.target.value; this.changed(); },
     });
     const archetypeOptions = [["", t("roster.pick_archetype")], ...this.rules.archetypes.map((a) =>
-      [a.id, `${a.name}${a.sex && a.sex !== "H/F" ? ` (${a.sex})` : ""} · ${a.cost} ${t("roster.points")} · ${t(`class.${a.class}`, {}, a.class)}`])];
+      [a.id, `${archetypeName(a)} · ${a.cost} ${t("roster.points")} · ${t(`class.${a.class}`, {}, "")}`])];
     const adder = select(archetypeOptions, "", { id: "add-archetype", "aria-label": t("roster.add") });
     const readOnly = this.stored && !this.token;
     root.replaceChildren(h("div", { class: "page" },
@@ -95,10 +112,10 @@ class RosterView {
   }
 
   memberCard(m, index) {
-    const a = this.archetypes.get(m.archetype) || { skills: [], name: m.archetype, sex: "" };
+    const a = this.archetypes.get(m.archetype) || { skills: [], sex: "" };
     const changed = () => { this.changed(); };
     const nameInput = h("input", { value: m.name || "", "aria-label": t("roster.member_name"), oninput: (e) => { m.name = e.target.value || undefined; changed(); } });
-    const archetype = select(this.rules.archetypes.map((x) => [x.id, `${x.name}${x.sex && x.sex !== "H/F" ? ` (${x.sex})` : ""} · ${x.cost}`]), m.archetype, {
+    const archetype = select(this.rules.archetypes.map((x) => [x.id, `${archetypeName(x)} · ${x.cost}`]), m.archetype, {
       "aria-label": t("roster.archetype"), onchange: (e) => {
         m.archetype = e.target.value;
         const nx = this.archetypes.get(m.archetype);
@@ -111,7 +128,7 @@ class RosterView {
     });
     const skillName = (id) => {
       const s = this.skills.get(id);
-      return s ? `${s.name} (${s.cost})` : id;
+      return s ? `${named(s)} (${s.cost})` : t("names.unknown");
     };
     const skill = select([["", "—"], ...(a.skills || []).map((s) => [s, skillName(s)])], m.skill || "", {
       "aria-label": t("roster.skill"), onchange: (e) => { m.skill = e.target.value || null; changed(); },
@@ -122,7 +139,7 @@ class RosterView {
     const sex = a.sex === "H/F" ? select([["H", t("roster.sex_h")], ["F", t("roster.sex_f")]], m.sex || "H", {
       "aria-label": t("roster.sex"), onchange: (e) => { m.sex = e.target.value; changed(); },
     }) : null;
-    const itemAdder = select([["", t("roster.add_item")], ...this.rules.equipment.map((e) => [e.id, `${e.name} · ${t("roster.enc")} ${e.encumbrance}`])], "", {
+    const itemAdder = select([["", t("roster.add_item")], ...this.rules.equipment.map((e) => [e.id, `${named(e)} · ${t("roster.enc")} ${e.encumbrance}`])], "", {
       "aria-label": t("roster.add_item"), onchange: (e) => {
         if (!e.target.value) return;
         m.equipment[e.target.value] = (m.equipment[e.target.value] || 0) + 1;
@@ -131,8 +148,8 @@ class RosterView {
       },
     });
     const chips = Object.entries(m.equipment).map(([item, count]) => h("span", { class: "chip" },
-      `${(this.equipment.get(item) || { name: item }).name}${count > 1 ? ` ×${count}` : ""}`,
-      h("button", { type: "button", "aria-label": t("roster.remove_item", { item }), onclick: () => {
+      `${named(this.equipment.get(item), t("names.unknown"))}${count > 1 ? ` ×${count}` : ""}`,
+      h("button", { type: "button", "aria-label": t("roster.remove_item", { item: named(this.equipment.get(item), t("names.unknown")) }), onclick: () => {
         if (m.equipment[item] > 1) m.equipment[item] -= 1;
         else delete m.equipment[item];
         this.renderMembers();
@@ -152,10 +169,11 @@ class RosterView {
           h("label", {}, t("roster.equipment"), itemAdder)),
         skillText ? h("p", { class: "muted", style: "margin:4px 0" }, pick({ fr: skillText.text_fr, en: skillText.text_en })) : null,
         h("div", { class: "equipment-list" }, chips),
-        mine.length ? h("ul", { class: "problems" }, mine.map((p) => h("li", {}, `${p.message} → ${p.fix}`))) : null),
+        mine.length ? h("ul", { class: "problems" }, mine.map((p) => h("li", {},
+          said(p.message, p.words), p.fix ? ` → ${said(p.fix, p.fix_words)}` : ""))) : null),
       h("div", { style: "text-align:right" },
         h("div", { class: "member-cost" }, cost ? t("roster.member_cost", { n: cost.total, carried: cost.carried, capacity: cost.capacity }) : ""),
-        h("button", { type: "button", class: "danger", "aria-label": t("roster.remove", { id: m.id }), onclick: () => {
+        h("button", { type: "button", class: "danger", "aria-label": t("roster.remove", { who: memberLabel(m, index) }), onclick: () => {
           this.roster.members.splice(index, 1);
           this.renderMembers();
           changed();
@@ -178,7 +196,8 @@ class RosterView {
         ? h("span", { class: "badge good" }, t("roster.legal"))
         : h("span", { class: "badge bad" }, t("roster.illegal", { n: v.errors }))) : ""),
       h("ul", { class: "problems", id: "roster-problems" }, (v ? v.problems : []).map((p) =>
-        h("li", { class: p.severity }, h("b", {}, p.where ? `${p.where}: ` : ""), p.message, p.fix ? h("div", { class: "muted" }, p.fix) : null))),
+        h("li", { class: p.severity }, whereWords(p.where, this.roster.members) ? h("b", {}, t("roster.problem_where", { where: whereWords(p.where, this.roster.members) })) : null,
+          said(p.message, p.words), p.fix ? h("div", { class: "muted" }, said(p.fix, p.fix_words)) : null))),
       this.stored && !this.token ? null : save, links, starter].filter(Boolean));
   }
 
@@ -222,7 +241,7 @@ class RosterView {
       this.validation = v;
     } catch (error) {
       if (seq !== this.seq) return;
-      this.validation = { legal: false, errors: 1, warnings: 0, cost: { band: "?", members: [] }, problems: [{ severity: "error", where: error.where, message: error.message, fix: "" }] };
+      this.validation = { legal: false, errors: 1, warnings: 0, cost: { band: "?", members: [] }, problems: [{ severity: "error", where: "", message: error.message, fix: "" }] };
     }
     this.renderSummary();
     for (const [i, m] of this.roster.members.entries()) {

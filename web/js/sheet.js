@@ -4,8 +4,9 @@
 
 import { get } from "./api.js";
 import { h } from "./dom.js";
-import { pick, t } from "./i18n.js";
-import { rulesData } from "./roster.js";
+import { named, pick, t } from "./i18n.js";
+import { archetypeName } from "./names.js";
+import { memberLabel, rulesData } from "./roster.js";
 
 export async function showSheet(ref) {
   const rules = await rulesData();
@@ -32,7 +33,7 @@ export async function showSheet(ref) {
   }
   const skillLine = (id) => {
     const s = skills.get(id);
-    return s ? h("li", {}, h("b", {}, s.name), " — ", pick({ fr: s.text_fr, en: s.text_en || s.text_fr })) : null;
+    return s ? h("li", {}, h("b", {}, named(s)), " — ", pick({ fr: s.text_fr, en: s.text_en || s.text_fr })) : null;
   };
   const sheet = h("div", { class: "page sheet", id: "sheet" },
     h("div", { class: "row no-print" },
@@ -40,19 +41,19 @@ export async function showSheet(ref) {
       h("a", { class: "button", href: ref.startsWith("campaign-") ? `#/campaign/${ref.slice(9)}` : `#/roster/${ref}` }, t("sheet.back"))),
     h("h1", {}, t("sheet.title", { name: title })),
     h("p", {}, t("roster.total", { n: total })),
-    h("div", { class: "sheet-members" }, members.map((m) => {
+    h("div", { class: "sheet-members" }, members.map((m, index) => {
       const a = archetypes.get(m.archetype) || {};
       const pv = m.pv !== undefined ? m.pv : a.wounds;
       return h("article", { class: "card sheet-member" },
-        h("h2", {}, `${m.name || m.id} — ${a.name || m.archetype}`, m.cost !== undefined ? h("span", { class: "muted" }, ` · ${m.cost} ${t("roster.points")}`) : null),
+        h("h2", {}, `${memberLabel(m, index)} — ${archetypeName(a)}`, m.cost !== undefined ? h("span", { class: "muted" }, ` · ${m.cost} ${t("roster.points")}`) : null),
         h("table", { class: "grid profile" },
           h("thead", {}, h("tr", {}, ["move", "pv", "attack", "defense", "intelligence", "panic", "encumbrance"].map((k) => h("th", {}, t(`stat.${k}`))))),
           h("tbody", {}, h("tr", {}, [a.move, `${pv}/${a.wounds}`, a.attack, `${a.defense}+`, `${a.intelligence}+`, `${a.panic}+`, a.encumbrance].map((v) => h("td", {}, String(v)))))),
         h("div", { class: "wound-boxes", "aria-label": t("sheet.wounds") }, Array.from({ length: a.wounds || 0 }, (_, i) => h("span", { class: `box${i >= pv ? " lost" : ""}` }))),
         h("ul", { class: "sheet-skills" }, [m.skill, m.second_skill].filter(Boolean).map(skillLine)),
         h("ul", { class: "sheet-items" }, Object.entries(m.equipment || {}).map(([id, n]) => {
-          const e = equipment.get(id) || { name: id };
-          return h("li", {}, h("b", {}, `${e.name}${n > 1 ? ` ×${n}` : ""}`), e.text_fr ? ` — ${pick({ fr: e.text_fr, en: e.text_en || e.text_fr })}` : "");
+          const e = equipment.get(id) || {};
+          return h("li", {}, h("b", {}, `${named(e, t("names.unknown"))}${n > 1 ? ` ×${n}` : ""}`), e.text_fr ? ` — ${pick({ fr: e.text_fr, en: e.text_en || e.text_fr })}` : "");
         })));
     })));
   document.getElementById("view").replaceChildren(sheet);

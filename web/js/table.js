@@ -3,18 +3,15 @@
 // Zoom and pan by mouse wheel and drag, or by touch (pinch, one-finger pan).
 
 import { el, label, points, radiusOf, round, thickLine } from "./svg.js";
-import { t } from "./i18n.js";
+import { named, t } from "./i18n.js";
+import { numberOf } from "./names.js";
 
 const TAP_SLOP = 6; // pixels a pointer may wander and still be a tap
 
-/** Short type letters shown inside a figure's base. */
-export function typeLetters(fig) {
-  if (fig.side === "civilians") return "C";
-  const words = String(fig.kind || "?").split("_").filter((w) => w.length > 1);
-  if (fig.side === "zombies") return (words[0] || "Z")[0].toUpperCase();
-  if (words.length >= 2) return (words[0][0] + words[1][0]).toUpperCase();
-  const w = words[0] || "?";
-  return w[0].toUpperCase() + (w[1] || "");
+/** What is written on a figure's base: its number, as a player paints it (names.js); the
+ * figure's name is in its tooltip and the panel. */
+export function baseLabel(fig) {
+  return numberOf(fig.id) || "•";
 }
 
 /** Statuses worth a mark on the base, in words (translated keys). */
@@ -31,7 +28,8 @@ export class TableView {
   /**
    * @param {HTMLElement} host where the SVG goes
    * @param {object} hooks onFigureTap(id), onPointTap([x, y]), dragFigure(id) -> bool,
-   *   onDrag(id, [x, y]), onDrop(id, [x, y]), onDragCancel(id), figureTitle(fig) -> string
+   *   onDrag(id, [x, y]), onDrop(id, [x, y]), onDragCancel(id), figureTitle(fig) -> string,
+   *   markerTitle(marker) -> string (names in the page's language; ids are never shown)
    */
   constructor(host, hooks = {}) {
     this.host = host;
@@ -74,7 +72,8 @@ export class TableView {
     this.drawFigures();
   }
 
-  /** The scenario's exits: stretches of table edge (from/to inches along it). */
+  /** The scenario's exits: stretches of table edge (from/to inches along it), each with its
+   * `label` (its name in the page's language). */
   setExits(exits) {
     const nodes = [];
     for (const e of exits || []) {
@@ -87,8 +86,8 @@ export class TableView {
       const outward = { near: -0.45, far: 0.45, left: -0.45, right: 0.45 }[e.edge]; // in the margin
       const [lx, ly] = horizontal ? [(a + b) / 2, at + outward] : [at + outward, (a + b) / 2];
       const title = el("title");
-      title.textContent = e.label || e.id;
-      const text = label(lx, ly, `${e.label || e.id} ↦`, { class: "exit-label" });
+      title.textContent = e.label || "";
+      const text = label(lx, ly, e.label ? `${e.label} ↦` : "↦", { class: "exit-label" });
       if (!horizontal) text.setAttribute("transform", `${text.getAttribute("transform")} rotate(${e.edge === "left" ? 90 : -90})`);
       nodes.push(el("g", { class: "exit", "data-exit-id": e.id }, [title,
         el("line", { x1: round(x1), y1: round(y1), x2: round(x2), y2: round(y2) }), text]));
@@ -115,14 +114,15 @@ export class TableView {
     pieces.replaceChildren();
     this.layers.labels.replaceChildren();
     for (const piece of terrain) {
-      const title = el("title");
-      title.textContent = piece.name || piece.id;
+      const name = named(piece);
+      const title = name ? el("title") : null;
+      if (title) title.textContent = name;
       if (piece.role === "zone") {
         const kind = piece.zone_kind || "zone";
         const g = el("g", { class: `zone zone-${kind}`, "data-terrain-id": piece.id }, [title]);
         g.appendChild(el("polygon", { points: points(piece.polygon) }));
         const [cx, cy] = centroid(piece.polygon);
-        this.layers.labels.appendChild(label(cx, cy, piece.name || piece.zone || piece.id, { class: "zone-label" }));
+        if (name) this.layers.labels.appendChild(label(cx, cy, name, { class: "zone-label" }));
         zones.appendChild(g);
         continue;
       }
@@ -149,8 +149,7 @@ export class TableView {
     g.replaceChildren();
     for (const m of markers) {
       const title = el("title");
-      const inside = Object.keys(m.items || {}).join(", ");
-      title.textContent = `${t(`marker.${m.kind}`, {}, m.kind)} ${m.id}${inside ? `: ${inside}` : ""}`;
+      title.textContent = this.hooks.markerTitle ? this.hooks.markerTitle(m) : t(`marker.${m.kind}`, {}, "");
       const node = el("g", {
         class: `marker marker-${m.kind}${m.opened ? " opened" : ""}`, "data-marker-id": m.id,
         transform: `translate(${round(m.x)} ${round(m.y)})`,
@@ -176,13 +175,13 @@ export class TableView {
       if (fig.panicked) classes.push("panicked");
       for (const [cls, ids] of Object.entries(extra)) if (ids.has(fig.id)) classes.push(cls);
       const title = el("title");
-      title.textContent = this.hooks.figureTitle ? this.hooks.figureTitle(fig) : fig.id;
+      title.textContent = this.hooks.figureTitle ? this.hooks.figureTitle(fig) : named(fig);
       const node = el("g", {
         class: classes.join(" "), "data-figure-id": fig.id, tabindex: 0, role: "button",
-        "aria-label": this.hooks.figureTitle ? this.hooks.figureTitle(fig).split("\n")[0] : fig.id,
+        "aria-label": title.textContent.split("\n")[0],
         transform: `translate(${round(fig.x)} ${round(fig.y)})`,
       }, [title, el("circle", { class: "hit", r: round(r + 0.3) }), el("circle", { class: "base", r: round(r) })]);
-      node.appendChild(label(0, 0.04, typeLetters(fig), { class: "fig-type" }));
+      node.appendChild(label(0, 0.04, baseLabel(fig), { class: "fig-type" }));
       if (fig.side !== "zombies") {
         const pv = el("g", { class: "fig-pv", transform: `translate(${round(r * 0.78)} ${round(r * 0.78)})` },
           [el("circle", { r: 0.24 })]);
