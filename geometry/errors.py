@@ -9,11 +9,22 @@ and `message` is its English words, for logs and `str()`.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from i18n import Message, render
 
-__all__ = ["SurviveUsError", "SceneError", "DataError", "QuestionError"]
+__all__ = ["SurviveUsError", "SceneError", "DataError", "QuestionError", "shown"]
+
+
+def shown(value: Any) -> str:
+    """A bad value as the request had it (JSON), shortened: a message's parameter, for the
+    person who sent it to find and fix it."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class SurviveUsError(Exception):

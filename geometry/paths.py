@@ -12,7 +12,7 @@ import math
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
@@ -43,6 +43,7 @@ from geometry.visgraph import (
     tangent_lines,
     unit,
 )
+from i18n import Message
 
 __all__ = ["Path", "PathFinder", "pathfinder", "CONTACT_SLACK"]
 
@@ -60,12 +61,22 @@ RAY_STEP = 0.02  # radians between rays tracing the round edge of the reach regi
 
 @dataclass(frozen=True)
 class Path:
-    """A movement path of a base centre: waypoints from start to goal, and its length."""
+    """A movement path of a base centre: waypoints from start to goal, and its length.
+
+    An unreachable path says why: `reason` in English for programs and logs; `problem` is
+    "off_table", "terrain" (the base would overlap `pieces`, ids of terrain), "enemy" or
+    "no_route", `at` is "start" or "goal" for the first three; `words` (filled by
+    `Space.path`, which knows the pieces' names) is the reason for a person.
+    """
 
     reachable: bool
     length: float
     waypoints: tuple[XY, ...]
     reason: str = ""
+    problem: str = ""
+    at: str = ""
+    pieces: tuple[str, ...] = ()
+    words: Message | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -131,26 +142,29 @@ class PathFinder:
 
     # ----------------------------------------------------------------- legality
 
-    def _problem(self, label: str, p: XY, avoid_c: FloatArray, avoid_r: FloatArray) -> str:
-        """Why a base centred at p is illegal, or "" when it is (touching is fine)."""
+    def _problem(self, label: str, p: XY, avoid_c: FloatArray, avoid_r: FloatArray) -> Path | None:
+        """Why a base centred at p is illegal (an unreachable Path saying so), or None when
+        it is legal (touching is fine)."""
         xy = np.array(p, dtype=np.float64)
         if not np.all(np.isfinite(xy)) or not in_box(xy, self._box, CONTACT_SLACK):
-            return f"{label} {_fmt(p)}: base off the table"
+            return Path(False, math.inf, (), f"{label} {_fmt(p)}: base off the table",
+                        "off_table", label)
         if self._polygons.size:
             dist = shapely.distance(self._polygons, Point(p))
             hit = [self._ids[i] for i in np.flatnonzero(dist < self.radius - CONTACT_SLACK)]
             if hit:
                 names = ", ".join(repr(h) for h in hit)
-                return f"{label} {_fmt(p)}: base would overlap terrain {names}"
+                return Path(False, math.inf, (),
+                            f"{label} {_fmt(p)}: base would overlap terrain {names}",
+                            "terrain", label, tuple(hit))
         if avoid_r.size:
             gap = np.hypot(*(avoid_c - xy).T) - avoid_r
             bad = np.flatnonzero(gap < -CONTACT_SLACK)
             if bad.size:
                 c = avoid_c[bad[0]]
-                return (
-                    f"{label} {_fmt(p)}: base would overlap the enemy base at {_fmt((c[0], c[1]))}"
-                )
-        return ""
+                return Path(False, math.inf, (), f"{label} {_fmt(p)}: base would overlap the "
+                            f"enemy base at {_fmt((c[0], c[1]))}", "enemy", label)
+        return None
 
     def _slack(self, p: FloatArray, avoid_c: FloatArray, avoid_r: FloatArray) -> float:
         """How far a legal point sits inside contact: segments from it may go that deep."""
@@ -178,8 +192,8 @@ class PathFinder:
         avoid_c, avoid_r = self._avoid_arrays(avoid)
         for label, p in (("start", start), ("goal", goal)):
             problem = self._problem(label, p, avoid_c, avoid_r)
-            if problem:
-                return Path(False, math.inf, (), problem)
+            if problem is not None:
+                return problem
         points = np.array([start, goal], dtype=np.float64)
         slacks = np.array([self._slack(p, avoid_c, avoid_r) for p in points])
         line_slack = np.array([slacks.max()])
@@ -210,7 +224,7 @@ class PathFinder:
         src, dst = int(query.point_ids[0]), int(query.point_ids[1])
         dist, pred = dijkstra(self._matrix(query, n), indices=src, return_predecessors=True)
         if not np.isfinite(dist[dst]):
-            return Path(False, math.inf, (), "no route")
+            return Path(False, math.inf, (), "no route", "no_route")
         chain = [dst]
         while chain[-1] != src:
             chain.append(int(pred[chain[-1]]))
@@ -231,7 +245,7 @@ class PathFinder:
     def _reach(self, start: XY, distance: float, avoid: Avoid) -> shapely.Geometry:
         start = (float(start[0]), float(start[1]))
         avoid_c, avoid_r = self._avoid_arrays(avoid)
-        if distance <= 0.0 or self._problem("start", start, avoid_c, avoid_r):
+        if distance <= 0.0 or self._problem("start", start, avoid_c, avoid_r) is not None:
             return Polygon()
         origin = np.array([start], dtype=np.float64)
         slack = np.array([self._slack(origin[0], avoid_c, avoid_r)])

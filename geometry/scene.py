@@ -1,12 +1,15 @@
 """The scene: table, terrain and figures, loaded from the scene JSON of DESIGN.md.
 
-Loading validates everything a player could get wrong and names the offending item:
-``figures[3] 'z2': base overlaps terrain 'house'``.
+Loading validates everything a player could get wrong and names the offending item, in
+words (`i18n.Message`, codes `scene.*`): a piece or a figure by the name the scene gives it
+("« Maison »" / "“House”"), else by its place in the JSON and its id ("figures[3] (z2)"),
+which is all a scene without names offers to find it by.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -20,10 +23,13 @@ from shapely.geometry import Polygon
 from shapely.validation import explain_validity
 
 from geometry.errors import SceneError
-from geometry.terrain import TerrainKind, TerrainPiece, wall_footprint
+from geometry.errors import shown as _shown
+from geometry.terrain import TerrainKind, TerrainPiece, piece_words, wall_footprint
 from geometry.units import DEFAULT_BASE_MM, TABLE_INCHES, base_radius
+from i18n import Message, Name
 
-__all__ = ["Side", "SIDES", "Table", "Figure", "Scene", "load_scene", "xy_pair"]
+__all__ = ["Side", "SIDES", "Table", "Figure", "Scene", "load_scene", "xy_pair",
+           "figure_words"]
 
 Side = Literal["survivors", "zombies", "civilians"]
 SIDES: tuple[Side, ...] = ("survivors", "zombies", "civilians")
@@ -71,6 +77,11 @@ class Figure:
     def moved_to(self, x: float, y: float) -> Figure:
         return Figure(self.id, self.side, x, y, self.base_mm, self.extra)
 
+    @property
+    def words(self) -> Name | Message:
+        """What a person calls it (`figure_words`)."""
+        return figure_words(self.extra, self.id, self.side)
+
 
 @dataclass(frozen=True, eq=False)
 class Scene:
@@ -88,7 +99,8 @@ class Scene:
         try:
             return self.figures[self.index[figure_id]]
         except KeyError:
-            raise SceneError(f"unknown figure id {figure_id!r}", figure_id) from None
+            raise SceneError(Message("scene.unknown_figure", {"id": str(figure_id)}),
+                             figure_id) from None
 
     @cached_property
     def centres(self) -> npt.NDArray[np.float64]:
@@ -112,17 +124,68 @@ class Scene:
         return Scene(self.table, self.terrain, figures)
 
 
+# --- names --------------------------------------------------------------------------------
+
+_TRAILING = re.compile(r"(\d+)$")
+_SIDE_WORDS = {"survivors": Message("scene.figure.survivor"),
+               "zombies": Message("scene.figure.zombie"),
+               "civilians": Message("scene.figure.civilian")}
+_KINDS = {"polygon": Message("scene.kind.polygon"), "wall": Message("scene.kind.wall"),
+          "door": Message("scene.kind.door")}
+
+
+def figure_words(extra: Mapping[str, Any], figure_id: str, side: str) -> Name | Message:
+    """What a person calls a figure of a scene: the name the scene gives it (a zombie or a
+    civilian with the number of its id, "Rôdeur 12", as `rules.names` does), else its side
+    and number ("zombie 12"), else its side and id."""
+    number = _TRAILING.search(figure_id)
+    digits = (number.group(1).lstrip("0") or "0") if number else ""
+    name, name_en = extra.get("name"), extra.get("name_en")
+    if isinstance(name, str) and name:
+        english = name_en if isinstance(name_en, str) and name_en else name
+        if side != "survivors" and digits:
+            return {"fr": f"{name} {digits}", "en": f"{english} {digits}"}
+        return {"fr": name, "en": english}
+    words = _SIDE_WORDS.get(side, _SIDE_WORDS["survivors"])
+    return Message(words.code, {"n": digits or figure_id})
+
+
+def _label(where: str, item_id: str) -> Message:
+    """An item of the JSON no name is given to: its place and its id."""
+    return Message("scene.item_at", {"where": where, "id": item_id})
+
+
+def _piece_label(raw: Mapping[str, Any], where: str, item_id: str, kind: Any) -> Name | Message:
+    name, name_en = raw.get("name"), raw.get("name_en")
+    if isinstance(name, str) and name:
+        return piece_words(name, name_en if isinstance(name_en, str) else "", str(kind))
+    return _label(where, item_id)
+
+
+def _figure_label(raw: Mapping[str, Any], where: str, item_id: str, side: Any) -> Name | Message:
+    name = raw.get("name")
+    if isinstance(name, str) and name:
+        return figure_words(raw, item_id, str(side))
+    return _label(where, item_id)
+
+
+def _bad(said: Message, where: str, value: Any, **params: Any) -> SceneError:
+    """A bad value at `where`: `said` (its code) with the place and the value shown."""
+    return SceneError(Message(said.code, {"where": where, "value": _shown(value), **params}),
+                      where)
+
+
 # --- loading ---------------------------------------------------------------------------
 
 
 def _number(value: Any, where: str, *, positive: bool = False) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise SceneError(f"{where}: expected a number, got {value!r}", where)
+        raise _bad(Message("scene.not_number"), where, value)
     number = float(value)
     if not math.isfinite(number):
-        raise SceneError(f"{where}: expected a finite number, got {value!r}", where)
+        raise _bad(Message("scene.not_finite"), where, value)
     if positive and number <= 0:
-        raise SceneError(f"{where}: expected a positive number, got {value!r}", where)
+        raise _bad(Message("scene.not_positive"), where, value)
     return number
 
 
@@ -136,26 +199,26 @@ def xy_pair(value: Any) -> tuple[float, float] | None:
 
 def _boolean(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise SceneError(f"{where}: expected true or false, got {value!r}", where)
+        raise _bad(Message("scene.not_boolean"), where, value)
     return value
 
 
 def _mapping(value: Any, where: str) -> Mapping[str, Any]:
     if not isinstance(value, Mapping):
-        raise SceneError(f"{where}: expected an object, got {value!r}", where)
+        raise _bad(Message("scene.not_object"), where, value)
     return cast(Mapping[str, Any], value)
 
 
 def _points(value: Any, where: str, minimum: int) -> list[tuple[float, float]]:
     if not isinstance(value, Sequence) or isinstance(value, str):
-        raise SceneError(f"{where}: expected a list of [x, y] points, got {value!r}", where)
+        raise _bad(Message("scene.not_points"), where, value)
     if len(value) < minimum:
-        raise SceneError(f"{where}: needs at least {minimum} points, got {len(value)}", where)
+        raise _bad(Message("scene.too_few_points"), where, value, least=minimum, got=len(value))
     points = []
     for i, pair in enumerate(value):
         here = f"{where}[{i}]"
         if not isinstance(pair, Sequence) or isinstance(pair, str) or len(pair) != 2:
-            raise SceneError(f"{here}: expected an [x, y] pair, got {pair!r}", here)
+            raise _bad(Message("scene.not_point"), here, pair)
         points.append((_number(pair[0], here), _number(pair[1], here)))
     return points
 
@@ -163,9 +226,10 @@ def _points(value: Any, where: str, minimum: int) -> list[tuple[float, float]]:
 def _item_id(raw: Mapping[str, Any], where: str, seen: dict[str, str]) -> str:
     item_id = raw.get("id")
     if not isinstance(item_id, str) or not item_id:
-        raise SceneError(f"{where}: 'id' must be a non-empty string, got {item_id!r}", where)
+        raise _bad(Message("scene.bad_id"), where, item_id)
     if item_id in seen:
-        raise SceneError(f"{where}: duplicate id {item_id!r} (also {seen[item_id]})", where)
+        raise SceneError(Message("scene.duplicate_id", {
+            "where": where, "id": item_id, "other": seen[item_id]}), where)
     seen[item_id] = where
     return item_id
 
@@ -173,15 +237,15 @@ def _item_id(raw: Mapping[str, Any], where: str, seen: dict[str, str]) -> str:
 def _terrain(raw_value: Any, where: str, seen: dict[str, str]) -> TerrainPiece:
     raw = _mapping(raw_value, where)
     item_id = _item_id(raw, where, seen)
-    label = f"{where} {item_id!r}"
     kind = raw.get("kind")
+    label = _piece_label(raw, where, item_id, kind)
     if kind not in TERRAIN_KEYS:
-        raise SceneError(
-            f"{label}: 'kind' must be 'polygon', 'wall' or 'door', got {kind!r}", f"{where}.kind"
-        )
-    for key in TERRAIN_KEYS[kind] - {"open"}:
+        raise SceneError(Message("scene.bad_kind", {"piece": label, "value": _shown(kind)}),
+                         f"{where}.kind")
+    for key in sorted(TERRAIN_KEYS[kind] - {"open"}):
         if key not in raw:
-            raise SceneError(f"{label}: a {kind} needs {key!r}", f"{where}.{key}")
+            raise SceneError(Message("scene.needs_field", {
+                "piece": label, "kind": _KINDS[kind], "field": key}), f"{where}.{key}")
     terrain_kind = cast(TerrainKind, kind)
     if kind == "polygon":
         footprint = _polygon(raw["polygon"], f"{where}.polygon", label)
@@ -189,12 +253,14 @@ def _terrain(raw_value: Any, where: str, seen: dict[str, str]) -> TerrainPiece:
         line = _points(raw["line"], f"{where}.line", 2)
         for a, b in zip(line, line[1:], strict=False):
             if a == b:
-                raise SceneError(f"{label}: line repeats the point {list(a)}", f"{where}.line")
+                raise SceneError(Message("scene.repeated_point", {
+                    "piece": label, "x": a[0], "y": a[1]}), f"{where}.line")
         thickness = _number(raw["thickness"], f"{where}.thickness", positive=True)
         footprint = wall_footprint(line, thickness)
     is_open = _boolean(raw.get("open", False), f"{where}.open") if kind == "door" else False
     if kind != "door" and "open" in raw:
-        raise SceneError(f"{label}: only a door can be 'open'", f"{where}.open")
+        raise SceneError(Message("scene.open_not_door", {"piece": label}), f"{where}.open")
+    name, name_en = raw.get("name"), raw.get("name_en")
     return TerrainPiece(
         id=item_id,
         kind=terrain_kind,
@@ -202,31 +268,36 @@ def _terrain(raw_value: Any, where: str, seen: dict[str, str]) -> TerrainPiece:
         blocks_sight=_boolean(raw.get("blocks_sight", True), f"{where}.blocks_sight"),
         blocks_movement=_boolean(raw.get("blocks_movement", True), f"{where}.blocks_movement"),
         open=is_open,
+        name=name if isinstance(name, str) else "",
+        name_en=name_en if isinstance(name_en, str) else "",
     )
 
 
-def _polygon(value: Any, where: str, label: str) -> Polygon:
+def _polygon(value: Any, where: str, label: Name | Message) -> Polygon:
     points = _points(value, where, 3)
     polygon = Polygon(points)
     if not polygon.is_valid:
-        raise SceneError(f"{label}: bad polygon: {explain_validity(polygon)}", where)
+        why = explain_validity(polygon)
+        said = Message("scene.polygon_crosses") if why.startswith("Self-intersection") \
+            else Message("scene.bad_polygon")
+        raise SceneError(Message(said.code, {"piece": label, "why": why}), where)
     if polygon.area <= 0:
-        raise SceneError(f"{label}: bad polygon: it has no area", where)
+        raise SceneError(Message("scene.polygon_no_area", {"piece": label}), where)
     return polygon
 
 
 def _figure(raw_value: Any, where: str, seen: dict[str, str], table: Table) -> Figure:
     raw = _mapping(raw_value, where)
     item_id = _item_id(raw, where, seen)
-    label = f"{where} {item_id!r}"
     side = raw.get("side")
+    label = _figure_label(raw, where, item_id, side)
     if side not in SIDES:
-        raise SceneError(
-            f"{label}: 'side' must be one of {', '.join(SIDES)}, got {side!r}", f"{where}.side"
-        )
+        raise SceneError(Message("scene.bad_side", {"figure": label, "value": _shown(side)}),
+                         f"{where}.side")
     for key in ("x", "y"):
         if key not in raw:
-            raise SceneError(f"{label}: missing {key!r}", f"{where}.{key}")
+            raise SceneError(Message("scene.missing_xy", {"figure": label, "field": key}),
+                             f"{where}.{key}")
     x = _number(raw["x"], f"{where}.x")
     y = _number(raw["y"], f"{where}.y")
     base_mm = _number(raw.get("base_mm", DEFAULT_BASE_MM), f"{where}.base_mm", positive=True)
@@ -235,11 +306,9 @@ def _figure(raw_value: Any, where: str, seen: dict[str, str], table: Table) -> F
     r = figure.radius
     tol = OVERLAP_TOLERANCE
     if x - r < -tol or y - r < -tol or x + r > table.width + tol or y + r > table.depth + tol:
-        raise SceneError(
-            f"{label}: base at ({x}, {y}) with radius {r:.3f} in is not wholly on the "
-            f"{table.width:.4f} x {table.depth:.4f} in table",
-            where,
-        )
+        raise SceneError(Message("scene.off_table", {
+            "figure": label, "x": x, "y": y, "width": table.width, "depth": table.depth}),
+            where)
     return figure
 
 
@@ -257,22 +326,27 @@ def _check_overlaps(scene: Scene) -> None:
         if over.size:
             k, i = int(over[0][0]), int(over[0][1])
             f = scene.figures[i]
-            raise SceneError(
-                f"figures[{i}] {f.id!r}: base overlaps terrain {blockers[k].id!r} that blocks "
-                "movement",
-                f"figures[{i}]",
-            )
+            piece = blockers[k]
+            where = next(f"terrain[{n}]" for n, t in enumerate(scene.terrain) if t is piece)
+            label = piece.words if piece.name else _label(where, piece.id)
+            raise SceneError(Message("scene.overlaps_terrain", {
+                "figure": _scene_label(f, i), "piece": label}), f"figures[{i}]")
     gap = squareform(pdist(scene.centres)) - (scene.radii[:, None] + scene.radii[None, :])
     np.fill_diagonal(gap, np.inf)
     overlapping = np.argwhere(gap < -OVERLAP_TOLERANCE)
     if overlapping.size:
         i, j = sorted(overlapping[0])
         a, b = scene.figures[i], scene.figures[j]
-        raise SceneError(
-            f"figures[{j}] {b.id!r}: base overlaps the base of {a.id!r} "
-            f"(by {-gap[i, j]:.3f} in)",
-            f"figures[{j}]",
-        )
+        by = float(-gap[i, j])
+        said = Message("scene.overlaps_figure") if by >= 0.05 else Message(
+            "scene.overlaps_figure_slightly")
+        raise SceneError(Message(said.code, {
+            "figure": _scene_label(b, j), "other": _scene_label(a, i), "d": by}),
+            f"figures[{j}]")
+
+
+def _scene_label(figure: Figure, i: int) -> Name | Message:
+    return _figure_label(figure.extra, f"figures[{i}]", figure.id, figure.side)
 
 
 def load_scene(data: Any) -> Scene:
@@ -280,22 +354,23 @@ def load_scene(data: Any) -> Scene:
     root = _mapping(data, "scene")
     unknown = sorted(set(root) - ROOT_KEYS)
     if unknown:
-        raise SceneError(f"scene: unknown field {unknown[0]!r}", unknown[0])
+        raise SceneError(Message("scene.unknown_field", {
+            "field": unknown[0], "known": sorted(ROOT_KEYS)}), unknown[0])
     raw_table = _mapping(root.get("table", {}), "table")
     for key in sorted(set(raw_table) - {"width", "depth"}):
-        raise SceneError(f"table: unknown field {key!r}", f"table.{key}")
+        raise SceneError(Message("scene.unknown_table_field", {"field": key}), f"table.{key}")
     table = Table(
         width=_number(raw_table.get("width", TABLE_INCHES), "table.width", positive=True),
         depth=_number(raw_table.get("depth", TABLE_INCHES), "table.depth", positive=True),
     )
     raw_terrain = root.get("terrain", [])
     if not isinstance(raw_terrain, list):
-        raise SceneError(f"terrain: expected a list, got {raw_terrain!r}", "terrain")
+        raise _bad(Message("scene.not_list"), "terrain", raw_terrain)
     if "figures" not in root:
-        raise SceneError("scene: missing 'figures' (it may be an empty list)", "figures")
+        raise SceneError(Message("scene.missing_figures"), "figures")
     raw_figures = root["figures"]
     if not isinstance(raw_figures, list):
-        raise SceneError(f"figures: expected a list, got {raw_figures!r}", "figures")
+        raise _bad(Message("scene.not_list"), "figures", raw_figures)
     seen: dict[str, str] = {}
     terrain = tuple(_terrain(t, f"terrain[{i}]", seen) for i, t in enumerate(raw_terrain))
     figures = tuple(_figure(f, f"figures[{i}]", seen, table) for i, f in enumerate(raw_figures))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -22,8 +22,9 @@ from geometry.paths import Path, PathFinder, pathfinder
 from geometry.scene import Figure, Scene
 from geometry.sight import SightField, View
 from geometry.terrain import TerrainPiece
+from i18n import Message
 
-__all__ = ["Sight", "Space", "enemies"]
+__all__ = ["Sight", "Space", "enemies", "path_words"]
 
 FloatArray = npt.NDArray[np.float64]
 EDGE_NOISE = 1e-6  # inches: a base touching terrain exactly may lie this far outside its region
@@ -168,9 +169,13 @@ class Space:
             return bool(np.any(shapely.intersects_xy(region, xy[:, 0], xy[:, 1])))
 
     def path(self, figure: str, to: tuple[float, float]) -> Path:
-        """Shortest legal route of `figure`'s base centre to `to`, around enemy bases too."""
+        """Shortest legal route of `figure`'s base centre to `to`, around enemy bases too;
+        when there is none, with the reason in words (`Path.words`)."""
         f = self.scene.figure(figure)
-        return self.pathfinder(f.radius).shortest(f.centre, to, self._enemy_bases(f))
+        path = self.pathfinder(f.radius).shortest(f.centre, to, self._enemy_bases(f))
+        if path.reachable:
+            return path
+        return replace(path, words=path_words(path, self.scene.terrain))
 
     def reach(self, figure: str, inches: float) -> shapely.Geometry:
         f = self.scene.figure(figure)
@@ -226,6 +231,27 @@ def _free_regions(key: object, scene: Scene, radius: float) -> list[shapely.Geom
             _REGIONS.clear()
         _REGIONS[cache_key] = parts
     return _REGIONS[cache_key]
+
+
+_PATH_WORDS = {
+    ("goal", "off_table"): Message("scene.path.goal_off_table"),
+    ("goal", "terrain"): Message("scene.path.goal_on_terrain"),
+    ("goal", "enemy"): Message("scene.path.goal_on_enemy"),
+    ("start", "off_table"): Message("scene.path.start_off_table"),
+    ("start", "terrain"): Message("scene.path.start_on_terrain"),
+    ("start", "enemy"): Message("scene.path.start_on_enemy"),
+}
+
+
+def path_words(path: Path, terrain: Sequence[TerrainPiece]) -> Message:
+    """Why `path` cannot be taken, for a person: the pieces by their names."""
+    if path.problem == "terrain":
+        by_id = {t.id: t for t in terrain}
+        pieces = [by_id[i].words if i in by_id else Message("scene.piece.other")
+                  for i in path.pieces]
+        return Message(_PATH_WORDS[(path.at, "terrain")].code, {"pieces": pieces})
+    known = _PATH_WORDS.get((path.at, path.problem))
+    return known if known is not None else Message("scene.path.no_route")
 
 
 def enemies(a: Figure, b: Figure) -> bool:

@@ -12,7 +12,10 @@ import shapely
 from shapely.geometry import LineString, Polygon
 from shapely.geometry.polygon import orient
 
-__all__ = ["TerrainKind", "TerrainPiece", "wall_footprint", "BlockerEdges", "blocker_edges"]
+from i18n import Message, Name
+
+__all__ = ["TerrainKind", "TerrainPiece", "wall_footprint", "BlockerEdges", "blocker_edges",
+           "piece_words"]
 
 TerrainKind = Literal["polygon", "wall", "door"]
 Point = tuple[float, float]
@@ -28,7 +31,8 @@ def wall_footprint(line: Sequence[Point], thickness: float) -> Polygon:
 
 @dataclass(frozen=True, eq=False)
 class TerrainPiece:
-    """One piece of terrain with its footprint; an open door blocks nothing."""
+    """One piece of terrain with its footprint; an open door blocks nothing. `name` (French)
+    and `name_en` are what a person calls it ("" when the scene gives none)."""
 
     id: str
     kind: TerrainKind
@@ -36,6 +40,8 @@ class TerrainPiece:
     blocks_sight: bool = True
     blocks_movement: bool = True
     open: bool = False
+    name: str = ""
+    name_en: str = ""
 
     @property
     def sight_blocking(self) -> bool:
@@ -45,8 +51,26 @@ class TerrainPiece:
     def movement_blocking(self) -> bool:
         return self.blocks_movement and not self.open
 
+    @property
+    def words(self) -> Name | Message:
+        """What a person calls it (`piece_words`)."""
+        return piece_words(self.name, self.name_en, self.kind)
+
     def __repr__(self) -> str:
         return f"TerrainPiece(id={self.id!r}, kind={self.kind!r}, area={self.footprint.area:.3f})"
+
+
+def piece_words(name: str, name_en: str, kind: str) -> Name | Message:
+    """What a person calls a terrain piece: its name in quotes ("« Porte du bar »" /
+    "“Bar door”"), or, for a piece the scene names not, a word for its kind ("le mur" /
+    "the wall"), never its id."""
+    if name:
+        return {"fr": f"« {name} »", "en": f"“{name_en or name}”"}
+    if kind == "wall":
+        return Message("scene.piece.wall")
+    if kind == "door":
+        return Message("scene.piece.door")
+    return Message("scene.piece.other")
 
 
 FloatArray = npt.NDArray[np.float64]

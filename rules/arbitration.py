@@ -13,9 +13,10 @@ from typing import Any
 import shapely
 from shapely.geometry import mapping
 
-from geometry.errors import QuestionError, SceneError
+from geometry.errors import QuestionError, SceneError, shown
 from geometry.scene import Scene, load_scene, xy_pair
 from geometry.space import Sight, Space, enemies
+from i18n import Message
 
 __all__ = [
     "ACTIVATION_INCHES",
@@ -109,33 +110,39 @@ def shooting_targets(space: Space, shooter: str, reach: float,
 
 def _field(q: Mapping[str, Any], key: str, where: str) -> Any:
     if key not in q:
-        raise QuestionError(f"{where}: missing {key!r}", f"{where}.{key}")
+        raise QuestionError(Message("scene.question.missing", {"where": where, "field": key}),
+                            f"{where}.{key}")
     return q[key]
 
 
 def _figure_id(space: Space, q: Mapping[str, Any], key: str, where: str) -> str:
     value = _field(q, key, where)
+    here = f"{where}.{key}"
     if not isinstance(value, str) or value not in space.scene.index:
-        raise QuestionError(f"{where}.{key}: unknown figure id {value!r}", f"{where}.{key}")
+        raise QuestionError(Message("scene.question.unknown_figure", {
+            "where": here, "value": shown(value)}), here)
     return value
 
 
 def _number(q: Mapping[str, Any], key: str, where: str) -> float:
     value = _field(q, key, where)
+    here = f"{where}.{key}"
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise QuestionError(f"{where}.{key}: expected a number, got {value!r}", f"{where}.{key}")
+        raise QuestionError(Message("scene.question.not_number", {
+            "where": here, "value": shown(value)}), here)
     if value < 0:
-        raise QuestionError(f"{where}.{key}: must not be negative, got {value!r}", f"{where}.{key}")
+        raise QuestionError(Message("scene.question.negative", {
+            "where": here, "value": shown(value)}), here)
     return float(value)
 
 
 def _point(q: Mapping[str, Any], key: str, where: str) -> tuple[float, float]:
     value = _field(q, key, where)
     point = xy_pair(value)
+    here = f"{where}.{key}"
     if point is None:
-        raise QuestionError(
-            f"{where}.{key}: expected an [x, y] pair of numbers, got {value!r}", f"{where}.{key}"
-        )
+        raise QuestionError(Message("scene.question.not_point", {
+            "where": here, "value": shown(value)}), here)
     return point
 
 
@@ -183,9 +190,10 @@ def _ask_engaged(space: Space, q: Mapping[str, Any], where: str) -> Answer:
 
 def _ask_shooting(space: Space, q: Mapping[str, Any], where: str) -> Answer:
     shooter = _figure_id(space, q, "shooter", where)
+    here = f"{where}.shooter"
     if space.scene.figure(shooter).side == "zombies":
-        raise QuestionError(f"{where}.shooter: {shooter!r} is a zombie; zombies do not shoot",
-                            f"{where}.shooter")
+        raise QuestionError(Message("scene.question.zombie_shooter", {
+            "where": here, "figure": space.scene.figure(shooter).words}), here)
     return shooting_targets(space, shooter, _number(q, "range", where))
 
 
@@ -255,17 +263,17 @@ def answer(space: Space, question: Any, where: str = "question") -> Answer:
     """Answer one question about the scene in `space`."""
     # `type(...) is dict` first: parsed JSON is a dict, and the ABC check costs more.
     if type(question) is not dict and not isinstance(question, Mapping):
-        raise QuestionError(f"{where}: expected an object, got {question!r}", where)
+        raise QuestionError(Message("scene.question.not_object", {
+            "where": where, "value": shown(question)}), where)
     ask = question.get("ask")
     if ask not in QUESTIONS:
-        known = ", ".join(QUESTIONS)
-        raise QuestionError(f"{where}.ask: unknown question {ask!r} (known: {known})",
-                            f"{where}.ask")
+        raise QuestionError(Message("scene.question.unknown_ask", {
+            "where": where, "value": shown(ask), "known": list(QUESTIONS)}), f"{where}.ask")
     fields, handler = QUESTIONS[ask]
     if not question.keys() <= _ALLOWED[ask]:
         extra = sorted(set(question) - fields - {"ask"})
-        raise QuestionError(f"{where}: unknown field {extra[0]!r} for {ask!r}",
-                            f"{where}.{extra[0]}")
+        raise QuestionError(Message("scene.question.unknown_field", {
+            "where": where, "field": extra[0], "ask": ask}), f"{where}.{extra[0]}")
     return handler(space, question, where)
 
 
@@ -275,21 +283,23 @@ def read_request(request: Any, fields: Iterable[str] = ("scene", "questions"),
     naming the bad field. `fields` are the fields allowed; `prepare` may adjust the scene
     JSON before it is loaded (the camera's uncertain positions are settled first)."""
     if not isinstance(request, Mapping):
-        raise QuestionError(f"request: expected an object, got {request!r}", "")
+        raise QuestionError(Message("scene.request.not_object", {"value": shown(request)}), "")
     extra = sorted(set(request) - set(fields))
     if extra:
-        raise QuestionError(f"request: unknown field {extra[0]!r}", extra[0])
+        raise QuestionError(Message("scene.request.unknown_field", {
+            "field": extra[0], "known": list(fields)}), extra[0])
     if "scene" not in request:
-        raise QuestionError("request: missing 'scene'", "scene")
+        raise QuestionError(Message("scene.request.missing_scene"), "scene")
     questions = request.get("questions", [])
     if not isinstance(questions, list):
-        raise QuestionError(f"questions: expected a list, got {questions!r}", "questions")
+        raise QuestionError(Message("scene.request.questions_not_list", {
+            "value": shown(questions)}), "questions")
     try:
         data = request["scene"] if prepare is None else prepare(request["scene"])
         scene = load_scene(data)
     except SceneError as error:
         where = f"scene.{error.where}" if error.where else "scene"
-        raise SceneError(error.message, where) from None
+        raise SceneError(error.words or error.message, where) from None
     return scene, questions
 
 

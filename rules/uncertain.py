@@ -27,10 +27,11 @@ import numpy.typing as npt
 import shapely
 import shapely.ops
 
-from geometry.errors import QuestionError, SceneError
+from geometry.errors import QuestionError, SceneError, shown
 from geometry.scene import load_scene
 from geometry.space import Space, enemies
 from geometry.units import CONTACT_INCHES, base_radius
+from i18n import Message
 from rules.arbitration import (
     ACTIVATION_INCHES,
     THREAT_INCHES,
@@ -71,8 +72,8 @@ def review(request: Any) -> dict[str, Any]:
     """
     given = request.get("uncertainty", {}) if isinstance(request, Mapping) else {}
     if not isinstance(given, Mapping):
-        raise QuestionError(f"uncertainty: expected an object of figure id -> inches, "
-                            f"got {given!r}", "uncertainty")
+        raise QuestionError(Message("scene.uncertainty.not_object", {"value": shown(given)}),
+                            "uncertainty")
     settled: list[dict[str, Any]] = []
 
     def settle(data: Any) -> Any:
@@ -153,19 +154,21 @@ def settle_scene(data: Any, given: Mapping[str, Any]) -> tuple[Any, list[dict[st
 
 def _uncertainties(space: Space, given: Any) -> dict[str, float]:
     if not isinstance(given, Mapping):
-        raise QuestionError(f"uncertainty: expected an object of figure id -> inches, "
-                            f"got {given!r}", "uncertainty")
+        raise QuestionError(Message("scene.uncertainty.not_object", {"value": shown(given)}),
+                            "uncertainty")
     out: dict[str, float] = {}
     for f in space.scene.figures:
         value = given.get(f.id, f.extra.get("uncertainty", 0.0))
         where = f"uncertainty.{f.id}" if f.id in given else f"scene.figures.{f.id}.uncertainty"
         if (isinstance(value, bool) or not isinstance(value, int | float)
                 or not math.isfinite(value) or value < 0):
-            raise QuestionError(f"{where}: expected inches >= 0, got {value!r}", where)
+            raise QuestionError(Message("scene.uncertainty.bad_inches", {
+                "where": where, "value": shown(value)}), where)
         out[f.id] = float(value)
     unknown = sorted(set(given) - set(out))
     if unknown:
-        raise QuestionError(f"uncertainty: unknown figure id {unknown[0]!r}",
+        raise QuestionError(Message("scene.uncertainty.unknown_figure", {
+            "value": shown(unknown[0])}),
                             f"uncertainty.{unknown[0]}")
     return out
 
@@ -175,8 +178,8 @@ def flag_answers(space: Space, uncertainty: Any, questions: Sequence[Any],
     """Answer (unless `answers` are given, in order) and flag each question; see the module."""
     u = _uncertainties(space, uncertainty)
     if answers is not None and len(answers) != len(questions):
-        raise QuestionError(f"answers: {len(answers)} answers for {len(questions)} questions",
-                            "answers")
+        raise QuestionError(Message("scene.uncertainty.answer_count", {
+            "answers": len(answers), "questions": len(questions)}), "answers")
     out = []
     for n, q in enumerate(questions):
         where = f"questions[{n}]"
@@ -184,8 +187,8 @@ def flag_answers(space: Space, uncertainty: Any, questions: Sequence[Any],
         try:
             reasons = _check(space, u, q, got)
         except (KeyError, TypeError, ValueError) as error:
-            raise QuestionError(f"{where}: cannot weigh the uncertainty of {q!r} ({error})",
-                                where) from None
+            raise QuestionError(Message("scene.uncertainty.cannot_weigh", {
+                "where": where, "why": str(error)}), where) from None
         got["check_with_tape"] = bool(reasons)
         got["tape_reasons"] = reasons
         out.append(got)

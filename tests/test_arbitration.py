@@ -71,25 +71,26 @@ def test_path_into_terrain_is_unreachable_and_says_why() -> None:
     ("request_", "where", "words"),
     [
         ({"scene": scene(S1), "questions": [{"ask": "distance", "a": "s1", "b": "zz"}]},
-         "questions[0].b", "unknown figure id 'zz'"),
+         "questions[0].b", 'no figure "zz"'),
         ({"scene": scene(S1), "questions": [{"ask": "distanse", "a": "s1", "b": "s1"}]},
-         "questions[0].ask", "unknown question 'distanse'"),
+         "questions[0].ask", 'no question "distanse"'),
         ({"scene": scene(S1), "questions": [{"ask": "distance", "a": "s1"}]},
-         "questions[0].b", "missing 'b'"),
+         "questions[0].b", "needs “b”"),
         ({"scene": scene(S1), "questions": [{"ask": "engaged", "figure": "s1", "x": 1}]},
-         "questions[0].x", "unknown field 'x'"),
+         "questions[0].x", "no field “x”"),
         ({"scene": scene(S1, Z1), "questions": [
             {"ask": "shooting_targets", "shooter": "s1", "range": "far"}]},
-         "questions[0].range", "expected a number"),
+         "questions[0].range", "a number is expected"),
         ({"scene": scene(S1, Z1), "questions": [
             {"ask": "shooting_targets", "shooter": "z1", "range": 10}]},
          "questions[0].shooter", "zombies do not shoot"),
         ({"scene": scene(S1), "questions": [{"ask": "path", "figure": "s1", "to": [1]}]},
          "questions[0].to", "[x, y] pair"),
-        ({"scene": scene(S1, {**Z1, "x": 5.2})}, "scene.figures[1]", "overlaps the base of 's1'"),
-        ({"scene": scene(S1), "questions": {}}, "questions", "expected a list"),
-        ({"questions": []}, "scene", "missing 'scene'"),
-        ([], "", "expected an object"),
+        ({"scene": scene(S1, {**Z1, "x": 5.2})}, "scene.figures[1]",
+         "overlaps the base of figures[0] (“s1”)"),
+        ({"scene": scene(S1), "questions": {}}, "questions", "is a list of questions"),
+        ({"questions": []}, "scene", "needs “scene”"),
+        ([], "", "is an object"),
     ],
 )
 def test_bad_requests_name_what_is_wrong(request_: Any, where: str, words: str) -> None:
@@ -98,6 +99,8 @@ def test_bad_requests_name_what_is_wrong(request_: Any, where: str, words: str) 
     assert caught.value.where == where
     assert words in caught.value.message
     assert isinstance(caught.value, ValueError)
+    assert caught.value.words is not None  # said in French too
+    assert caught.value.text("fr") != caught.value.text("en")
 
 
 def run_cli(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
@@ -135,7 +138,7 @@ def test_cli_bad_request_exits_2_with_error_json(
 ) -> None:
     status, out = run_cli(["arbitrate"], stdin, monkeypatch, capsys)
     assert status == 2
-    assert set(out["error"]) == {"code", "message", "where"}
+    assert set(out["error"]) >= {"code", "message", "where"}
     assert out["error"]["code"] == code
 
 

@@ -161,7 +161,7 @@ def test_door_route_matches_reference() -> None:
 def test_enclosed_room_is_unreachable() -> None:
     finder = PathFinder(house(False), TABLE, R)
     path = finder.shortest((15.0, 15.0), (2.0, 2.0))
-    assert path == Path(False, math.inf, (), "no route")
+    assert path == Path(False, math.inf, (), "no route", "no_route")
     assert finder.shortest((15.0, 15.0), (18.0, 18.0)).reachable  # inside the room is fine
 
 

@@ -83,42 +83,66 @@ DELETE = object()
 
 
 @pytest.mark.parametrize(
-    ("path", "value", "words"),
+    ("path", "value", "code", "words"),
     [
-        ("figures.1.x", 31.3, ["figures[1]", "'z1'", "not wholly on the"]),
-        ("figures.1.x", -1, ["figures[1]", "not wholly on the"]),
-        ("figures.0.y", 4.0, ["figures[0]", "'s1'", "overlaps terrain 'house'"]),
-        ("figures.0.y", 5.3, ["figures[0]", "'s1'", "overlaps terrain 'house'"]),
+        ("figures.1.x", 31.3, "scene.off_table", ["figures[1] (“z1”)", "past the edge"]),
+        ("figures.1.x", -1, "scene.off_table", ["figures[1]", "past the edge"]),
+        ("figures.0.y", 4.0, "scene.overlaps_terrain",
+         ["figures[0] (“s1”)", "overlaps terrain[0] (“house”)"]),
+        ("figures.0.y", 5.3, "scene.overlaps_terrain",
+         ["figures[0] (“s1”)", "overlaps terrain[0] (“house”)"]),
         ("figures.1", {"id": "z1", "side": "zombies", "x": 3.5, "y": 8.2},
-         ["figures[1]", "'z1'", "overlaps the base of 's1'"]),
-        ("figures.1.id", "s1", ["figures[1]", "duplicate id 's1'"]),
-        ("figures.1.id", "house", ["duplicate id 'house'"]),
-        ("figures.1.side", "aliens", ["figures[1]", "'side'", "'aliens'"]),
-        ("figures.1.x", "12", ["figures[1].x", "expected a number", "'12'"]),
-        ("figures.1.x", True, ["figures[1].x", "expected a number"]),
-        ("figures.1.base_mm", 0, ["figures[1].base_mm", "positive"]),
-        ("figures.1.y", DELETE, ["'z1'", "missing 'y'"]),
-        ("terrain.0.polygon", [[0, 0], [1, 1]], ["terrain[0].polygon", "at least 3"]),
-        ("terrain.0.polygon", [[20, 20], [24, 24], [24, 20], [20, 24]],
-         ["terrain[0]", "'house'", "bad polygon", "Self-intersection"]),
-        ("terrain.0.polygon", [[20, 20], [21, 21], [22, 22]], ["'house'", "bad polygon"]),
-        ("terrain.0.kind", "tree", ["terrain[0]", "'kind'", "'tree'"]),
-        ("terrain.1.thickness", -0.25, ["terrain[1].thickness", "positive", "-0.25"]),
-        ("terrain.1.line", [[10, 3], [10, 3]], ["'wall'", "repeats the point"]),
-        ("terrain.2.open", "no", ["terrain[2].open", "true or false"]),
-        ("terrain.0.blocks_sight", 1, ["terrain[0].blocks_sight", "true or false"]),
-        ("table.width", 0, ["table.width", "positive"]),
-        ("figures", {}, ["figures", "expected a list"]),
-        ("figures", DELETE, ["missing 'figures'"]),
-        ("tabel", {}, ["unknown field 'tabel'"]),
+         "scene.overlaps_figure", ["figures[1] (“z1”)", "overlaps the base of figures[0] (“s1”)"]),
+        ("figures.1.id", "s1", "scene.duplicate_id", ["figures[1]", "“s1” is already taken"]),
+        ("figures.1.id", "house", "scene.duplicate_id", ["“house” is already taken"]),
+        ("figures.1.side", "aliens", "scene.bad_side", ["figures[1]", "side", '"aliens"']),
+        ("figures.1.x", "12", "scene.not_number", ["figures[1].x", "a number", '"12"']),
+        ("figures.1.x", True, "scene.not_number", ["figures[1].x", "a number"]),
+        ("figures.1.base_mm", 0, "scene.not_positive", ["figures[1].base_mm", "above zero"]),
+        ("figures.1.y", DELETE, "scene.missing_xy", ["“z1”", "“y” is missing"]),
+        ("terrain.0.polygon", [[0, 0], [1, 1]], "scene.too_few_points",
+         ["terrain[0].polygon", "at least 3"]),
+        ("terrain.0.polygon", [[20, 20], [24, 24], [24, 20], [20, 24]], "scene.polygon_crosses",
+         ["terrain[0]", "“house”", "crosses itself", "Self-intersection"]),
+        ("terrain.0.polygon", [[20, 20], [21, 21], [22, 22]], "scene.polygon_crosses",
+         ["“house”", "crosses itself"]),
+        ("terrain.0.kind", "tree", "scene.bad_kind", ["terrain[0]", "kind", '"tree"']),
+        ("terrain.1.thickness", -0.25, "scene.not_positive",
+         ["terrain[1].thickness", "above zero", "-0.25"]),
+        ("terrain.1.line", [[10, 3], [10, 3]], "scene.repeated_point",
+         ["“wall”", "repeats the point"]),
+        ("terrain.2.open", "no", "scene.not_boolean", ["terrain[2].open", "true or false"]),
+        ("terrain.0.blocks_sight", 1, "scene.not_boolean",
+         ["terrain[0].blocks_sight", "true or false"]),
+        ("table.width", 0, "scene.not_positive", ["table.width", "above zero"]),
+        ("figures", {}, "scene.not_list", ["figures", "a list"]),
+        ("figures", DELETE, "scene.missing_figures", ["“figures”"]),
+        ("tabel", {}, "scene.unknown_field", ["no field “tabel”"]),
     ],
 )
-def test_malformed_scene_names_the_item(path: str, value: Any, words: list[str]) -> None:
+def test_malformed_scene_names_the_item(path: str, value: Any, code: str,
+                                        words: list[str]) -> None:
     with pytest.raises(SceneError) as caught:
         load_scene(broken(path, value))
+    assert caught.value.words is not None and caught.value.words.code == code
     for word in words:
         assert word in str(caught.value)
     assert caught.value.to_json()["error"]["code"] == "invalid_scene"
+    assert caught.value.to_json("fr")["error"]["words"]["code"] == code
+
+
+def test_a_scene_error_names_a_piece_and_a_figure_by_their_names() -> None:
+    scene = broken("figures.0.y", 4.0)
+    scene["terrain"][0].update(name="Maison", name_en="House")
+    scene["figures"][0].update(name="Lucas")
+    with pytest.raises(SceneError) as caught:
+        load_scene(scene)
+    assert caught.value.text("fr") == ("Lucas : le socle empiète sur « Maison », qu'on ne peut "
+                                       "pas traverser : posez la figurine à côté.")
+    assert caught.value.text("en") == ("Lucas: the base overlaps “House”, which cannot be "
+                                       "walked through: set the figure down clear of it.")
+    assert caught.value.where == "figures[0]"
+    assert "house" not in caught.value.text("fr")
 
 
 def test_names_for_people_in_french_and_english_are_allowed() -> None:
@@ -126,13 +150,14 @@ def test_names_for_people_in_french_and_english_are_allowed() -> None:
     scene.update(name_en="Street corner", description="Une boutique.",
                  description_en="A shop.")
     scene["terrain"][0].update(name="Maison", name_en="House")
-    assert load_scene(scene).terrain[0].id == "house"
-    with pytest.raises(SceneError, match="unknown field 'name_de'"):
+    loaded = load_scene(scene).terrain[0]
+    assert loaded.id == "house" and (loaded.name, loaded.name_en) == ("Maison", "House")
+    with pytest.raises(SceneError, match="no field “name_de”"):
         load_scene({**scene, "name_de": "Straßenecke"})
 
 
 def test_not_an_object() -> None:
-    with pytest.raises(SceneError, match="expected an object"):
+    with pytest.raises(SceneError, match="an object is expected"):
         load_scene([1, 2])
 
 

@@ -165,13 +165,13 @@ def test_uncertainty_from_the_scene_and_errors() -> None:
                          {**fig("z1", "zombies", 3 + edge_to_edge(19.9), 3), "uncertainty": 0.1}]}
     got = review({"scene": scene, "questions": [{"ask": "activatable_zombies"}]})["answers"]
     assert got[0]["check_with_tape"]
-    with pytest.raises(QuestionError, match="unknown figure id 'zz'"):
+    with pytest.raises(QuestionError, match='not on the table: "zz"'):
         ask(scene, [], {"zz": 0.1})
-    with pytest.raises(QuestionError, match="expected inches >= 0"):
+    with pytest.raises(QuestionError, match="a number of inches, 0 or more"):
         ask(scene, [], {"s1": -1})
-    with pytest.raises(QuestionError, match="unknown field 'answers'"):
+    with pytest.raises(QuestionError, match="no field “answers”"):
         review({"scene": scene, "questions": [], "answers": []})
-    with pytest.raises(QuestionError, match="unknown question"):
+    with pytest.raises(QuestionError, match="no question"):
         ask(scene, [{"ask": "nope"}], {})
 
 
@@ -187,7 +187,8 @@ def test_answers_given_with_a_malformed_question() -> None:
     from rules.uncertain import flag_answers
 
     space = Space(load_scene({"figures": [fig("s1", "survivors", 3, 3)]}))
-    with pytest.raises(QuestionError, match=r"questions\[0\]: cannot weigh"):
+    with pytest.raises(QuestionError, match=r"questions\[0\]: the uncertainty of this question cannot be "
+                       r"weighed"):
         flag_answers(space, {}, [{"ask": "distance", "a": "s1"}], [{"inches": 0.0}])
     with pytest.raises(QuestionError, match="1 answers for 0 questions"):
         flag_answers(space, {}, [], [{"inches": 0.0}])
@@ -209,6 +210,6 @@ def test_bases_measured_a_hair_into_each_other_are_settled() -> None:
     assert moved["s1"] == pytest.approx(0.015, abs=1e-3)
     assert moved["s2"] == pytest.approx(0.02, abs=1e-3)
     # More overlap than the uncertainty allows is still an invalid scene.
-    with pytest.raises(SceneError, match="overlaps the base of 's1'"):
+    with pytest.raises(SceneError, match="overlaps the base of figures\\[0\\] \\(“s1”\\)"):
         review({"scene": scene, "questions": [],
                 "uncertainty": {"s1": 0.01, "z1": 0.01, "s2": 0.04}})
