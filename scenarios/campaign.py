@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from geometry.errors import SurviveUsError
+from i18n import Message
 from rules.dice import Dice, Roll
 from scenarios.cards import Card, cards_by_number, load_cards
 
@@ -106,9 +107,8 @@ def draw_campaign(length: int, rng: random.Random | Dice | None = None, *,
     """
     if isinstance(length, bool) or not isinstance(length, int) or not (
             MIN_LENGTH <= length <= MAX_LENGTH):
-        raise CampaignError(
-            f"length: a campaign has {MIN_LENGTH} to {MAX_LENGTH} scenarios (the rulebook plays "
-            f"3 or more: 2 to 6 regular ones, then a conclusive one), got {length!r}", "length")
+        raise CampaignError(Message("campaign.error.length", {
+            "min": MIN_LENGTH, "max": MAX_LENGTH, "length": repr(length)}), "length")
     dice = rng if isinstance(rng, Dice) else Dice(rng=rng or random.Random())
     cards = cards or load_cards()
     regular = cards_by_number(cards, "regular")
@@ -136,8 +136,9 @@ def draw_campaign(length: int, rng: random.Random | Dice | None = None, *,
         else:
             last = choose(by, choices)
             if last not in options:
-                raise CampaignError(f"the {by} player must choose one of {list(options)}, "
-                                    f"got {last!r}", "choice")
+                raise CampaignError(Message("campaign.error.choice", {
+                    "options": [{"fr": c.name.fr, "en": c.name.en} for c in choices],
+                    "ids": list(options), "got": last}), "choice")
         rolls.append(DrawRoll("conclusive", final, None if pending else last, chosen_by=by))
     return CampaignDraw(tuple([*drawn, last]), final, by, tuple(rolls), pending,
                         options if by != "dice" else ())

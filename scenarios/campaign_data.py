@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, TypeVar
 
 from geometry.errors import SurviveUsError
+from i18n import Message
 from rules.catalog import Catalog, load_catalog
 from rules.settings import Settings
 from rules.warband import Member, Roster
@@ -66,6 +67,7 @@ CHOOSERS: tuple[Literal["dice", "zombies", "survivors"], ...] = ("dice", "zombie
 TABLES: tuple[Literal["regular", "conclusive"], ...] = ("regular", "conclusive")
 T = TypeVar("T")
 Counts: TypeAlias = dict[str, int]
+Words: TypeAlias = Mapping[str, Any]  # a message's JSON: {"code": ..., "params": {...}}
 
 
 # =============================================================================================
@@ -82,7 +84,8 @@ class MemberState:
     scenarios had been played when it joined; `left` the scenario (1-based) in which it left
     the band, `cause` why, and `inflicted_by` the zombie player credited with the loss (D24);
     `used_once` the once-per-game skills spent, kept only with `once_per_game_scope`
-    "campaign".
+    "campaign". `cause_words` is the cause as a message (`i18n`: code and parameters) for a
+    person, `cause` its English; records saved before messages have `cause` alone.
     """
 
     member: Member
@@ -95,6 +98,7 @@ class MemberState:
     cause: str = ""
     inflicted_by: str | None = None
     used_once: tuple[str, ...] = ()
+    cause_words: Words | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "units", dict(self.units))
@@ -111,15 +115,18 @@ class MemberState:
         return f"{self.member.name or self.member.archetype} {self.id}"
 
     def to_json(self) -> dict[str, Any]:
-        return {**self.member.to_json(), "status": self.status, "pv": self.pv,
-                "units": dict(self.units), "starting": self.starting, "joined": self.joined,
-                "left": self.left, "cause": self.cause, "inflicted_by": self.inflicted_by,
-                "used_once": list(self.used_once)}
+        out = {**self.member.to_json(), "status": self.status, "pv": self.pv,
+               "units": dict(self.units), "starting": self.starting, "joined": self.joined,
+               "left": self.left, "cause": self.cause, "inflicted_by": self.inflicted_by,
+               "used_once": list(self.used_once)}
+        if self.cause_words is not None:
+            out["cause_words"] = dict(self.cause_words)
+        return out
 
     @classmethod
     def from_json(cls, data: Any, where: str) -> MemberState:
         state_keys = ("status", "pv", "units", "starting", "joined", "left", "cause",
-                      "inflicted_by", "used_once")
+                      "inflicted_by", "used_once", "cause_words")
         obj = _object(data, where, required=("id", "archetype", "status", "pv"),
                       optional=("sex", "name", "skill", "second_skill", "equipment",
                                 *state_keys[2:]))
@@ -135,6 +142,7 @@ class MemberState:
             cause=_text(obj.get("cause", ""), f"{where}.cause", empty=True),
             inflicted_by=_opt_text(obj.get("inflicted_by"), f"{where}.inflicted_by"),
             used_once=tuple(_texts(obj.get("used_once", []), f"{where}.used_once")),
+            cause_words=_words(obj.get("cause_words"), f"{where}.cause_words"),
         )
 
 
@@ -184,7 +192,9 @@ class FigureResult:
 @dataclass(frozen=True)
 class GameResult:
     """What a finished game tells the campaign: the scenario, who won, and the band's figures.
-    `zombie_players` maps zombie figure ids to the zombie player controlling them (D24)."""
+    `zombie_players` maps zombie figure ids to the zombie player controlling them (D24).
+    `reason_words` is the game's reason as a message (the outcome's `words`), `names` what a
+    person calls the figures that put band members down (figure id -> {"fr", "en"})."""
 
     scenario: str
     winner: Winner
@@ -192,23 +202,31 @@ class GameResult:
     reason: str = ""
     turn: int = 0
     zombie_players: Mapping[str, str] = field(default_factory=dict)
+    reason_words: Words | None = None
+    names: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "figures", tuple(self.figures))
         object.__setattr__(self, "zombie_players", dict(self.zombie_players))
+        object.__setattr__(self, "names", dict(self.names))
 
     def figure(self, figure_id: str) -> FigureResult | None:
         return next((f for f in self.figures if f.id == figure_id), None)
 
     def to_json(self) -> dict[str, Any]:
-        return {"scenario": self.scenario, "winner": self.winner, "reason": self.reason,
-                "turn": self.turn, "figures": [f.to_json() for f in self.figures],
-                "zombie_players": dict(self.zombie_players)}
+        out = {"scenario": self.scenario, "winner": self.winner, "reason": self.reason,
+               "turn": self.turn, "figures": [f.to_json() for f in self.figures],
+               "zombie_players": dict(self.zombie_players)}
+        if self.reason_words is not None:
+            out["reason_words"] = dict(self.reason_words)
+        if self.names:
+            out["names"] = {k: dict(v) for k, v in self.names.items()}
+        return out
 
     @classmethod
     def from_json(cls, data: Any, where: str = "result") -> GameResult:
         obj = _object(data, where, required=("scenario", "winner", "figures"),
-                      optional=("reason", "turn", "zombie_players"))
+                      optional=("reason", "turn", "zombie_players", "reason_words", "names"))
         figures = [FigureResult.from_json(f, f"{where}.figures[{i}]")
                    for i, f in enumerate(_list(obj["figures"], f"{where}.figures"))]
         unique([f.id for f in figures], f"{where}.figures", "id")
@@ -224,6 +242,8 @@ class GameResult:
             zombie_players={_text(k, f"{where}.zombie_players"):
                             _text(v, f"{where}.zombie_players.{k}")
                             for k, v in players.items()},
+            reason_words=_words(obj.get("reason_words"), f"{where}.reason_words"),
+            names=_names(obj.get("names"), f"{where}.names"),
         )
 
 
@@ -278,7 +298,9 @@ class Fate:
 @dataclass(frozen=True)
 class Effect:
     """One consequence or reward as applied: the card's entry (`consequence`, its JSON), the
-    members concerned, the items moved, and a sentence saying what happened."""
+    members concerned, the items moved, and a sentence saying what happened: `words` as a
+    message (`i18n`: code and parameters, said in the reader's language), `text` its
+    English. Records saved before messages have `text` alone."""
 
     type: str
     source: Source
@@ -286,20 +308,30 @@ class Effect:
     consequence: Mapping[str, Any] = field(default_factory=dict)
     members: tuple[str, ...] = ()
     items: Mapping[str, int] = field(default_factory=dict)
+    words: Words | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "consequence", dict(self.consequence))
         object.__setattr__(self, "items", dict(self.items))
 
+    @classmethod
+    def said(cls, type_: str, source: Source, words: Message, consequence: Mapping[str, Any],
+             **more: Any) -> Effect:
+        """An effect said by its message; `text` is its English."""
+        return cls(type_, source, words.text("en"), consequence, words=words.to_json(), **more)
+
     def to_json(self) -> dict[str, Any]:
-        return {"type": self.type, "source": self.source, "text": self.text,
-                "consequence": dict(self.consequence), "members": list(self.members),
-                "items": dict(self.items)}
+        out = {"type": self.type, "source": self.source, "text": self.text,
+               "consequence": dict(self.consequence), "members": list(self.members),
+               "items": dict(self.items)}
+        if self.words is not None:
+            out["words"] = dict(self.words)
+        return out
 
     @classmethod
     def from_json(cls, data: Any, where: str) -> Effect:
         obj = _object(data, where, required=("type", "source", "text"),
-                      optional=("consequence", "members", "items"))
+                      optional=("consequence", "members", "items", "words"))
         consequence = obj.get("consequence") or {}
         if not isinstance(consequence, Mapping):
             raise bad(f"{where}.consequence", "an object (the card's entry)", consequence)
@@ -310,6 +342,7 @@ class Effect:
             consequence=dict(consequence),
             members=tuple(_texts(obj.get("members", []), f"{where}.members")),
             items=_counts(obj.get("items"), f"{where}.items", low=1),
+            words=_words(obj.get("words"), f"{where}.words"),
         )
 
 
@@ -361,20 +394,28 @@ class Played:
     dice: tuple[tuple[str, int], ...] = ()
     seed: int | None = None
     notes: tuple[str, ...] = ()
+    reason_words: Words | None = None
+    notes_words: tuple[Words, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"number": self.number, "scenario": self.scenario, "winner": self.winner,
-                "reason": self.reason, "fates": [f.to_json() for f in self.fates],
-                "rewards": [e.to_json() for e in self.rewards],
-                "consequence": self.consequence.to_json(), "band_cost": self.band_cost,
-                "dice": [{"purpose": p, "value": v} for p, v in self.dice], "seed": self.seed,
-                "notes": list(self.notes)}
+        out = {"number": self.number, "scenario": self.scenario, "winner": self.winner,
+               "reason": self.reason, "fates": [f.to_json() for f in self.fates],
+               "rewards": [e.to_json() for e in self.rewards],
+               "consequence": self.consequence.to_json(), "band_cost": self.band_cost,
+               "dice": [{"purpose": p, "value": v} for p, v in self.dice], "seed": self.seed,
+               "notes": list(self.notes)}
+        if self.reason_words is not None:
+            out["reason_words"] = dict(self.reason_words)
+        if self.notes_words:
+            out["notes_words"] = [dict(n) for n in self.notes_words]
+        return out
 
     @classmethod
     def from_json(cls, data: Any, where: str) -> Played:
         obj = _object(data, where, required=("number", "scenario", "winner", "fates",
                                              "consequence"),
-                      optional=("reason", "rewards", "band_cost", "dice", "seed", "notes"))
+                      optional=("reason", "rewards", "band_cost", "dice", "seed", "notes",
+                                "reason_words", "notes_words"))
         dice = []
         for i, entry in enumerate(_list(obj.get("dice", []), f"{where}.dice")):
             at = f"{where}.dice[{i}]"
@@ -396,6 +437,10 @@ class Played:
             dice=tuple(dice),
             seed=_opt_int(obj.get("seed"), f"{where}.seed"),
             notes=tuple(_texts(obj.get("notes", []), f"{where}.notes", empty=True)),
+            reason_words=_words(obj.get("reason_words"), f"{where}.reason_words"),
+            notes_words=tuple(
+                w for i, n in enumerate(_list(obj.get("notes_words", []), f"{where}.notes_words"))
+                if (w := _words(n, f"{where}.notes_words[{i}]")) is not None),
         )
 
 
@@ -432,7 +477,8 @@ class Campaign:
         for state in self.band:
             if state.id == member_id:
                 return state
-        raise CampaignError(f"no member {member_id!r} in the band", "member")
+        raise CampaignError(Message("campaign.error.no_member", {"member": member_id}),
+                            "member")
 
     def current_roster(self) -> Roster:
         """The living members as a roster: to set up the next scenario and price the band."""
@@ -487,7 +533,7 @@ class Campaign:
             settings = Settings.from_record(obj.get("settings"), at("settings"))
             roster = Roster.from_json(obj["roster"], at("roster"))
         except SurviveUsError as error:
-            raise CampaignError(error.message, error.where) from None
+            raise CampaignError(error.words or error.message, error.where) from None
         players = tuple(_texts(obj.get("zombie_players", ["zombies"]), at("zombie_players")))
         if not players:
             raise bad(at("zombie_players"), "at least one zombie player", [])
@@ -627,7 +673,7 @@ def _member(data: dict[str, Any], where: str) -> Member:
     try:
         return Member.from_json(data, where)
     except SurviveUsError as error:
-        raise CampaignError(error.message, error.where) from None
+        raise CampaignError(error.words or error.message, error.where) from None
 
 
 def _text(value: Any, where: str, *, empty: bool = False) -> str:
@@ -675,6 +721,32 @@ def _choice(value: Any, where: str, options: Sequence[T]) -> T:
         if value == option and type(value) is type(option):
             return option
     raise bad(where, "one of " + ", ".join(repr(o) for o in options), value)
+
+
+def _words(value: Any, where: str) -> Words | None:
+    """A message's JSON (`{"code", "params"}`), or None when absent."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or not isinstance(value.get("code"), str) \
+            or not isinstance(value.get("params", {}), Mapping) \
+            or set(value) - {"code", "params"}:
+        raise bad(where, "a message {code, params}", value)
+    return {"code": value["code"], "params": dict(value.get("params") or {})}
+
+
+def _names(value: Any, where: str) -> dict[str, dict[str, str]]:
+    """Figure id -> its name in French and English."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise bad(where, "an object of figure id -> name", value)
+    out: dict[str, dict[str, str]] = {}
+    for key, name in value.items():
+        if not isinstance(name, Mapping) or not all(
+                isinstance(name.get(k), str) for k in ("fr", "en")):
+            raise bad(f"{where}.{key}", "a name {fr, en}", name)
+        out[str(key)] = {"fr": name["fr"], "en": name["en"]}
+    return out
 
 
 def _counts(value: Any, where: str, *, low: int) -> Counts:

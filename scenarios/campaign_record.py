@@ -23,10 +23,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from i18n import Message, Name
 from rules.catalog import Archetype, Catalog, load_catalog
 from rules.dice import Dice, Roll
 from rules.figures import Fig
 from rules.game import Game
+from rules.names import figure_name, number_of
 from rules.settings import Settings
 from rules.warband import (
     MAX_FIGURES,
@@ -36,8 +38,12 @@ from rules.warband import (
     band_cost,
     cost_breakdown,
     figure_cost,
+    item_name,
+    member_name,
+    skill_name,
     validate,
 )
+from scenarios import words
 from scenarios.campaign import CampaignError, Chooser, draw_campaign
 from scenarios.campaign_data import (
     FORMAT,
@@ -110,6 +116,10 @@ RECOVER_ON = 4  # D8: a down survivor left alone recovers on 4+
 UNIT_KINDS = ("ammunition", "healing", "throwing")  # items whose uses are counted (D15)
 PRAGMATIQUE = "pragmatique"
 PREMIERS_SOINS = "premiers_soins"
+_STATUS_WORDS: dict[str, Message] = {  # a member's status as a person reads it
+    "dead": Message("campaign.status.dead"),
+    "contaminated": Message("campaign.status.contaminated"),
+    "lost": Message("campaign.status.lost")}
 END_OF_GAME: dict[str, EndStatus] = {  # a survivor's game status -> its end status
     "standing": "standing", "down": "down", "dead": "dead", "removed": "dead",
     "evacuated": "evacuated", "contaminated": "contaminated"}
@@ -134,9 +144,11 @@ def new_campaign(roster: Roster, length: int, rng: random.Random | Dice | None =
     errors = [p for p in validate(roster, catalog, settings) if p.severity == "error"]
     if errors:
         first = errors[0]
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise CampaignError(f"band.{first.where}: {first.message}; {first.fix}{more}",
-                            f"band.{first.where}")
+        params = {"problem": first.words or first.message, "fix": first.fix_words or first.fix}
+        raise CampaignError(
+            Message("campaign.error.band", params) if len(errors) == 1 else
+            Message("campaign.error.band_more", {**params, "more": len(errors) - 1}),
+            f"band.{first.where}")
     players = tuple(zombie_players)
     if not players or any(not isinstance(p, str) or not p.strip() for p in players):
         raise bad("zombie_players", "one or more non-empty names", list(players))
@@ -154,8 +166,7 @@ def choose_final(campaign: Campaign, scenario: str) -> Campaign:
     """The player who won the conclusive roll (1 or 6) names the last scenario (D21)."""
     draw = campaign.draw
     if not draw.choice_pending:
-        raise CampaignError("the last scenario was drawn by the dice or already chosen",
-                            "draw.choice_pending")
+        raise CampaignError(Message("campaign.error.nothing_to_choose"), "draw.choice_pending")
     if scenario not in draw.options:
         raise bad("scenario", f"one of {list(draw.options)}", scenario)
     rolls = list(draw.rolls)
@@ -177,9 +188,10 @@ def result_from_game(game: Game, scenario_id: str,
     zombie (`zombie_players`, zombie id -> player name; unmapped zombies are credited to the
     first zombie player, D37)."""
     if game.outcome is None:
-        raise CampaignError("the game is not over: finish it before recording it", "game")
+        raise CampaignError(Message("campaign.error.game_not_over"), "game")
     if game.mode != "solo":
-        raise CampaignError(f"a campaign records solo games, not {game.mode!r}", "game.mode")
+        raise CampaignError(Message("campaign.error.not_solo", {"mode": game.mode}),
+                            "game.mode")
     winner = game.outcome.get("winner")
     if winner not in WINNERS:
         raise bad("game.outcome.winner", "survivors, zombies or draw", winner)
@@ -201,10 +213,14 @@ def result_from_game(game: Game, scenario_id: str,
             units={} if status == "contaminated" else dict(fig.units),
             downed_by=fig.downed_by, friend_in_contact=contact,
             used_once=_used_once(fig)))
+    said = game.outcome.get("words") or game.outcome.get("reason_words")
+    names = {f.downed_by: figure_name(game, f.downed_by) for f in figures if f.downed_by}
     return GameResult(scenario=scenario_id, winner=winner, figures=tuple(figures),
                       reason=str(game.outcome.get("reason", "")),
                       turn=int(game.outcome.get("turn", game.turn)),
-                      zombie_players=dict(zombie_players or {}))
+                      zombie_players=dict(zombie_players or {}),
+                      reason_words=dict(said) if isinstance(said, dict) else None,
+                      names=names)
 
 
 def _used_once(fig: Fig) -> tuple[str, ...]:
@@ -309,7 +325,7 @@ def record_result(campaign: Campaign, result: GameResult | Mapping[str, Any],
     error: the campaign is a value.
     """
     if campaign.finished:
-        raise CampaignError("the campaign is over: no scenario is left to play", "next")
+        raise CampaignError(Message("campaign.error.over"), "next")
     if not isinstance(result, GameResult):
         result = GameResult.from_json(result)
     cards = cards or load_cards()
@@ -326,8 +342,8 @@ def record_result(campaign: Campaign, result: GameResult | Mapping[str, Any],
             raise bad(f"result.zombie_players.{zombie}",
                        f"one of the zombie players {list(campaign.zombie_players)}", player)
     rolling = dice if isinstance(dice, Dice) else Dice(rng=dice or random.Random())
-    step = _Step(campaign, result, rolling, choices or Choices(), catalog)
     card = cards[result.scenario]
+    step = _Step(campaign, result, rolling, choices or Choices(), catalog, card)
     step.apply_figures()
     step.end_rolls()
     rewards = step.rewards(card)
@@ -342,7 +358,8 @@ def record_result(campaign: Campaign, result: GameResult | Mapping[str, Any],
         consequence=consequence,
         band_cost=band_cost(after.current_roster(), catalog, campaign.settings),
         dice=tuple((r.purpose, v) for r, v in rolling.rolled), seed=seed,
-        notes=tuple(step.notes))
+        notes=tuple(n.text("en") for n in step.notes), reason_words=result.reason_words,
+        notes_words=tuple(n.to_json() for n in step.notes))
     return dataclasses.replace(after, next=campaign.next + 1,
                                history=(*campaign.history, played), first_aid=())
 
@@ -351,17 +368,18 @@ class _Step:
     """The band being changed by one scenario's aftermath."""
 
     def __init__(self, campaign: Campaign, result: GameResult, dice: Dice, choices: Choices,
-                 catalog: Catalog) -> None:
+                 catalog: Catalog, card: Card | None = None) -> None:
         self.campaign = campaign
         self.result = result
         self.dice = dice
         self.choices = choices
         self.catalog = catalog
+        self.card = card
         self.settings = campaign.settings
         self.number = campaign.next + 1
         self.states = list(campaign.band)
         self.fates: list[Fate] = []
-        self.notes: list[str] = []
+        self.notes: list[Message] = []
 
     # --- members --------------------------------------------------------------------------
 
@@ -380,12 +398,27 @@ class _Step:
     def wounds(self, state: MemberState) -> int:
         return self.catalog.archetypes[state.member.archetype].wounds
 
-    def leave(self, state: MemberState, status: MemberStatus, cause: str,
+    def name(self, state: MemberState | str) -> Name:
+        """What a person calls a member of the band (`rules.warband.member_name`)."""
+        state = self.get(state) if isinstance(state, str) else state
+        return member_name(state.member, [s.member for s in self.states], self.catalog)
+
+    def killer(self, figure_id: str) -> Name:
+        """Who put a member down: a zombie as the game named it, a member of the band."""
+        if figure_id in self.result.names:
+            return dict(self.result.names[figure_id])
+        if any(s.id == figure_id for s in self.states):
+            return self.name(figure_id)
+        number = number_of(figure_id) or "?"
+        return {"fr": f"n° {number}", "en": f"no. {number}"}
+
+    def leave(self, state: MemberState, status: MemberStatus, cause: Message,
               inflicted_by: str | None) -> MemberState:
         """The member leaves the band; what it carried is lost with it."""
         member = dataclasses.replace(state.member, equipment={})
         gone = dataclasses.replace(state, member=member, status=status, pv=0, units={},
-                                   left=self.number, cause=cause, inflicted_by=inflicted_by)
+                                   left=self.number, cause=cause.text("en"),
+                                   cause_words=cause.to_json(), inflicted_by=inflicted_by)
         self.put(gone)
         return gone
 
@@ -411,12 +444,12 @@ class _Step:
         contaminated leave the band."""
         alive_ids = {s.id for s in self.alive()}
         if not any(f.id in alive_ids for f in self.result.figures):
-            raise CampaignError("the game has none of the band's living members "
-                                f"({', '.join(sorted(alive_ids))})", "result.figures")
+            raise CampaignError(Message("campaign.error.no_member_in_game", {
+                "members": [self.name(s) for s in self.alive()]}), "result.figures")
         for other in self.result.figures:
             if other.id not in alive_ids:
-                self.notes.append(f"figure {other.id} is not a living member of the band: "
-                                  "ignored")
+                self.notes.append(Message("campaign.note.not_a_member",
+                                          {"n": number_of(other.id) or "?"}))
         for state in self.alive():
             fig = self.result.figure(state.id)
             if fig is None or fig.status == "absent":
@@ -425,8 +458,13 @@ class _Step:
             before = dict(state.member.equipment)
             if fig.status in ("dead", "contaminated"):
                 player = self.credit(fig.downed_by)
-                cause = ("killed" if fig.status == "dead" else "contaminated") + (
-                    f" by {fig.downed_by}" if fig.downed_by else "")
+                by = {"by": self.killer(fig.downed_by)} if fig.downed_by else {}
+                if fig.status == "dead":
+                    cause = (Message("campaign.cause.killed_by", by) if by
+                             else Message("campaign.cause.killed"))
+                else:
+                    cause = (Message("campaign.cause.contaminated_by", by) if by
+                             else Message("campaign.cause.contaminated"))
                 self.leave(state, fig.status, cause, player)
                 self.fates.append(Fate(state.id, fig.status, fig.status, 0, lost=before,
                                        downed_by=fig.downed_by, inflicted_by=player))
@@ -434,7 +472,9 @@ class _Step:
             items = {i: n for i, n in fig.items.items() if i in self.catalog.equipment}
             for item in fig.items:
                 if item not in self.catalog.equipment:
-                    self.notes.append(f"{state.label()}: scenario item {item!r} stays behind")
+                    self.notes.append(Message("campaign.note.item_stays", {
+                        "member": self.name(state),
+                        "item": words.item(self.card, self.catalog, item)}))
             units = {i: n for i, n in fig.units.items() if i in items}
             items, units = self.normalise(items, units, full_missing=True)
             member = dataclasses.replace(state.member, equipment=items)
@@ -499,8 +539,8 @@ class _Step:
                                                     inflicted_by=None)
                 continue
             lost = dict(state.member.equipment)
-            why = f"rolled {roll}" if roll is not None else "setting down_at_end 'die'"
-            self.leave(state, "dead", f"died of wounds at the end ({why}, D8)",
+            self.leave(state, "dead", Message("campaign.cause.down_at_end", {"die": roll})
+                       if roll is not None else Message("campaign.cause.down_at_end.setting"),
                        fate.inflicted_by)
             self.fates[i] = dataclasses.replace(
                 fate, status="dead", pv=0, recovery=recovery, roll=roll,
@@ -533,8 +573,8 @@ class _Step:
                 face, prof_id = second, prof.id
         elif reroll is True:
             asked = True
-            self.notes.append("re-roll asked but no living Prof has pragmatique: "
-                              "the first roll stands")
+            self.notes.append(Message("campaign.note.no_reroll", {
+                "skill": skill_name(self.catalog.skills[PRAGMATIQUE])}))
         effect = self.apply(_face(card, face), "consequence")
         return ConsequenceRoll(first=first, face=face, effect=effect, second=second,
                                prof=prof_id, reroll_asked=asked)
@@ -556,13 +596,14 @@ class _Step:
         if isinstance(c, HealBand):
             return self.heal_band(c, source, body)
         if isinstance(c, Nothing):
-            return Effect(c.type, source, "nothing happens", body)
-        raise CampaignError(f"unknown consequence {c.type!r}", "consequence")
+            return Effect.said(c.type, source, Message("campaign.effect.nothing"), body)
+        raise CampaignError(Message("campaign.error.unknown_consequence", {"type": c.type}),
+                            "consequence")
 
     def new_member(self, c: NewMember, source: Source, body: dict[str, Any]) -> Effect:
         if len(self.alive()) >= MAX_FIGURES:
-            return Effect(c.type, source, f"the band is full ({MAX_FIGURES} figures): "
-                          "nobody joins", body)
+            return Effect.said(c.type, source, Message("campaign.effect.band_full",
+                                                       {"n": MAX_FIGURES}), body)
         options = [Recruit(a.id, s) for a in self.catalog.archetypes.values()
                    if a.class_ == c.class_ and c.archetype in (None, a.id)
                    for s in _offered(a, self.settings)]
@@ -578,8 +619,10 @@ class _Step:
                         name=pick.name or archetype.name, skill=pick.skill)
         self.states.append(MemberState(member=member, pv=archetype.wounds, starting=False,
                                        joined=self.number))
-        return Effect(c.type, source, f"{member.name} {member.id} joins ({archetype.id}, "
-                      f"{pick.skill})", body, members=(member.id,))
+        return Effect.said(c.type, source, Message("campaign.effect.joins", {
+            "member": self.name(member.id),
+            "archetype": words.archetype(self.catalog, archetype.id),
+            "skill": skill_name(self.catalog.skills[pick.skill])}), body, members=(member.id,))
 
     def gain(self, c: GainEquipment, source: Source, body: dict[str, Any]) -> Effect:
         equipment = self.catalog.equipment[c.item]
@@ -605,11 +648,19 @@ class _Step:
             self.put(dataclasses.replace(
                 state, member=dataclasses.replace(state.member, equipment=items), units=units))
             given.append(holder)
-        text = ", ".join(f"{c.item} to {m}" for m in given) or "nothing taken"
-        if left:
-            text += f"; {left} {c.item} left behind (no member has room)"
-        return Effect(c.type, source, text, body, members=tuple(given),
-                      items={c.item: len(given)} if given else {})
+        item = item_name(equipment)
+        takers = [self.name(m) if given.count(m) == 1 else Message(
+            "campaign.times", {"name": self.name(m), "n": given.count(m)})
+            for m in dict.fromkeys(given)]
+        if given and left:
+            said = Message("campaign.effect.gain_some_left", {"item": item, "members": takers,
+                                                              "n": left})
+        elif given:
+            said = Message("campaign.effect.gain", {"item": item, "members": takers})
+        else:
+            said = Message("campaign.effect.gain_none", {"item": item, "n": left})
+        return Effect.said(c.type, source, said, body, members=tuple(given),
+                           items={c.item: len(given)} if given else {})
 
     def has_room(self, state: MemberState, item: str) -> bool:
         items = dict(state.member.equipment)
@@ -620,7 +671,7 @@ class _Step:
 
     def second_skill(self, c: SecondSkill, source: Source, body: dict[str, Any]) -> Effect:
         gained: list[str] = []
-        texts: list[str] = []
+        gains: list[Message] = []
         for _ in range(c.count):
             options = [SkillOption(s.id, skill) for s in self.alive()
                        if s.member.second_skill is None
@@ -636,14 +687,17 @@ class _Step:
             self.put(dataclasses.replace(
                 state, member=dataclasses.replace(state.member, second_skill=pick.skill)))
             gained.append(pick.member)
-            texts.append(f"{state.label()} gains {pick.skill}")
-        return Effect(c.type, source, "; ".join(texts) or "nobody can gain a second skill",
-                      body, members=tuple(gained))
+            gains.append(Message("campaign.effect.gains", {
+                "member": self.name(state), "skill": skill_name(self.catalog.skills[pick.skill])}))
+        said = (Message("campaign.effect.list", {"items": gains}) if gains
+                else Message("campaign.effect.no_second_skill"))
+        return Effect.said(c.type, source, said, body, members=tuple(gained))
 
     def lose_wounded(self, source: Source, body: dict[str, Any]) -> Effect:
         wounded = [s for s in self.alive() if s.pv < self.wounds(s)]
         if not wounded:
-            return Effect("lose_wounded", source, "nobody is wounded: no loss", body)
+            return Effect.said("lose_wounded", source, Message("campaign.effect.nobody_wounded"),
+                               body)
 
         def hurt(s: MemberState) -> tuple[int, int]:
             return (self.wounds(s) - s.pv, -s.pv)
@@ -656,17 +710,17 @@ class _Step:
         if pick not in options:
             raise bad("choices.lose_wounded", f"one of {options}", pick)
         state = self.get(pick)
-        self.leave(state, "lost", "died of their wounds (consequence)", None)
-        return Effect("lose_wounded", source, f"{state.label()} ({state.pv} PV) dies of "
-                      "their wounds", body, members=(pick,),
-                      items=dict(state.member.equipment))
+        self.leave(state, "lost", Message("campaign.cause.wounds"), None)
+        return Effect.said("lose_wounded", source, Message("campaign.effect.dies_of_wounds", {
+            "member": self.name(state), "pv": state.pv}), body, members=(pick,),
+            items=dict(state.member.equipment))
 
     def lose_weapon(self, source: Source, body: dict[str, Any]) -> Effect:
         order = {s.id: i for i, s in enumerate(self.states)}
         weapons = [WeaponOption(s.id, item) for s in self.alive()
                    for item in s.member.equipment if self.catalog.equipment[item].is_weapon]
         if not weapons:
-            return Effect("lose_weapon", source, "the band has no weapon: no loss", body)
+            return Effect.said("lose_weapon", source, Message("campaign.effect.no_weapon"), body)
 
         def value(option: WeaponOption) -> tuple[Any, ...]:
             e = self.catalog.equipment[option.item]
@@ -678,17 +732,21 @@ class _Step:
         if pick not in weapons:
             raise bad("choices.lose_weapon", "one of the band's weapons", pick)
         self.remove(pick.member, pick.item, 1)
-        return Effect("lose_weapon", source, f"{self.get(pick.member).label()} loses a "
-                      f"{pick.item}", body, members=(pick.member,), items={pick.item: 1})
+        return Effect.said("lose_weapon", source, Message("campaign.effect.loses", {
+            "member": self.name(pick.member),
+            "item": item_name(self.catalog.equipment[pick.item])}), body,
+            members=(pick.member,), items={pick.item: 1})
 
     def lose_item(self, c: LoseItem, source: Source, body: dict[str, Any]) -> Effect:
         holders = [s for s in self.alive() if c.item in s.member.equipment]
         total = sum(s.member.equipment[c.item] for s in holders)
         for s in holders:
             self.remove(s.id, c.item, s.member.equipment[c.item])
-        text = f"{total} {c.item} lost" if total else f"the band has no {c.item}: no loss"
-        return Effect(c.type, source, text, body, members=tuple(s.id for s in holders),
-                      items={c.item: total} if total else {})
+        item = item_name(self.catalog.equipment[c.item])
+        said = (Message("campaign.effect.items_lost", {"n": total, "item": item}) if total
+                else Message("campaign.effect.no_item", {"item": item}))
+        return Effect.said(c.type, source, said, body, members=tuple(s.id for s in holders),
+                           items={c.item: total} if total else {})
 
     def remove(self, member_id: str, item: str, count: int) -> None:
         state = self.get(member_id)
@@ -712,16 +770,18 @@ class _Step:
             if pv > s.pv:
                 self.put(dataclasses.replace(s, pv=pv))
                 healed.append(s.id)
-        text = (f"{', '.join(healed)} recover up to {c.pv} PV" if healed
-                else "nobody is wounded: no effect")
-        return Effect(c.type, source, text, body, members=tuple(healed))
+        said = (Message("campaign.effect.healed", {
+            "members": [self.name(m) for m in healed], "pv": c.pv}) if healed
+            else Message("campaign.effect.nobody_to_heal"))
+        return Effect.said(c.type, source, said, body, members=tuple(healed))
 
 
 def _face(card: Card, die: int) -> Consequence:
     for entry in card.consequences:
         if entry.covers(die):
             return entry.value
-    raise CampaignError(f"{card.id}: no consequence for {die}", "consequences")
+    raise CampaignError(Message("campaign.error.no_consequence", {
+        "card": words.text(card.name), "die": die}), "consequences")
 
 
 def _offered(archetype: Archetype, settings: Settings) -> tuple[str, ...]:
@@ -763,15 +823,21 @@ def heal_between(campaign: Campaign, target: str, healer: str | None = None, *,
     catalog = catalog or load_catalog()
     healer = healer or target
     patient, doctor = campaign.member(target), campaign.member(healer)
+
+    def name(state: MemberState) -> Name:
+        return member_name(state.member, [s.member for s in campaign.band], catalog)
+
     for who, state in (("target", patient), ("healer", doctor)):
         if not state.alive:
-            raise CampaignError(f"{state.label()} is {state.status}", who)
+            raise CampaignError(Message("campaign.error.not_alive", {
+                "member": name(state), "status": _STATUS_WORDS.get(state.status, state.status)}),
+                who)
     if healer == target and not campaign.settings.self_heal:
-        raise CampaignError("a figure cannot heal itself (setting self_heal = false)",
-                            "healer")
+        raise CampaignError(Message("campaign.error.self_heal"), "healer")
     wounds = catalog.archetypes[patient.member.archetype].wounds
     if patient.pv >= wounds:
-        raise CampaignError(f"{patient.label()} has all its PV ({wounds})", "target")
+        raise CampaignError(Message("campaign.error.full_pv", {"member": name(patient),
+                                                               "pv": wounds}), "target")
     skills = (doctor.member.skill, doctor.member.second_skill)
     if PREMIERS_SOINS in skills and target not in campaign.first_aid:
         healed = dataclasses.replace(patient, pv=min(wounds, patient.pv + 2))
@@ -780,8 +846,9 @@ def heal_between(campaign: Campaign, target: str, healer: str | None = None, *,
     kit = next((i for i, n in doctor.units.items()
                 if n > 0 and catalog.equipment[i].kind == "healing"), None)
     if kit is None:
-        raise CampaignError(f"{doctor.label()} has no healing item left (and no premiers "
-                            "soins unused for this target)", "healer")
+        raise CampaignError(Message("campaign.error.nothing_to_heal", {
+            "member": name(doctor), "skill": skill_name(catalog.skills[PREMIERS_SOINS])}),
+            "healer")
     bonus = catalog.equipment[kit].bonus or 2
     units = dict(doctor.units)
     units[kit] -= 1
@@ -828,17 +895,22 @@ def apply_campaign_state(campaign: Campaign, figures: Iterable[Fig]) -> None:
 
 @dataclass(frozen=True)
 class NextPoints:
-    """The zombie points of the next scenario (D20, D24): from the band's cost now."""
+    """The zombie points of the next scenario (D20, D24): from the band's cost now. `formula`
+    says how, in English; `formula_words` as a message, in the reader's language."""
 
     scenario: str | None
     band_cost: int
     points: int
     split: Mapping[str, int]
     formula: str
+    formula_words: Message | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"scenario": self.scenario, "band_cost": self.band_cost, "points": self.points,
-                "split": dict(self.split), "formula": self.formula}
+        out = {"scenario": self.scenario, "band_cost": self.band_cost, "points": self.points,
+               "split": dict(self.split), "formula": self.formula}
+        if self.formula_words is not None:
+            out["formula_words"] = self.formula_words.to_json()
+        return out
 
 
 def points_for_next(campaign: Campaign, cards: Mapping[str, Card] | None = None,
@@ -850,21 +922,30 @@ def points_for_next(campaign: Campaign, cards: Mapping[str, Card] | None = None,
     cost = band_cost(campaign.current_roster(), catalog, campaign.settings)
     scenario = campaign.next_scenario
     fixed = campaign.settings.zombie_points
+    said: Message
     if isinstance(fixed, int) and not isinstance(fixed, bool):
         points, formula = fixed, f"fixed by the setting zombie_points = {fixed}"
+        said = Message("campaign.points.fixed", {"n": fixed})
     elif scenario is None:
         points, formula = 0, "the campaign is over"
+        said = Message("campaign.points.over")
     else:
         spec = (cards or load_cards())[scenario].zombies.points
         points = spec.points(cost)
         base = "band cost" if spec.base == "band_cost" else str(spec.base)
         formula = f"floor({base} x {spec.factor:g})" + (f" + {spec.plus}" if spec.plus else "")
+        said = Message("campaign.points.band_cost", {"factor": spec.factor, "cost": cost}) \
+            if spec.base == "band_cost" else Message("campaign.points.base", {
+                "factor": spec.factor, "base": spec.base})
+        if spec.plus:
+            said = Message("campaign.points.plus", {"formula": said, "plus": spec.plus})
         if campaign.next == len(campaign.draw.scenarios) - 1 and campaign.draw.choice_pending:
             formula += " (the last scenario is a placeholder until the player chooses)"
+            said = Message("campaign.points.placeholder", {"formula": said})
     players = campaign.zombie_players
     share, extra = divmod(points, len(players))
     split = {p: share + (extra if i == 0 else 0) for i, p in enumerate(players)}
-    return NextPoints(scenario, cost, points, split, formula)
+    return NextPoints(scenario, cost, points, split, formula, said)
 
 
 @dataclass(frozen=True)
@@ -913,7 +994,7 @@ def start_next(campaign: Campaign, seed: int, **options: Any) -> Game:
 
     scenario = campaign.next_scenario
     if scenario is None:
-        raise CampaignError("the campaign is over: there is no next scenario", "next")
+        raise CampaignError(Message("campaign.error.no_next"), "next")
     return start_scenario(scenario, campaign.current_roster(), seed,
                           settings=campaign.settings,
                           prepare=lambda figures: apply_campaign_state(campaign, figures),

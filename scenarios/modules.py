@@ -43,10 +43,13 @@ import shapely
 
 from geometry.errors import SurviveUsError
 from geometry.units import CONTACT_INCHES, base_radius
+from i18n import Message, Name
 from rules.actions import Action, Move, Special
 from rules.dice import Roll, succeeds
 from rules.errors import IllegalActionError
+from rules.names import number_of
 from rules.resolve import _legal_spot, _place_carried, do_move, plan_move, wound
+from scenarios import words
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -67,8 +70,23 @@ class ModuleError(SurviveUsError, ValueError):
     code = "invalid_module"
 
 
-def _fail(message: str, where: str = "action") -> IllegalActionError:
+def _fail(message: Message, where: str = "action") -> IllegalActionError:
     return IllegalActionError(message, where)
+
+
+def _name(game: Game, fig: Fig) -> Name:
+    return words.figure(game, fig.id)
+
+
+def _piece(game: Game, piece_id: str) -> words.Words:
+    """A terrain piece as a person calls it; a barricaded door or wall the scene names not
+    is "the barricade"."""
+    named = words.piece(game, piece_id)
+    state = getattr(game.referee, "state", None)
+    modules = state.get("modules") if isinstance(state, dict) else None
+    if isinstance(named, Message) and piece_id in (modules or {}).get("barricades", {}):
+        return Message("scenario.piece.barricade")
+    return named
 
 
 @dataclass(frozen=True)
@@ -85,6 +103,11 @@ class Module:
     options: Mapping[str, str] = field(default_factory=dict)
     rules: tuple[str, ...] = ()  # the `Special` rule names it owns
     uses_option: str | None = None  # the option counting uses (points are per use)
+    words: Message | None = None  # `text` as a player reads it, in French or English
+
+    @property
+    def name(self) -> Name:
+        return {"fr": self.name_fr, "en": self.name_en}
 
 
 @dataclass(frozen=True)
@@ -107,18 +130,21 @@ MODULES: dict[str, Module] = {m.id: m for m in (
            "a door or adding a reinforcement is a 1-AP action of a survivor touching it.",
            {"pieces": "terrain ids (walls or doors of the scene) barricaded at the start, with "
                       "their reinforcements: {id: 0-3}"},
-           rules=("barricade", "cross")),
+           rules=("barricade", "cross"),
+           words=Message("scenario.module_text.barricades")),
     Module("sewers", "Egouts", "Sewers", "survivors", 1, "000",
            "Paired sewer entrances joined through an off-table interior. A figure touching "
            "an entrance goes down and comes up touching its pair for 2 AP (a zombie too).",
            {"pairs": "a list of pairs of entrance points [[x, y], [x, y]] (1 point per pair)"},
-           rules=("sewer",), uses_option="pairs"),
+           rules=("sewer",), uses_option="pairs",
+           words=Message("scenario.module_text.sewers")),
     Module("supply", "Jetons de réserves", "Supply", "survivors", 1, "000",
            "Supply tokens lie on the table. A standing survivor on a token collects it "
            "(1 AP; it weighs nothing): the band rolls one more AP die at the start of the next "
            "turn for each token collected this turn.",
            {"at": "the tokens' points [[x, y], ...] (1 point per token)"},
-           rules=("collect",), uses_option="at"),
+           rules=("collect",), uses_option="at",
+           words=Message("scenario.module_text.supply")),
     Module("allies", "Alliés locaux", "Townsfolk allies", "survivors", 2, "000",
            "Local allies (civilians) who cannot move alone: a survivor in base contact leads "
            "one along as its move (`lead`, 1 AP, the lower M). Once in each turn, at a "
@@ -126,28 +152,33 @@ MODULES: dict[str, Module] = {m.id: m for m in (
            "reinforces a barricade it touches: 5+ on a D6 wounds the zombie or adds the "
            "reinforcement. Zombies attack allies as any human.",
            {"at": "the allies' points [[x, y], ...] (2 points per ally)"},
-           rules=("lead", "ally"), uses_option="at"),
+           rules=("lead", "ally"), uses_option="at",
+           words=Message("scenario.module_text.allies")),
     Module("helpless", "Survivants vulnérables", "Helpless survivors", "zombies", 1, "001",
            "Helpless survivors (civilians) the band must look after: they cannot act or move "
            "alone (a survivor leads them, `lead`), cannot be contaminated, and when one dies "
            "each standing band member within 4 in tests panic as for a friend.",
            {"at": "their points [[x, y], ...] (1 point each)"},
-           rules=("lead",), uses_option="at"),
+           rules=("lead",), uses_option="at",
+           words=Message("scenario.module_text.helpless")),
     Module("lights_out", "Extinction des feux", "Lights out", "zombies", 1, "000",
            "Buildings in the dark: a survivor entering one ends its move there (its base "
            "centre a base radius inside).",
            {"zones": "the dark buildings' polygons [[[x, y], ...], ...] (1 point each)"},
-           uses_option="zones"),
+           uses_option="zones",
+           words=Message("scenario.module_text.lights_out")),
     Module("taken_over", "Dominé", "Taken over", "zombies", 2, "000",
            "Buildings the zombies hold: no survivor may enter one (a move stops before its "
            "base would touch the building).",
            {"zones": "the taken-over buildings' polygons [[[x, y], ...], ...] (2 points each)"},
-           uses_option="zones"),
+           uses_option="zones",
+           words=Message("scenario.module_text.taken_over")),
     Module("grave_weapons", "Armes des damnés", "Grave weapons", "zombies", 1, "000",
            "When reinforcements arrive, each two zombies that would come may instead arm one "
            "zombie on the table more than 3 in from every survivor with a grave weapon: +1 "
            "attack die. One weapon per zombie, 8 on the table at most.",
-           {"trade": "how many pairs of arrivals to trade at most each time (default 1)"}),
+           {"trade": "how many pairs of arrivals to trade at most each time (default 1)"},
+           words=Message("scenario.module_text.grave_weapons")),
     Module("night_falls", "La nuit tombe", "Night falls", "zombies", 2, "002",
            "Tokens in the crate draw: each crate opened rolls a D6. On a 6 (`token_on`) the "
            "night token is drawn, night falls, and the day token takes its place (the next 6 "
@@ -157,12 +188,14 @@ MODULES: dict[str, Module] = {m.id: m for m in (
            "apocalypse level, and one more at night.",
            {"token_on": "the D6 roll that draws the night or day token (default 6)",
             "apocalypse_on": "the D6 roll that draws an apocalypse token (default 1)",
-            "max_level": "the highest apocalypse level (default 3)"}),
+            "max_level": "the highest apocalypse level (default 3)"},
+           words=Message("scenario.module_text.night_falls")),
     Module("noise", "Le bruit", "Noise", "zombies", 1, "001",
            "Searching makes noise: each crate opened rolls a D6; on `noise_on` or less a "
            "zombie comes in at the table edge nearest the crate.",
            {"noise_on": "the highest D6 roll that draws a zombie (default 2)",
-            "zombie": "the zombie profile that comes (default rodeur)"}),
+            "zombie": "the zombie profile that comes (default rodeur)"},
+           words=Message("scenario.module_text.noise")),
 )}
 
 
@@ -184,7 +217,8 @@ def parse_pick(text: str) -> Pick:
     for part in filter(None, parts):
         key, eq, value = part.partition("=")
         if not eq:
-            raise ModuleError(f"module option {part!r} must read key=value", "module")
+            raise ModuleError(Message("scenario.module_error.key_value", {"option": part}),
+                              "module")
         try:
             options[key.strip()] = json.loads(value)
         except ValueError:
@@ -198,13 +232,13 @@ def picks_of(raw: Sequence[str | Pick | Mapping[str, Any]]) -> list[Pick]:
         pick = (item if isinstance(item, Pick) else parse_pick(item) if isinstance(item, str)
                 else Pick(str(item.get("id")), dict(item.get("options", {}))))
         if pick.id not in MODULES:
-            raise ModuleError(f"no rule module {pick.id!r} (known: {', '.join(MODULES)})",
-                              "module")
+            raise ModuleError(Message("scenario.module_error.unknown", {
+                "module": pick.id, "known": [m.name for m in MODULES.values()]}), "module")
         unknown = set(pick.options) - set(MODULES[pick.id].options)
         if unknown:
-            raise ModuleError(f"module {pick.id!r} has no option {sorted(unknown)[0]!r} "
-                              f"(options: {', '.join(MODULES[pick.id].options) or 'none'})",
-                              f"module.{pick.id}")
+            raise ModuleError(Message("scenario.module_error.no_option", {
+                "module": MODULES[pick.id].name, "option": sorted(unknown)[0],
+                "options": list(MODULES[pick.id].options)}), f"module.{pick.id}")
         _validate(pick)
         out.append(pick)
     return out
@@ -223,26 +257,27 @@ def _validate(pick: Pick) -> None:
             ok = isinstance(value, dict) and all(
                 isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
                 and 0 <= v <= MAX_REINFORCEMENTS for k, v in value.items())
-            shape = "{terrain id: 0-3 reinforcements}"
+            shape = Message("scenario.shape.pieces")
         elif key == "pairs":
             ok = isinstance(value, list) and all(
                 isinstance(p, list) and len(p) == 2 and all(map(_is_point, p)) for p in value)
-            shape = "a list of pairs of points [[[x, y], [x, y]], ...]"
+            shape = Message("scenario.shape.pairs")
         elif key == "at":
             ok = isinstance(value, list) and all(map(_is_point, value))
-            shape = "a list of points [[x, y], ...]"
+            shape = Message("scenario.shape.points")
         elif key == "zones":
             ok = isinstance(value, list) and all(
                 isinstance(z, list) and len(z) >= 3 and all(map(_is_point, z)) for z in value)
-            shape = "a list of polygons [[[x, y], [x, y], [x, y], ...], ...]"
+            shape = Message("scenario.shape.polygons")
         elif key == "zombie":
-            ok, shape = isinstance(value, str), "a zombie profile id"
+            ok, shape = isinstance(value, str), Message("scenario.shape.zombie")
         else:
             ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 6
-            shape = "a whole number 0-6"
+            shape = Message("scenario.shape.die")
         if not ok:
-            raise ModuleError(f"module {pick.id!r}: option {key} = {value!r} must be {shape}",
-                              where)
+            raise ModuleError(Message("scenario.module_error.bad_option", {
+                "module": MODULES[pick.id].name, "option": key, "value": repr(value),
+                "shape": shape}), where)
 
 
 def points_of(pick: Pick) -> int:
@@ -260,9 +295,8 @@ def check_points(picks: Sequence[Pick], *, balanced: bool = True) -> dict[str, i
         points[MODULES[pick.id].side] += points_of(pick)
     if balanced and points["survivors"] and points["zombies"] \
             and points["survivors"] != points["zombies"]:
-        raise ModuleError(f"the modules are unbalanced: survivors {points['survivors']} "
-                          f"points, zombies {points['zombies']}; pick equal totals",
-                          "modules")
+        raise ModuleError(Message("scenario.module_error.unbalanced", {
+            "survivors": points["survivors"], "zombies": points["zombies"]}), "modules")
     return points
 
 
@@ -280,8 +314,8 @@ def prepare_scene(scene: dict[str, Any], picks: Sequence[Pick]) -> None:
             for piece_id in pick.options.get("pieces", {}):
                 item = by_id.get(piece_id)
                 if item is None or item.get("kind") not in ("wall", "door"):
-                    raise ModuleError(f"barricades: no wall or door {piece_id!r} in the scene",
-                                      "module.barricades.pieces")
+                    raise ModuleError(Message("scenario.module_error.no_piece",
+                                              {"piece": piece_id}), "module.barricades.pieces")
                 _barricade(item)
         elif pick.id == "sewers":
             for n, pair in enumerate(pick.options.get("pairs", [])):
@@ -331,7 +365,9 @@ def place_figures(scene: dict[str, Any], newcomers: Sequence[Fig]) -> None:
             for ring in (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0) for k in range(16)]
         spot = next((p for p in spots if free(p)), None)
         if spot is None:
-            raise ModuleError(f"no room for {fig.id} near {[fig.x, fig.y]}", "modules")
+            raise ModuleError(Message("scenario.module_error.no_room", {
+                "figure": {"fr": fig.name, "en": fig.name_en or fig.name},
+                "x": fig.x, "y": fig.y}), "modules")
         fig.x, fig.y = spot
         placed.append((fig.x, fig.y, r))
 
@@ -372,8 +408,8 @@ def initial_state(picks: Sequence[Pick], *, balanced: bool = True) -> dict[str, 
             pieces = {str(k): int(v) for k, v in pick.options.get("pieces", {}).items()}
             bad = [k for k, v in pieces.items() if not 0 <= v <= MAX_REINFORCEMENTS]
             if bad:
-                raise ModuleError(f"barricades: {bad[0]!r} has {pieces[bad[0]]} "
-                                  "reinforcements (0-3)", "module.barricades.pieces")
+                raise ModuleError(Message("scenario.module_error.reinforcements", {
+                    "piece": bad[0], "n": pieces[bad[0]]}), "module.barricades.pieces")
             state["barricades"] = pieces
         elif pick.id == "sewers":
             state["sewers"] = [[[float(x), float(y)] for x, y in pair]
@@ -536,9 +572,19 @@ def _lead_to(game: Game, ref: ScenarioReferee, fig: Fig, where: str | None) -> P
         try:
             x, y = (float(v) for v in where.split(","))
         except ValueError:
-            raise _fail(f"{where!r} is no point x,y", "action.marker") from None
+            raise _fail(Message("scenario.refusal.no_point", {"marker": where}),
+                        "action.marker") from None
         return (x, y)
     return _destination(game, ref, fig, where)
+
+
+def _toward(game: Game, ref: ScenarioReferee, where: str | None) -> words.Words:
+    """Where a led civilian goes, as a person says it."""
+    from scenarios.play_specials import toward
+
+    if where and "," in where:
+        return Message("scenario.place.there")
+    return toward(game, ref, where)
 
 
 def cost(game: Game, ref: ScenarioReferee, act: Special) -> int:
@@ -558,76 +604,84 @@ def _entrance_point(ref: ScenarioReferee, name: str) -> tuple[Point, Point] | No
 def check(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
     state = _state(ref)
     if not fig.standing:
-        raise _fail(f"{fig.name} {fig.id} must be standing to {act.rule}", "action.figure")
+        raise _fail(Message("scenario.refusal.must_stand", {"figure": _name(game, fig)}),
+                    "action.figure")
     if act.rule in ("cross", "barricade"):
         piece_id = act.target or ""
         if _gap(game, fig, piece_id) > CONTACT + 1e-9:
-            raise _fail(f"{fig.name} {fig.id} must touch {piece_id!r} to {act.rule}",
-                        "action.target")
+            raise _fail(Message("scenario.refusal.touch_piece", {
+                "figure": _name(game, fig), "piece": _piece(game, piece_id)}), "action.target")
         barricades: dict[str, int] = state.get("barricades", {})
         if act.rule == "cross":
             if piece_id not in barricades:
-                raise _fail(f"{piece_id!r} is no barricade", "action.target")
+                raise _fail(Message("scenario.refusal.no_barricade",
+                                    {"piece": _piece(game, piece_id)}), "action.target")
             if fig.side == "survivors":
                 reinforcements = barricades[piece_id]
                 spot = _other_side(game, fig, piece_id)
                 if spot is None:
-                    raise _fail(f"there is no room for {fig.id} beyond {piece_id}",
-                                "action.target")
+                    raise _fail(Message("scenario.refusal.no_room_beyond", {
+                        "figure": _name(game, fig), "piece": _piece(game, piece_id)}),
+                        "action.target")
                 if math.dist(spot, fig.centre) + reinforcements > fig.move + 1e-9:
-                    raise _fail(f"{fig.name} {fig.id} moves {fig.move} in: not enough to pull "
-                                f"down {reinforcements} reinforcements and pass {piece_id}",
-                                "action.target")
+                    raise _fail(Message("scenario.refusal.pull_down_too_far", {
+                        "figure": _name(game, fig), "move": float(fig.move),
+                        "n": reinforcements, "piece": _piece(game, piece_id)}),
+                        "action.target")
             elif not fig.is_zombie:
-                raise _fail("only survivors and zombies cross barricades", "action.figure")
+                raise _fail(Message("scenario.refusal.who_crosses"), "action.figure")
             elif barricades[piece_id] == 0 and _other_side(game, fig, piece_id) is None:
-                raise _fail(f"there is no room for {fig.id} beyond {piece_id}",
-                            "action.target")
+                raise _fail(Message("scenario.refusal.no_room_beyond", {
+                    "figure": _name(game, fig), "piece": _piece(game, piece_id)}),
+                    "action.target")
             return
         if fig.side != "survivors":
-            raise _fail("only survivors build barricades", "action.figure")
+            raise _fail(Message("scenario.refusal.who_builds"), "action.figure")
         if piece_id in barricades:
             if barricades[piece_id] >= MAX_REINFORCEMENTS:
-                raise _fail(f"{piece_id} already has {MAX_REINFORCEMENTS} reinforcements",
-                            "action.target")
+                raise _fail(Message("scenario.refusal.fully_reinforced", {
+                    "piece": _piece(game, piece_id), "n": MAX_REINFORCEMENTS}),
+                    "action.target")
             return
         piece = next((t for t in game.terrain if t.id == piece_id), None)
         if piece is None or piece.kind != "door":
-            raise _fail(f"{piece_id!r} is no door or barricade", "action.target")
+            raise _fail(Message("scenario.refusal.no_door", {"piece": _piece(game, piece_id)}),
+                        "action.target")
         shape = piece.footprint
         for other in game.figures.values():
             if other.on_table and shapely.distance(shape, shapely.Point(other.centre)) \
                     < _radius(other) - 1e-9:
-                raise _fail(f"{other.id} stands in the doorway of {piece_id}", "action.target")
+                raise _fail(Message("scenario.refusal.doorway", {
+                    "figure": _name(game, other), "piece": _piece(game, piece_id)}),
+                    "action.target")
         return
     if act.rule == "sewer":
         ends = _entrance_point(ref, act.marker or "")
         if ends is None:
-            raise _fail(f"there is no sewer entrance {act.marker!r}", "action.marker")
+            raise _fail(Message("scenario.refusal.no_sewer"), "action.marker")
         if math.dist(fig.centre, ends[0]) > _radius(fig) + 0.5 + CONTACT:
-            raise _fail(f"{fig.name} {fig.id} must stand on entrance {act.marker}",
+            raise _fail(Message("scenario.refusal.on_sewer", {"figure": _name(game, fig)}),
                         "action.marker")
         if _spot_near(game, fig, ends[1]) is None:
-            raise _fail(f"the other end of {act.marker} is blocked", "action.marker")
+            raise _fail(Message("scenario.refusal.sewer_blocked"), "action.marker")
         return
     if fig.side != "survivors":
-        raise _fail(f"only survivors may {act.rule}", "action.figure")
+        raise _fail(Message("scenario.refusal.survivors_only"), "action.figure")
     if act.rule == "collect":
         p = state.get("supply", {}).get("left", {}).get(act.marker or "")
         if p is None:
-            raise _fail(f"there is no supply token {act.marker!r} left", "action.marker")
+            raise _fail(Message("scenario.refusal.no_supply"), "action.marker")
         if not _on_token(fig, p):
-            raise _fail(f"{fig.name} {fig.id} must stand on {act.marker} to collect it",
+            raise _fail(Message("scenario.refusal.on_supply", {"figure": _name(game, fig)}),
                         "action.marker")
         return
     if act.rule == "lead":
         civ = game.figures.get(act.target or "")
         if civ is None or civ.id not in _led(state) or not civ.standing:
-            raise _fail(f"{act.target!r} is no ally or helpless survivor standing",
-                        "action.target")
+            raise _fail(Message("scenario.refusal.not_led"), "action.target")
         if not game.in_contact(fig.id, civ.id):
-            raise _fail(f"{civ.name} {civ.id} is not in base contact with {fig.id}",
-                        "action.target")
+            raise _fail(Message("scenario.refusal.not_in_contact", {
+                "target": _name(game, civ), "figure": _name(game, fig)}), "action.target")
         plan_move(game, fig, None, _lead_to(game, ref, fig, act.marker),
                   min(fig.move, civ.move), ignore=(civ.id,))
         return
@@ -635,26 +689,29 @@ def check(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
         ally = game.figures.get(act.marker or "")
         if ally is None or ally.id not in state.get("allies", {}).get("figures", []) \
                 or not ally.standing:
-            raise _fail(f"{act.marker!r} is no standing ally", "action.marker")
+            raise _fail(Message("scenario.refusal.no_ally"), "action.marker")
         if state["allies"]["acted"].get(ally.id) == game.turn:
-            raise _fail(f"{ally.name} {ally.id} already acted this turn", "action.marker")
+            raise _fail(Message("scenario.refusal.ally_acted", {"ally": _name(game, ally)}),
+                        "action.marker")
         target = game.figures.get(act.target or "")
         if target is not None:
             if not (target.is_zombie and target.on_table
                     and game.in_contact(ally.id, target.id)):
-                raise _fail(f"{ally.id} strikes only a zombie in base contact",
-                            "action.target")
+                raise _fail(Message("scenario.refusal.ally_strikes", {
+                    "ally": _name(game, ally)}), "action.target")
             return
         barricades = state.get("barricades", {})
         if (act.target or "") not in barricades \
                 or _gap(game, ally, act.target or "") > CONTACT + 1e-9:
-            raise _fail(f"{ally.id} strikes a zombie or reinforces a barricade it touches, "
-                        f"not {act.target!r}", "action.target")
-        if barricades[act.target or ""] >= MAX_REINFORCEMENTS:
-            raise _fail(f"{act.target} already has {MAX_REINFORCEMENTS} reinforcements",
+            raise _fail(Message("scenario.refusal.ally_target", {"ally": _name(game, ally)}),
                         "action.target")
+        if barricades[act.target or ""] >= MAX_REINFORCEMENTS:
+            raise _fail(Message("scenario.refusal.fully_reinforced", {
+                "piece": _piece(game, act.target or ""), "n": MAX_REINFORCEMENTS}),
+                "action.target")
         return
-    raise _fail(f"no module action {act.rule!r}", "action.rule")
+    raise _fail(Message("scenario.refusal.no_module_action", {"rule": act.rule}),
+                "action.rule")
 
 
 def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
@@ -664,43 +721,51 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
         barricades: dict[str, int] = state["barricades"]
         if piece_id in barricades:
             barricades[piece_id] += 1
-            game.note(f"{fig.name} {fig.id} reinforces {piece_id} "
-                      f"({barricades[piece_id]} of {MAX_REINFORCEMENTS})")
+            game.note(Message("scenario.module.reinforces", {
+                "figure": _name(game, fig), "piece": _piece(game, piece_id),
+                "n": barricades[piece_id], "of": MAX_REINFORCEMENTS}))
             return
+        door = _piece(game, piece_id)  # named before it becomes a barricade
         game.edit_scene()  # clones share the scene until one changes it
         item = _scene_piece(game, piece_id)
         assert item is not None
         _barricade(item)
         barricades[piece_id] = 0
         game.reload_terrain()
-        game.note(f"{fig.name} {fig.id} barricades {piece_id}")
+        game.note(Message("scenario.module.barricades_it", {"figure": _name(game, fig),
+                                                            "piece": door}))
     elif act.rule == "cross":
         piece_id = act.target or ""
         barricades = state["barricades"]
         if fig.is_zombie:
             die = game.roll(Roll(f"cross barricade {piece_id} on 4+", fig.id))
             if not succeeds(die, 4):
-                game.note(f"{fig.name} {fig.id} fails to pass {piece_id} ({die}) and stops")
+                game.note(Message("scenario.module.cross_fails", {
+                    "figure": _name(game, fig), "piece": _piece(game, piece_id), "die": die}))
                 fig.moves += 1
                 return
             if barricades[piece_id] > 0:
                 barricades[piece_id] -= 1
-                game.note(f"{fig.name} {fig.id} tears a reinforcement off {piece_id} "
-                          f"({barricades[piece_id]} left)")
+                game.note(Message("scenario.module.tears", {
+                    "figure": _name(game, fig), "piece": _piece(game, piece_id),
+                    "n": barricades[piece_id]}))
                 fig.moves += 1
                 return
         elif barricades[piece_id]:
-            game.note(f"{fig.name} {fig.id} pulls down {barricades[piece_id]} reinforcements "
-                      f"of {piece_id}")
+            game.note(Message("scenario.module.pulls_down", {
+                "figure": _name(game, fig), "n": barricades[piece_id],
+                "piece": _piece(game, piece_id)}))
             barricades[piece_id] = 0
         spot = _other_side(game, fig, piece_id)
         if spot is None:
-            game.note(f"no room beyond {piece_id}: {fig.name} {fig.id} stays")
+            game.note(Message("scenario.module.stays", {"figure": _name(game, fig),
+                                                        "piece": _piece(game, piece_id)}))
             return
         fig.x, fig.y = spot
         fig.moves += 1
         game.moved()
-        game.note(f"{fig.name} {fig.id} passes barricade {piece_id}")
+        game.note(Message("scenario.module.passes", {"figure": _name(game, fig),
+                                                     "piece": _piece(game, piece_id)}))
     elif act.rule == "sewer":
         ends = _entrance_point(ref, act.marker or "")
         assert ends is not None
@@ -709,8 +774,7 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
         fig.x, fig.y = spot
         fig.moves += 1
         game.moved()
-        game.note(f"{fig.name} {fig.id} goes down the sewer at {act.marker} and comes up at "
-                  "its pair")
+        game.note(Message("scenario.module.sewer", {"figure": _name(game, fig)}))
     elif act.rule == "collect":
         supply = state["supply"]
         supply["left"].pop(act.marker or "")
@@ -719,11 +783,13 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
         scene = game.edit_scene()
         scene["terrain"] = [t for t in scene.get("terrain", []) if t.get("id") != act.marker]
         game.reload_terrain()
-        game.note(f"{fig.name} {fig.id} collects {act.marker}: one more AP die next turn")
+        game.note(Message("scenario.module.collects", {"figure": _name(game, fig)}))
     elif act.rule == "lead":
         civ = game.figures[act.target or ""]
         start = fig.centre
-        game.note(f"{fig.name} {fig.id} leads {civ.name} {civ.id} toward {act.marker}")
+        game.note(Message("scenario.leads", {
+            "figure": _name(game, fig), "target": _name(game, civ),
+            "toward": _toward(game, ref, act.marker)}))
         point = _lead_to(game, ref, fig, act.marker)
         moved = do_move(game, fig, Move(fig.id, toward=point), min(fig.move, civ.move),
                         ignore=(civ.id,))
@@ -735,13 +801,15 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
         target_id = act.target or ""
         die = game.roll(Roll(f"ally {ally.id} on 5+", ally.id))
         if not succeeds(die, 5):
-            game.note(f"{ally.name} {ally.id} fails ({die})")
+            game.note(Message("scenario.module.ally_fails", {"ally": _name(game, ally),
+                                                             "die": die}))
         elif target_id in game.figures:
             wound(game, ally, game.figures[target_id], "melee", free=True)
         else:
             state["barricades"][target_id] += 1
-            game.note(f"{ally.name} {ally.id} reinforces {target_id} "
-                      f"({state['barricades'][target_id]} of {MAX_REINFORCEMENTS})")
+            game.note(Message("scenario.module.reinforces", {
+                "figure": _name(game, ally), "piece": _piece(game, target_id),
+                "n": state["barricades"][target_id], "of": MAX_REINFORCEMENTS}))
 
 
 def crate_opened(game: Game, ref: ScenarioReferee,
@@ -756,10 +824,10 @@ def crate_opened(game: Game, ref: ScenarioReferee,
                              f"{night['apocalypse_on']}- apocalypse"))
         if die >= night["token_on"]:
             night["night"] = not night["night"]
-            game.note("night falls: the zombies roll one more AP die" if night["night"]
-                      else "day returns")
+            game.note(Message("scenario.module.night_falls") if night["night"]
+                      else Message("scenario.module.day_returns"))
         elif die <= night["apocalypse_on"]:
-            _raise_level(game, night, "an apocalypse token is drawn")
+            _raise_level(game, night, Message("scenario.module.apocalypse_token"))
     noise = state.get("noise")
     if noise is not None:
         die = game.roll(Roll(f"noise of {marker['id']}: a zombie comes on "
@@ -769,10 +837,10 @@ def crate_opened(game: Game, ref: ScenarioReferee,
     return []
 
 
-def _raise_level(game: Game, night: dict[str, Any], why: str) -> None:
+def _raise_level(game: Game, night: dict[str, Any], why: Message) -> None:
     if night["level"] < night["max_level"]:
         night["level"] += 1
-        game.note(f"{why}: the apocalypse level rises to {night['level']}")
+        game.note(Message("scenario.module.apocalypse", {"why": why, "level": night["level"]}))
 
 
 def extra_pool_dice(game: Game, ref: ScenarioReferee, side: str) -> int:
@@ -803,7 +871,7 @@ def after_activation(game: Game, ref: ScenarioReferee) -> None:
         losses = sum(1 for f in game.figures.values()
                      if f.id in ref.state["band"] and f.status in ("dead", "contaminated"))
         for _ in range(losses - int(night["losses"])):
-            _raise_level(game, night, "a survivor is lost")
+            _raise_level(game, night, Message("scenario.module.survivor_lost"))
         night["losses"] = max(losses, int(night["losses"]))
     helpless = state.get("helpless")
     if helpless is not None:
@@ -813,17 +881,17 @@ def after_activation(game: Game, ref: ScenarioReferee) -> None:
                     or fig.status == "evacuated":
                 continue
             helpless["dead"].append(fig_id)
-            game.note(f"{fig.name} {fig_id} dies: the band is shaken")
+            game.note(Message("scenario.module.helpless_dies", {"figure": _name(game, fig)}))
             for friend in list(game.figures.values()):
                 if friend.side == "survivors" and friend.standing and math.dist(
                         friend.centre, fig.centre) - _radius(friend) - _radius(fig) \
                         <= 4 + 1e-9:
-                    panic.panic_test(game, friend, f"{fig.name} {fig_id} died within 4 in",
-                                     trigger="death")
+                    panic.panic_test(game, friend, Message("scenario.module.died_near", {
+                        "figure": _name(game, fig), "d": 4.0}), trigger="death")
 
 
 def move_limit(game: Game, ref: ScenarioReferee, fig: Fig,
-               route: tuple[Point, ...]) -> tuple[float, str] | None:
+               route: tuple[Point, ...]) -> tuple[float, str | Message] | None:
     """A survivor stops a base radius inside a dark building it enters, and short of a
     taken-over one."""
     state = _state(ref)
@@ -833,9 +901,9 @@ def move_limit(game: Game, ref: ScenarioReferee, fig: Fig,
 
     line = LineString(route)
     r = _radius(fig)
-    best: tuple[float, str] | None = None
-    for kind, grow, extra, why in (("lights_out", 0.0, r, "it enters dark building"),
-                                   ("taken_over", r, -0.01, "the zombies hold building")):
+    best: tuple[float, str | Message] | None = None
+    for kind, grow, extra, why in (("lights_out", 0.0, r, Message("scenario.module.dark")),
+                                   ("taken_over", r, -0.01, Message("scenario.module.held"))):
         for zone_id, polygon in state.get(kind, {}).items():
             shape = Polygon(polygon).buffer(grow) if grow else Polygon(polygon)
             if shape.contains(shapely.Point(route[0])) or not line.intersects(shape):
@@ -844,7 +912,7 @@ def move_limit(game: Game, ref: ScenarioReferee, fig: Fig,
             entry = min(line.project(shapely.Point(c)) for c in shapely.get_coordinates(hit))
             limit = max(float(entry) + extra, 0.0)
             if best is None or limit < best[0]:
-                best = (limit, f"{why} {zone_id}")
+                best = (limit, Message(why.code, {"n": int(number_of(zone_id) or 1)}))
     return best
 
 
@@ -872,8 +940,8 @@ def trade_for_weapons(game: Game, ref: ScenarioReferee, count: int) -> int:
         zombie.attack += 1
         graves["armed"].append(zombie.id)
         count -= 2
-        game.note(f"{zombie.name} {zombie.id} takes up a grave weapon instead of two more "
-                  f"zombies: {zombie.attack} attack dice")
+        game.note(Message("scenario.module.grave_weapon", {"zombie": _name(game, zombie),
+                                                           "n": zombie.attack}))
     return count
 
 

@@ -13,9 +13,14 @@ rounded up (5 survivors: 3); `"all"` means all of them.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, ClassVar, Literal
 
+from i18n import Message
+from scenarios import words
 from scenarios.schema import Range, Ref, Tagged
+
+if TYPE_CHECKING:
+    from scenarios.cards import Card
 
 __all__ = [
     "Count",
@@ -54,11 +59,32 @@ def count_needed(count: Count, total: int) -> int:
 
 @dataclass(frozen=True)
 class Condition(Tagged):
-    """One checkable condition; `describe()` is what a player reads."""
+    """One checkable condition; `words(card)` is what a player reads (a message naming the
+    card's zones, exits, items and groups), `describe()` its (French, English) wording with
+    ids, for the generated docs."""
 
     def describe(self) -> tuple[str, str]:
         """(French, English) one-line wording."""
         raise NotImplementedError
+
+    def words(self, card: Card) -> Message:
+        """The condition as a player reads it, in either language."""
+        raise NotImplementedError
+
+
+def _group(count: Count, who: Message) -> Message:
+    """How many of a group a condition counts: "au moins la moitié des survivants"."""
+    if count == "half":
+        return Message("scenario.group.half", {"who": who})
+    if count == "all":
+        return Message("scenario.group.all", {"who": who})
+    if count == 1:
+        return Message("scenario.group.one", {"who": who})
+    return Message("scenario.group.n", {"n": count, "who": who})
+
+
+def _civilians(card: Card, group: str) -> Message:
+    return Message("scenario.who.group", {"group": words.group(card, group)})
 
 
 def _count_words(count: Count) -> tuple[str, str]:
@@ -78,6 +104,8 @@ class KillAll(Condition):
     def describe(self) -> tuple[str, str]:
         return "plus aucun zombie sur la table", "no zombie left on the table"
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.kill_all")
 
 @dataclass(frozen=True)
 class HoldZone(Condition):
@@ -97,6 +125,13 @@ class HoldZone(Condition):
             f" and at most {self.zombies_at_most} zombie(s) in it",
         )
 
+    def words(self, card: Card) -> Message:
+        zone = words.zone(card, self.zone)
+        if self.zombies_at_most == 0:
+            return Message("scenario.cond.hold_zone", {"survivors": self.survivors_at_least,
+                                                       "zone": zone})
+        return Message("scenario.cond.hold_zone.few", {
+            "survivors": self.survivors_at_least, "zone": zone, "zombies": self.zombies_at_most})
 
 @dataclass(frozen=True)
 class Exit(Condition):
@@ -113,6 +148,9 @@ class Exit(Condition):
         return (f"{fr} {who_fr} sortent par « {self.exit} »",
                 f"{en} of the {self.who} leave by '{self.exit}'")
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.exit", {"group": _group(self.at_least, words.who(self.who)),
+                                              "exit": words.exit_(card, self.exit)})
 
 @dataclass(frozen=True)
 class Escort(Condition):
@@ -128,6 +166,10 @@ class Escort(Condition):
         return (f"{fr} des civils « {self.civilians} » sortent par « {self.exit} »",
                 f"{en} of the civilians '{self.civilians}' leave by '{self.exit}'")
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.exit", {
+            "group": _group(self.at_least, _civilians(card, self.civilians)),
+            "exit": words.exit_(card, self.exit)})
 
 @dataclass(frozen=True)
 class Reach(Condition):
@@ -143,6 +185,9 @@ class Reach(Condition):
         return (f"{fr} des survivants sont mis à l'abri par la zone « {self.zone} »",
                 f"{en} of the {self.who} are evacuated through zone '{self.zone}'")
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.reach", {"group": _group(self.at_least, words.who(self.who)),
+                                               "zone": words.zone(card, self.zone)})
 
 @dataclass(frozen=True)
 class SurviveTurns(Condition):
@@ -157,6 +202,9 @@ class SurviveTurns(Condition):
         return (f"à la fin, {fr} des survivants sont debout ou évacués",
                 f"at the end, {en} of the survivors are standing or evacuated")
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.survive_turns", {
+            "group": _group(self.at_least, words.who("survivors"))})
 
 @dataclass(frozen=True)
 class Carry(Condition):
@@ -173,6 +221,11 @@ class Carry(Condition):
         return (f"{self.count} « {self.item} » apportés de « {self.from_} » à « {self.to} »",
                 f"{self.count} '{self.item}' brought from '{self.from_}' to '{self.to}'")
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.carry", {"n": self.count,
+                                               "item": words.item(card, None, self.item),
+                                               "from": words.zone(card, self.from_),
+                                               "to": words.zone(card, self.to)})
 
 @dataclass(frozen=True)
 class Heal(Condition):
@@ -186,6 +239,9 @@ class Heal(Condition):
         return (f"{self.count} malade(s) « {self.targets} » soigné(s)",
                 f"{self.count} of '{self.targets}' given care")
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.heal", {"n": self.count,
+                                              "group": words.group(card, self.targets)})
 
 @dataclass(frozen=True)
 class OpenCrates(Condition):
@@ -197,6 +253,8 @@ class OpenCrates(Condition):
     def describe(self) -> tuple[str, str]:
         return f"{self.count} caisse(s) ouverte(s)", f"{self.count} crate(s) opened"
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.open_crates", {"n": self.count})
 
 @dataclass(frozen=True)
 class Free(Condition):
@@ -208,6 +266,8 @@ class Free(Condition):
     def describe(self) -> tuple[str, str]:
         return f"« {self.figure} » est délivré", f"'{self.figure}' is freed"
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.free", {"group": words.group(card, self.figure)})
 
 @dataclass(frozen=True)
 class TakeOut(Condition):
@@ -221,6 +281,9 @@ class TakeOut(Condition):
         return (f"{fr} des survivants hors de combat, morts ou contaminés",
                 f"{en} of the survivors down, dead or contaminated")
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.take_out", {
+            "group": _group(self.at_least, words.who("survivors"))})
 
 @dataclass(frozen=True)
 class KillCivilians(Condition):
@@ -235,6 +298,9 @@ class KillCivilians(Condition):
         return (f"{fr} des civils « {self.civilians} » tués ou contaminés",
                 f"{en} of the civilians '{self.civilians}' killed or contaminated")
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.kill_civilians", {
+            "group": _group(self.at_least, _civilians(card, self.civilians))})
 
 @dataclass(frozen=True)
 class Contaminate(Condition):
@@ -247,6 +313,8 @@ class Contaminate(Condition):
         return (f"au moins {self.at_least} survivant(s) contaminé(s)",
                 f"at least {self.at_least} survivor(s) contaminated")
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.contaminate", {"n": self.at_least})
 
 @dataclass(frozen=True)
 class ZombiesInZone(Condition):
@@ -260,6 +328,9 @@ class ZombiesInZone(Condition):
         return (f"au moins {self.at_least} zombie(s) dans la zone « {self.zone} »",
                 f"at least {self.at_least} zombie(s) in zone '{self.zone}'")
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.zombies_in_zone", {"n": self.at_least,
+                                                         "zone": words.zone(card, self.zone)})
 
 @dataclass(frozen=True)
 class SurvivorsFail(Condition):
@@ -270,6 +341,8 @@ class SurvivorsFail(Condition):
     def describe(self) -> tuple[str, str]:
         return "les survivants échouent", "the survivors fail their objective"
 
+    def words(self, card: Card) -> Message:
+        return Message("scenario.cond.survivors_fail")
 
 @dataclass(frozen=True)
 class Event(Condition):
@@ -280,3 +353,6 @@ class Event(Condition):
 
     def describe(self) -> tuple[str, str]:
         return f"événement « {self.event} »", f"event '{self.event}'"
+
+    def words(self, card: Card) -> Message:
+        return words.event(self.event)

@@ -38,6 +38,7 @@ from typing import Any
 
 from geometry.errors import SurviveUsError
 from geometry.units import CONTACT_INCHES as CONTACT
+from i18n import Message
 from rules.actions import Action, Special
 from rules.catalog import Catalog, Equipment, load_catalog
 from rules.dice import Roll
@@ -51,7 +52,9 @@ from rules.warband import Roster, example_bands
 from scenarios import modules as rule_modules
 from scenarios import play_arrivals as arrivals
 from scenarios import play_specials as specials
+from scenarios import words
 from scenarios.cards import Card, load_cards
+from scenarios.objectives import Condition
 from scenarios.play_conditions import condition_text, holds, in_zone, victory
 from scenarios.setup import DEFAULT_BAND, roll_dice, setup_scenario
 from scenarios.special_rules import (
@@ -76,8 +79,9 @@ class UnknownScenario(SurviveUsError, ValueError):
 def _card(card_id: str) -> Card:
     cards = load_cards()
     if card_id not in cards:
-        raise UnknownScenario(f"no scenario card {card_id!r} (known: {', '.join(cards)})",
-                              "scenario")
+        raise UnknownScenario(Message("scenario.unknown_card", {
+            "card": card_id, "known": [words.text(c.name) for c in cards.values()],
+            "ids": list(cards)}), "scenario")
     return cards[card_id]
 
 
@@ -184,16 +188,20 @@ class ScenarioReferee:
             return
         end_roll = self.card.turns.end_roll
         if game.turn >= game.max_turns:
-            self._end(game, f"the turn limit ({game.max_turns}) is reached")
+            self._end(game, Message("scenario.end.turn_limit", {"n": game.max_turns}))
             return
         if end_roll is not None and game.turn >= end_roll.from_turn:
             die = game.roll(Roll(f"end of the scenario on {end_roll.ends_on}+"))
             self.state["end_rolls"].append({"turn": game.turn, "die": die})
             if die >= end_roll.ends_on:
-                self._end(game, f"the end roll ({die}) ends the scenario after turn "
-                          f"{game.turn}")
+                self._end(game, Message("scenario.end.end_roll", {"die": die,
+                                                                  "turn": game.turn}))
                 return
         self._reinforce(game)
+
+    def exit_name(self, exit_id: str) -> words.Words:
+        """What a person calls one of the card's exits."""
+        return words.exit_(self.card, exit_id)
 
     def exits(self, game: Game, fig: Fig) -> list[str]:
         who = {"survivors": "survivors", "civilians": "civilians"}.get(fig.side)
@@ -219,7 +227,8 @@ class ScenarioReferee:
         return rule_modules.extra_pool_dice(game, self, side)
 
     def move_limit(self, game: Game, fig: Fig,
-                   route: tuple[tuple[float, float], ...]) -> tuple[float, str] | None:
+                   route: tuple[tuple[float, float], ...]
+                   ) -> tuple[float, str | Message] | None:
         if "modules" not in self.state:
             return None
         return rule_modules.move_limit(game, self, fig, route)
@@ -244,8 +253,8 @@ class ScenarioReferee:
         if self._module_rule(act):
             rule_modules.check(game, self, fig, act)
         elif fig.is_zombie:
-            raise IllegalActionError(f"zombies have no scenario action {act.rule!r}",
-                                     "action.rule")
+            raise IllegalActionError(Message("scenario.refusal.zombie_special",
+                                             {"rule": act.rule}), "action.rule")
         else:
             specials.check(game, self, fig, act)
 
@@ -263,41 +272,56 @@ class ScenarioReferee:
         card = self.card
         for cond in card.objectives.ends_when:
             if holds(cond, game, card, self.state):
-                self._end(game, f"{cond.describe()[1]} (the scenario ends at once)")
+                self._end(game, Message("scenario.end.at_once",
+                                        {"condition": cond.words(card)}), cond)
                 return True
         band = [f for f in game.figures.values() if f.side == SURVIVORS and f.on_table]
         if not any(f.standing or f.has("heroique") for f in band):
-            self._end(game, "no survivor is left on the table" if not band
-                      else "no survivor is left standing")
+            self._end(game, Message("scenario.end.none_on_table") if not band
+                      else Message("scenario.end.none_standing"))
             return True
         return False
 
     def result(self, game: Game) -> dict[str, Any]:
-        """Each side's conditions as they stand now."""
+        """Each side's conditions as they stand now: each with `condition` (its type and
+        English, for programs) and `words` (the message a player reads)."""
         card = self.card
 
         def side(victory_: Any) -> dict[str, Any]:
             return {"wins": victory(victory_, game, card, self.state), "mode": victory_.mode,
                     "conditions": [{"condition": condition_text(c),
-                                    "holds": holds(c, game, card, self.state)}
+                                    "holds": holds(c, game, card, self.state),
+                                    "words": c.words(card).to_json()}
                                    for c in victory_.conditions]}
 
         return {"survivors": side(card.objectives.survivors),
                 "zombies": side(card.objectives.zombies)}
 
-    def _end(self, game: Game, why: str) -> None:
+    def _end(self, game: Game, why: Message, ending: Condition | None = None) -> None:
+        """The scenario ends (`ending`: the card's condition that ended it, if one did): the
+        result kept in the state, the game finished with the reason a player reads
+        (`outcome["reason"]` in English, `outcome["words"]` its message): why it ended and
+        what the winner achieved, or that both or neither did."""
         result = self.result(game)
         surv, zomb = result["survivors"]["wins"], result["zombies"]["wins"]
         winner = SURVIVORS if surv and not zomb else ZOMBIES if zomb and not surv else "draw"
-        result["ended_by"] = why
+        result["ended_by"] = why.text("en")
+        result["ended_by_words"] = why.to_json()
         result["winner"] = winner
         self.state["result"] = result
+        what: Message | list[dict[str, Any]]
         if winner == "draw":
-            what = "both sides' objectives hold" if surv else "neither side's objective holds"
+            what = (Message("scenario.outcome.both") if surv
+                    else Message("scenario.outcome.neither"))
         else:
-            held = [c["condition"] for c in result[winner]["conditions"] if c["holds"]]
-            what = "; ".join(held) or "their objective holds"
-        game.finish(winner, f"{why}: {what}")
+            said = ending.words(self.card).to_json() if ending is not None else None
+            held = [c["words"] for c in result[winner]["conditions"] if c["holds"]]
+            what = [c for c in held if c != said] or (
+                [] if held else Message("scenario.outcome.holds"))
+        reason = Message("scenario.outcome", {"why": why, "what": what}) if what else why
+        game.finish(winner, reason.text("en"))
+        if game.outcome is not None and game.outcome.get("winner") == winner:
+            game.outcome["words"] = reason.to_json()
 
     # --- bookkeeping after activations ----------------------------------------------------
 
@@ -320,11 +344,14 @@ class ScenarioReferee:
                 if isinstance(rule, NoisyCrates):
                     edge, along = arrivals.nearest_edge(game, marker["x"], marker["y"])
                     self._arrive(game, rule.zombie, rule.count, edge, along,
-                                 f"the noise of {crate_id}")
+                                 f"the noise of {crate_id}", Message("scenario.why.noise", {
+                                     "crate": words.crate(crate_id), "edge": words.edge(edge)}))
             if "modules" in self.state:
                 for kind, count, at in rule_modules.crate_opened(game, self, marker):
                     edge, along = arrivals.nearest_edge(game, *at)
-                    self._arrive(game, kind, count, edge, along, f"the noise of {crate_id}")
+                    self._arrive(game, kind, count, edge, along, f"the noise of {crate_id}",
+                                 Message("scenario.why.noise", {
+                                     "crate": words.crate(crate_id), "edge": words.edge(edge)}))
 
     @staticmethod
     def _opener(game: Game, marker: dict[str, Any]) -> Fig | None:
@@ -342,14 +369,21 @@ class ScenarioReferee:
         if spot is None:
             edge_spot = arrivals.zone_spots(game, _square(marker["x"], marker["y"], 1.5), 1)
             spot = edge_spot[0] if edge_spot else None
+        crate = words.crate(str(marker["id"]))
         if spot is None:
-            game.note(f"no room for the {kind} in {marker['id']}: it stays in the crate")
+            game.note(Message("scenario.trap.no_room", {
+                "zombie": words.zombie(game.catalog, kind), "crate": crate}))
             return
         zombie = arrivals.add_zombie(game, self.state, kind, spot)
         self.state["arrivals"].append({"turn": game.turn, "why": f"trap in {marker['id']}",
                                        "zombies": [zombie.id]})
-        who = f" in base contact with {opener.name} {opener.id}" if opener else ""
-        game.note(f"a {zombie.name} {zombie.id} bursts out of {marker['id']}{who}")
+        if opener is None:
+            game.note(Message("scenario.trap.bursts", {
+                "zombie": words.figure(game, zombie.id), "crate": crate}))
+        else:
+            game.note(Message("scenario.trap.bursts_at", {
+                "zombie": words.figure(game, zombie.id), "crate": crate,
+                "opener": words.figure(game, opener.id)}))
 
     def _heavy_items(self, game: Game) -> None:
         rules = [r for r in self.card.special_rules if isinstance(r, HeavyItem)]
@@ -366,10 +400,12 @@ class ScenarioReferee:
                 base_move[fig.id] = base
                 if fig.move != max(base - malus, 1):
                     fig.move = max(base - malus, 1)
-                    game.note(f"{fig.name} {fig.id} is weighed down: M {fig.move}")
+                    game.note(Message("scenario.weighed_down", {
+                        "figure": words.figure(game, fig.id), "move": fig.move}))
             elif fig.id in base_move:
                 fig.move = base_move.pop(fig.id)
-                game.note(f"{fig.name} {fig.id} moves freely again: M {fig.move}")
+                game.note(Message("scenario.unburdened", {
+                    "figure": words.figure(game, fig.id), "move": fig.move}))
 
     def _refuges(self, game: Game) -> None:
         zones = [r.zone for r in self.card.special_rules if isinstance(r, Refuge)]
@@ -382,13 +418,14 @@ class ScenarioReferee:
                 continue
             zone = next((z for z in zones if in_zone(self.card, z, fig)), None)
             if zone is not None:
-                self._evacuate(game, fig, zone, "reaches the refuge")
+                self._evacuate(game, fig, zone, Message("scenario.reaches_refuge", {
+                    "figure": words.figure(game, fig.id), "zone": words.zone(self.card, zone)}))
 
-    def _evacuate(self, game: Game, fig: Fig, zone: str, how: str) -> None:
+    def _evacuate(self, game: Game, fig: Fig, zone: str, how: Message) -> None:
         fig.status, fig.exit = "evacuated", zone
         self.state["evacuated_via"][fig.id] = zone
         game.moved()
-        game.note(f"{fig.name} {fig.id} {how} ({zone}): evacuated")
+        game.note(how)
 
     def _free_trapped(self, game: Game) -> None:
         for rule in self.card.special_rules:
@@ -419,8 +456,10 @@ class ScenarioReferee:
         self.state["freed"].append(fig.id)
         self._event(game, "freed")
         game.moved()
-        game.note(f"{rescuer.name} {rescuer.id} frees {fig.name} {fig.id}, who joins the band "
-                  f"({a.label}, {rule.skill}) and acts from the next turn")
+        game.note(Message("scenario.freed", {
+            "rescuer": words.figure(game, rescuer.id), "figure": words.figure(game, fig.id),
+            "archetype": words.archetype(game.catalog, a.id),
+            "skill": words.skill(game.catalog, rule.skill)}))
 
     def _event(self, game: Game, event: str) -> None:
         if event not in self.state["events"]:
@@ -438,13 +477,15 @@ class ScenarioReferee:
             standing = [f for f in inside if f.side == SURVIVORS and f.standing]
             if not standing or any(f.is_zombie for f in inside):
                 continue
-            game.note(f"the helicopter lands on {rule.zone}")
+            game.note(Message("scenario.helicopter.lands",
+                              {"zone": words.zone(self.card, rule.zone)}))
             boarding = [f for f in inside if f.side == SURVIVORS and (f.standing or any(
                 game.in_contact(f.id, s.id) for s in standing))]
             for fig in boarding:
-                self._evacuate(game, fig, rule.zone, "boards the helicopter")
+                self._evacuate(game, fig, rule.zone, Message(
+                    "scenario.helicopter.boards", {"figure": words.figure(game, fig.id)}))
             self._event(game, "helicopter_left")
-            game.note("the helicopter takes off")
+            game.note(Message("scenario.helicopter.leaves"))
 
     def _reinforce(self, game: Game) -> None:
         for rule in self.card.zombies.reinforcements:
@@ -457,27 +498,31 @@ class ScenarioReferee:
             if count <= 0:
                 continue
             if rule.at == "far_edge":
-                self._arrive(game, rule.zombie, count, "far", None, "reinforcements")
+                self._reinforce_at(game, rule.zombie, count, "far")
             elif rule.at == "random_edge":
                 die = game.roll(Roll("reinforcements' edge: 1-2 far, 3-4 left, 5-6 right"))
                 edge = "far" if die <= 2 else "left" if die <= 4 else "right"
-                self._arrive(game, rule.zombie, count, edge, None, "reinforcements")
+                self._reinforce_at(game, rule.zombie, count, edge)
             elif rule.at == "side_edges":
                 left = (count + 1) // 2
-                self._arrive(game, rule.zombie, left, "left", None, "reinforcements")
-                self._arrive(game, rule.zombie, count - left, "right", None, "reinforcements")
+                self._reinforce_at(game, rule.zombie, left, "left")
+                self._reinforce_at(game, rule.zombie, count - left, "right")
             else:
                 zones = self.card.zombies.zones
                 for k, zone_id in enumerate(zones):
                     share = count // len(zones) + (1 if k < count % len(zones) else 0)
                     self._arrive_in_zone(game, rule.zombie, share, zone_id)
 
+    def _reinforce_at(self, game: Game, kind: str, count: int, edge: str) -> None:
+        self._arrive(game, kind, count, edge, None, "reinforcements",
+                     Message("scenario.why.reinforcements", {"edge": words.edge(edge)}))
+
     def _arrive(self, game: Game, kind: str, count: int, edge: str, anchor: float | None,
-                why: str) -> None:
+                why: str, said: Message) -> None:
         if count <= 0:
             return
         spots = arrivals.edge_spots(game, edge, count, anchor)
-        self._put(game, kind, count, spots, f"{why}, {edge} edge")
+        self._put(game, kind, count, spots, f"{why}, {edge} edge", said)
 
     def _arrive_in_zone(self, game: Game, kind: str, count: int, zone_id: str) -> None:
         if count <= 0:
@@ -485,16 +530,25 @@ class ScenarioReferee:
         from shapely.geometry import Polygon
 
         spots = arrivals.zone_spots(game, Polygon(self.card.zone(zone_id).polygon), count)
-        self._put(game, kind, count, spots, f"reinforcements, zone {zone_id}")
+        self._put(game, kind, count, spots, f"reinforcements, zone {zone_id}",
+                  Message("scenario.why.reinforcements_zone",
+                          {"zone": words.zone(self.card, zone_id)}))
 
     def _put(self, game: Game, kind: str, count: int, spots: list[tuple[float, float]],
-             why: str) -> None:
+             why: str, said: Message) -> None:
+        """Zombies arrive: the referee's record keeps why in English (`arrivals`), the note
+        says it with the newcomers' names."""
         ids = [arrivals.add_zombie(game, self.state, kind, spot).id for spot in spots]
         self.state["arrivals"].append({"turn": game.turn, "why": why, "zombies": ids})
-        name = game.catalog.zombies[kind].name
-        game.note(f"{len(ids)} {name} arrive ({why}): {', '.join(ids) or 'no room'}")
+        if ids:
+            game.note(Message("scenario.arrive", {
+                "why": said, "figures": [words.figure(game, i) for i in ids]}))
         if len(ids) < count:
-            game.note(f"{count - len(ids)} {name} find no room and stay away")
+            left = count - len(ids)
+            zombie = words.zombie(game.catalog, kind)
+            game.note(Message("scenario.arrive.no_room.one", {"zombie": zombie, "why": said})
+                      if left == 1 else Message("scenario.arrive.no_room",
+                                                {"n": left, "zombie": zombie, "why": said}))
 
 
 def _square(x: float, y: float, half: float) -> Any:

@@ -190,4 +190,6 @@ def victory(side: Victory, game: Game, card: Card, state: dict[str, Any]) -> boo
 
 
 def condition_text(cond: Condition) -> str:
+    """The condition for programs and older readers: its type and English wording with ids
+    (a player reads `cond.words(card)`)."""
     return f"{cond.type}: {cond.describe()[1]}"

@@ -17,9 +17,11 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from geometry.units import CONTACT_INCHES
+from i18n import Message
 from rules.actions import Action, Move, Special
 from rules.errors import IllegalActionError
 from rules.resolve import _place_carried, do_move, plan_move, spend
+from scenarios import words
 from scenarios.objectives import Carry
 from scenarios.play_conditions import carry_key, in_zone
 from scenarios.setup import exit_segment
@@ -30,7 +32,8 @@ if TYPE_CHECKING:
     from rules.game import Game
     from scenarios.play import ScenarioReferee
 
-__all__ = ["RULES", "actions", "cost", "check", "carry_out", "exit_point", "touches_exit"]
+__all__ = ["RULES", "actions", "cost", "check", "carry_out", "exit_point", "touches_exit",
+           "toward"]
 
 RULES = ("escort", "exit_with", "treat", "deliver")
 CONTACT = CONTACT_INCHES
@@ -40,8 +43,12 @@ EXIT_SPOTS = 64  # spots tried along an exit stretch
 Point = tuple[float, float]
 
 
-def _fail(message: str, where: str = "action") -> IllegalActionError:
+def _fail(message: Message, where: str = "action") -> IllegalActionError:
     return IllegalActionError(message, where)
+
+
+def _name(game: Game, fig: Fig) -> words.Words:
+    return words.figure(game, fig.id)
 
 
 def _radius(fig: Fig) -> float:
@@ -145,8 +152,7 @@ def _delivery(game: Game, ref: ScenarioReferee, fig: Fig) -> Carry | None:
 def _destination(game: Game, ref: ScenarioReferee, fig: Fig,
                  where: str | None) -> Point | str:
     if where is None:
-        raise _fail("say where to escort to: an exit, a zone or a figure (marker)",
-                    "action.marker")
+        raise _fail(Message("scenario.refusal.escort_where"), "action.marker")
     if where in {e.id for e in ref.card.exits}:
         return exit_point(game, ref, fig, where)
     if where in {z.id for z in ref.card.zones}:
@@ -157,7 +163,7 @@ def _destination(game: Game, ref: ScenarioReferee, fig: Fig,
     other = game.figures.get(where)
     if other is not None and other.on_table:
         return other.id  # into base contact with it
-    raise _fail(f"{where!r} is no exit, zone or figure on the table", "action.marker")
+    raise _fail(Message("scenario.refusal.no_destination", {"marker": where}), "action.marker")
 
 
 # --- the hooks ---------------------------------------------------------------------------
@@ -202,55 +208,66 @@ def cost(game: Game, ref: ScenarioReferee, act: Special) -> int:
 
 def check(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
     if act.rule not in RULES:
-        raise _fail(f"this scenario has no action {act.rule!r} (it has: "
-                    f"{', '.join(RULES)})", "action.rule")
+        raise _fail(Message("scenario.refusal.no_action", {"rule": act.rule,
+                                                           "known": list(RULES)}),
+                    "action.rule")
     if fig.side != "survivors" or not fig.standing:
-        raise _fail(f"{fig.name} {fig.id} must be a standing survivor to {act.rule}",
-                    "action.figure")
+        raise _fail(Message("scenario.refusal.not_standing_survivor",
+                            {"figure": _name(game, fig)}), "action.figure")
     if act.rule == "deliver":
         if _delivery(game, ref, fig) is None:
-            zones = sorted({c.to for c in _carry_conditions(ref)}) or ["none"]
-            raise _fail(f"{fig.name} {fig.id} must stand in {' or '.join(zones)} carrying "
-                        "what the card asks for to deliver it", "action.rule")
+            zones = sorted({c.to for c in _carry_conditions(ref)})
+            raise _fail(Message("scenario.refusal.deliver", {
+                "figure": _name(game, fig),
+                "zones": [words.quoted(words.zone(ref.card, z)) for z in zones]}),
+                "action.rule")
         return
     target = game.figures.get(act.target or "")
     if target is None or not target.on_table:
-        raise _fail(f"{act.rule} needs a target figure on the table, got {act.target!r}",
+        raise _fail(Message("scenario.refusal.no_target", {"target": act.target}),
                     "action.target")
     if not game.in_contact(fig.id, target.id):
-        raise _fail(f"{target.name} {target.id} is not in base contact with {fig.id}",
-                    "action.target")
+        raise _fail(Message("scenario.refusal.not_in_contact", {
+            "target": _name(game, target), "figure": _name(game, fig)}), "action.target")
     if act.rule == "escort":
         if not _escortable(game, ref, fig, target):
-            raise _fail(f"{target.name} {target.id} is not a civilian this card lets the "
-                        "survivors escort", "action.target")
+            raise _fail(Message("scenario.refusal.not_escortable",
+                                {"target": _name(game, target)}), "action.target")
         point = _destination(game, ref, fig, act.marker)
         plan_move(game, fig, None, point, min(fig.move, target.move), ignore=(target.id,))
     elif act.rule == "exit_with":
         exit_id = act.marker or ""
         if exit_id not in {e.id for e in ref.card.exits}:
-            raise _fail(f"there is no exit {act.marker!r}", "action.marker")
+            raise _fail(Message("scenario.refusal.no_exit", {"exit": act.marker}),
+                        "action.marker")
         who = "civilians" if target.side == "civilians" else "survivors"
         if who == "civilians" and not _escortable(game, ref, fig, target):
-            raise _fail(f"{target.name} {target.id} cannot be led out", "action.target")
+            raise _fail(Message("scenario.refusal.cannot_lead_out",
+                                {"target": _name(game, target)}), "action.target")
         if who == "survivors" and not (target.band == fig.band and target.status == "down"):
-            raise _fail(f"{target.name} {target.id} is no down friend to carry out",
-                        "action.target")
+            raise _fail(Message("scenario.refusal.not_down_friend",
+                                {"target": _name(game, target)}), "action.target")
         if who not in ref.card.exit(exit_id).who:
-            raise _fail(f"the {who} may not leave by {exit_id}", "action.marker")
+            raise _fail(Message("scenario.refusal.exit_closed", {
+                "who": words.who(who), "exit": words.exit_(ref.card, exit_id)}),
+                "action.marker")
         if not touches_exit(game, ref, fig, exit_id):
-            raise _fail(f"{fig.name} {fig.id} must touch the {exit_id} exit's stretch of "
-                        "table edge", "action.marker")
+            raise _fail(Message("scenario.refusal.touch_exit", {
+                "figure": _name(game, fig), "exit": words.exit_(ref.card, exit_id)}),
+                "action.marker")
     elif act.rule == "treat":
         rule = _treat_rule(ref, target)
         if rule is None or target.side != "civilians":
-            raise _fail(f"{target.name} {target.id} needs no care here", "action.target")
+            raise _fail(Message("scenario.refusal.no_care_needed",
+                                {"target": _name(game, target)}), "action.target")
         if target.id in ref.state["treated"]:
-            raise _fail(f"{target.name} {target.id} was already given care", "action.target")
+            raise _fail(Message("scenario.refusal.already_cared",
+                                {"target": _name(game, target)}), "action.target")
         if _treat_item(fig, rule) is None:
-            using = ", ".join((*rule.items, *rule.equipment))
-            raise _fail(f"{fig.name} {fig.id} carries nothing to give care with ({using})",
-                        "action.target")
+            using = [words.item(ref.card, game.catalog, i)
+                     for i in (*rule.items, *rule.equipment)]
+            raise _fail(Message("scenario.refusal.nothing_to_care", {
+                "figure": _name(game, fig), "items": using}), "action.target")
 
 
 def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
@@ -261,14 +278,18 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
         _take_off(game, fig, cond.item)
         key = carry_key(cond.item, cond.to)
         state["delivered"][key] = int(state["delivered"].get(key, 0)) + 1
-        game.note(f"{fig.name} {fig.id} delivers a {cond.item} in {cond.to} "
-                  f"({state['delivered'][key]} of {cond.count})")
+        game.note(Message("scenario.delivers", {
+            "figure": _name(game, fig), "item": words.item(ref.card, game.catalog, cond.item),
+            "zone": words.zone(ref.card, cond.to), "n": state["delivered"][key],
+            "of": cond.count}))
         return
     target = game.figures[act.target or ""]
     if act.rule == "escort":
         start = fig.centre
         point = _destination(game, ref, fig, act.marker)
-        game.note(f"{fig.name} {fig.id} leads {target.name} {target.id} toward {act.marker}")
+        game.note(Message("scenario.leads", {
+            "figure": _name(game, fig), "target": _name(game, target),
+            "toward": toward(game, ref, act.marker)}))
         moved = do_move(game, fig, Move(fig.id, toward=point), min(fig.move, target.move),
                         ignore=(target.id,))
         if moved and fig.centre != start:
@@ -278,8 +299,9 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
             who.status = "evacuated"
             who.exit = act.marker or ""
         game.moved()
-        game.note(f"{fig.name} {fig.id} leaves the table by {act.marker} with "
-                  f"{target.name} {target.id}")
+        game.note(Message("scenario.leaves_with", {
+            "figure": _name(game, fig), "target": _name(game, target),
+            "exit": words.exit_(ref.card, act.marker or "")}))
     elif act.rule == "treat":
         rule = _treat_rule(ref, target)
         assert rule is not None
@@ -290,8 +312,20 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
         else:
             _take_off(game, fig, item)
         state["treated"].append(target.id)
-        game.note(f"{fig.name} {fig.id} gives care to {target.name} {target.id} with a "
-                  f"{item} ({len(state['treated'])} cared for)")
+        game.note(Message("scenario.gives_care", {
+            "figure": _name(game, fig), "target": _name(game, target),
+            "item": words.item(ref.card, game.catalog, item), "n": len(state["treated"])}))
+
+
+def toward(game: Game, ref: ScenarioReferee, where: str | None) -> words.Words:
+    """Where a figure is led, as a person says it: an exit, a zone, a figure, a point."""
+    if where in {e.id for e in ref.card.exits}:
+        return words.quoted(words.exit_(ref.card, where or ""))
+    if where in {z.id for z in ref.card.zones}:
+        return words.quoted(words.zone(ref.card, where or ""))
+    if where in game.figures:
+        return words.figure(game, where or "")
+    return Message("scenario.place.there")
 
 
 def _take_off(game: Game, fig: Fig, item: str) -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from i18n import render
 from rules.catalog import load_catalog
 from rules.dice import Dice
 from rules.figures import survivor_from_member
@@ -159,7 +160,7 @@ def test_three_scenario_campaign() -> None:
     assert campaign.member("m1").pv == 7 and campaign.first_aid == ("m1",)
     campaign = heal_between(campaign, "m1", "m3")
     assert campaign.member("m1").pv == 8 and campaign.member("m3").units == {"soins": 4}
-    with pytest.raises(CampaignError, match="all its PV"):
+    with pytest.raises(CampaignError, match="Lucas has all their PV"):
         heal_between(campaign, "m1", "m3")
 
     # 2. Escorte, the survivors win: a burden joins (the player's pick), then the consequence
@@ -429,7 +430,7 @@ def test_healing_between_scenarios_rules() -> None:
     band[2] = dataclasses.replace(band[2], pv=2)  # the Médecin, hurt
     band[4] = dataclasses.replace(band[4], pv=5)  # Marcel
     campaign = dataclasses.replace(campaign, band=tuple(band))
-    with pytest.raises(CampaignError, match="self_heal"):
+    with pytest.raises(CampaignError, match="cannot heal itself"):
         heal_between(campaign, "m3")
     with pytest.raises(CampaignError, match="no healing item"):
         heal_between(campaign, "m5", "m1")
@@ -476,10 +477,14 @@ def test_zombie_points_fixed_by_setting() -> None:
 def test_used_up_items_are_gone_and_scenario_items_stay_behind() -> None:
     campaign = start(first_scenario("convoi"))
     figures = alive_figs(campaign)
-    figures[0].update(items={"pistolet": 1, "balles": 1, "fuel": 1}, units={"balles": 0})
+    figures[0].update(items={"pistolet": 1, "balles": 1, "essence": 1}, units={"balles": 0})
     after = record_face("convoi", 3, campaign, figures=figures)
     assert after.member("m1").member.equipment == {"pistolet": 1}
-    assert any("fuel" in note for note in after.history[0].notes)
+    assert "Lucas: Jerrycan of fuel belongs to the scenario and stays behind" in \
+        after.history[0].notes
+    (said,) = after.history[0].notes_words
+    assert render(said, "fr") == ("Lucas : Jerrican d'essence appartient au scénario et reste "
+                                  "sur place")
     assert after.history[0].fates[0].lost == {"balles": 1}
 
 
@@ -589,7 +594,9 @@ def test_malformed_campaigns_are_named(played_once: dict[str, Any], path: str, v
     with pytest.raises(CampaignError) as error:
         Campaign.from_json(data)
     assert error.value.where == where
-    assert where.split(".")[0].split("[")[0] in error.value.message
+    field = where.split(".")[0].split("[")[0]
+    named = where.split(".")[-1] if field == "settings" else field  # a setting by its name
+    assert named in error.value.message
 
 
 def test_round_trip(played_once: dict[str, Any]) -> None:

@@ -48,6 +48,22 @@ def _as_now(saved: Any) -> Any:
     return saved
 
 
+# What a record says to people (outcome reasons, the end of a scenario, consequences, causes,
+# notes): words, which may be reworded; today's records add them as messages beside (`words`,
+# `reason_words`, `cause_words`...), which the records saved before do not have.
+_SAID = {"reason", "ended_by", "text", "cause", "notes"}
+
+
+def _unsaid(data: Any) -> Any:
+    """A record without its words for people: the state that a replay must give again."""
+    if isinstance(data, dict):
+        return {k: _unsaid(v) for k, v in data.items()
+                if k not in _SAID and k != "words" and not k.endswith("_words")}
+    if isinstance(data, list):
+        return [_unsaid(v) for v in data]
+    return data
+
+
 def _moves(record: dict[str, Any]) -> tuple[Any, list[tuple[Any, Any]]]:
     """A record without its notes (words, which may be reworded): the start and every
     action with its dice."""
@@ -58,7 +74,10 @@ def _moves(record: dict[str, Any]) -> tuple[Any, list[tuple[Any, Any]]]:
 def test_a_saved_game_replays_to_its_saved_state(name: str) -> None:
     saved = _load(name)
     game = Game.replay(saved["record"])
-    assert game.to_json() == _as_now(saved["final"])
+    assert _unsaid(game.to_json()) == _unsaid(_as_now(saved["final"]))
+    assert game.outcome == saved["final"]["outcome"] or (
+        game.outcome is not None and game.outcome["winner"] == saved["final"]["outcome"]["winner"]
+        and game.outcome["turn"] == saved["final"]["outcome"]["turn"])
     assert _moves(game.export()) == _moves(saved["record"])
 
 
@@ -71,7 +90,8 @@ def test_a_saved_campaign_loads_and_records_each_game_again(name: str) -> None:
         game = Game.replay(step["game"])
         campaign = record_result(campaign, result_from_game(game, step["scenario"]),
                                  random.Random(step["after_seed"]))
-        assert campaign.to_json() == _as_now(step["campaign"])
+        assert _unsaid(campaign.to_json()) == _unsaid(_as_now(step["campaign"]))
+        # as saved, it loads and shows as it was: its English words, no message beside
         assert Campaign.from_json(step["campaign"]).to_json() == _as_now(step["campaign"])
 
 
@@ -83,7 +103,8 @@ def test_a_saved_service_database_answers_as_it_did(tmp_path: Path) -> None:
     answer = client.get(f"/api/v1/games/{game}").json
     for key in ("state", "outcome", "version", "terminal", "deciding"):
         assert answer[key] == _as_now(saved["game"][key]), key
-    assert client.get(f"/api/v1/games/{game}/export").json == saved["game_export"]  # as stored
+    export = client.get(f"/api/v1/games/{game}/export").json  # as stored, but for its words
+    assert _unsaid(export) == _unsaid(saved["game_export"])
     # it goes on under the rules it began with: the zombies may still pass with AP left
     kinds = [a["action"]["type"] for a in client.get(f"/api/v1/games/{game}/actions").json[
         "actions"]]
@@ -92,4 +113,5 @@ def test_a_saved_service_database_answers_as_it_did(tmp_path: Path) -> None:
     assert (answer["record"], answer["version"]) == _as_now((saved["campaign"]["record"],
                                                              saved["campaign"]["version"]))
     export = client.get(f"/api/v1/campaigns/{campaign}/export").json
-    assert export == saved["campaign_export"]  # as stored
+    assert export["campaign"] == saved["campaign_export"]["campaign"]  # as stored
+    assert _unsaid(export) == _unsaid(saved["campaign_export"])  # its games, but for words

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from golden_helpers import Golden, R, at, door, survivor, wall, zombie
 
+from i18n import note_text
 from rules.actions import Decline, Door, Interact, Melee, Move, Pass, Special
 from rules.figures import Fig
 from rules.game import Game
@@ -54,8 +55,17 @@ def modular(terrain: Sequence[dict[str, Any]], figures: Sequence[Fig], dice: Seq
                     markers=[dict(m) for m in markers], settings=STEPPING)
 
 
-def said(notes: list[str], text: str) -> bool:
-    return any(text in n for n in notes)
+def english(notes: Sequence[Any]) -> list[str]:
+    """The notes as an English reader gets them."""
+    return [note_text(n, "en") for n in notes]
+
+
+def said(notes: Sequence[Any], text: str) -> bool:
+    return any(text in n for n in english(notes))
+
+
+def codes(notes: Sequence[Any]) -> list[str]:
+    return [n["code"] for n in notes if isinstance(n, dict)]
 
 
 def window() -> list[dict[str, Any]]:
@@ -75,20 +85,21 @@ def test_barricade_reinforced_torn_down_and_passed() -> None:
     # a barricade blocks movement, not sight
     assert game.space().sight("s1", "z1").visible
     assert game.space().path("z1", (LEFT, 9.5)).length > 5
-    assert g(Special("s1", "barricade", target="d1")) == ["Ex-flic (H) s1 reinforces d1 (2 of 3)"]
+    assert english(g(Special("s1", "barricade", target="d1"))) == [
+        "Ex-cop (M) reinforces the barricade (2 of 3)"]
     assert Special("z1", "cross", target="d1") in game.legal_actions()
     notes = g(Special("z1", "cross", target="d1"), [4])
-    assert said(notes, "tears a reinforcement off d1 (1 left)")
+    assert said(notes, "tears a reinforcement off the barricade (1 left)")
     assert at(game, "z1") == (round(X, 2), 9.5) and reinforcements(game) == {"d1": 1}
     g(Special("s1", "barricade", target="d1"))
-    assert said(g(Special("z1", "cross", target="d1"), [3]), "fails to pass d1 (3)")
+    assert said(g(Special("z1", "cross", target="d1"), [3]), "fails to pass the barricade (3)")
     g(Special("s1", "barricade", target="d1"))
     assert reinforcements(game) == {"d1": 3}
     g(Pass())
     g.refused(Special("s1", "barricade", target="d1"), "already has 3 reinforcements")
     # the survivor pulls down 3 reinforcements (3 in of its M 5) and passes
     notes = g(Special("s1", "cross", target="d1"))
-    assert notes[0].endswith("pulls down 3 reinforcements of d1")
+    assert english(notes)[0] == "Ex-cop (M) pulls down 3 reinforcements of the barricade"
     assert at(game, "s1") == at(game, "z1")[:1] + (10.5,) and reinforcements(game) == {"d1": 0}
     assert game.pools["survivors"] == 0
     g.finish()
@@ -102,7 +113,7 @@ def test_zombie_passes_a_bare_barricade_on_4_plus() -> None:
     g(Pass())
     assert said(g(Special("z1", "cross", target="d1"), [1]), "fails")  # a natural 1 fails
     g(Pass())
-    assert said(g(Special("z1", "cross", target="d1"), [4]), "Rôdeur z1 passes barricade d1")
+    assert said(g(Special("z1", "cross", target="d1"), [4]), "Walker 1 passes the barricade")
     assert at(game, "z1") == (round(LEFT, 2), 10.0)
     g.refused(Special("s1", "cross", target="d1"), "must touch")
     g.finish()
@@ -113,13 +124,14 @@ def test_survivor_barricades_a_door() -> None:
                               zombie("z1", "rodeur", 25, 10)], [3, 2, 2], ["barricades"])
     g = Golden(game)
     assert Door("s1", "d1") in game.legal_actions()
-    assert g(Special("s1", "barricade", target="d1")) == ["Ex-flic (H) s1 barricades d1"]
+    assert english(g(Special("s1", "barricade", target="d1"))) == [
+        "Ex-cop (M) barricades the door"]
     assert reinforcements(game) == {"d1": 0}
     piece = next(t for t in game.terrain if t.id == "d1")
     assert piece.movement_blocking and not piece.sight_blocking
     g(Pass())
     assert Door("s1", "d1") not in game.legal_actions()
-    g.refused(Door("s1", "d1"), "no door")
+    g.refused(Door("s1", "d1"), "no door|not a door")  # the engine's words
     g.finish()
 
 
@@ -146,7 +158,7 @@ def test_sewers_take_survivors_and_zombies_across() -> None:
     assert game.distance("s1", "z1") >= -1e-9
     g(Special("z1", "sewer", marker="sewer_A2"))
     assert at(game, "z1") == (3.0, 3.0) and game.pools["zombies"] == 2
-    g.refused(Special("s1", "sewer", marker="sewer_B1"), "no sewer entrance")
+    g.refused(Special("s1", "sewer", marker="sewer_B1"), "no such sewer entrance")
     g.finish()
 
 
@@ -162,7 +174,9 @@ def test_night_falls_and_noise() -> None:
                             crate("c3", 3 - R - 0.5, 3)])
     g = Golden(game)
     notes = g(Interact("s1", "c1"), [6, 1])  # the night token, then the noise
-    assert said(notes, "night falls") and said(notes, "1 Rôdeur arrive (the noise of c1")
+    assert said(notes, "night falls")
+    assert said(notes, "zombies arrive (drawn by the noise of crate 1, at the survivors' edge): "
+                "Walker 2")
     assert "z2" in game.figures and game.figures["z2"].y < 1  # the near edge, nearest
     g(Pass())
     g(Interact("s1", "c2"), [1, 3])  # an apocalypse token; no noise
@@ -185,11 +199,11 @@ def test_supply_collected_adds_a_die_next_turn() -> None:
                    [3, 2, 2], ["supply:at=[[3.5, 3], [20, 3]]"])
     g = Golden(game)
     assert [t.id for t in game.terrain] == ["supply1", "supply2"]
-    g.refused(Special("s1", "collect", marker="supply2"), "must stand on supply2")
-    assert said(g(Special("s1", "collect", marker="supply1")), "collects supply1")
+    g.refused(Special("s1", "collect", marker="supply2"), "must stand on the token")
+    assert said(g(Special("s1", "collect", marker="supply1")), "collects a supply token")
     assert [t.id for t in game.terrain] == ["supply2"]
     g(Pass())
-    g.refused(Special("s1", "collect", marker="supply1"), "no supply token 'supply1' left")
+    g.refused(Special("s1", "collect", marker="supply1"), "no such supply token left")
     g(Pass(), [4, 1, 1, 6])  # turn 2: one more survivors' die
     assert game.pools["survivors"] == 1 + 4 + 6
     g(Pass())
@@ -209,11 +223,12 @@ def test_allies_are_led_and_strike() -> None:
     # the ally strikes the zombie beside it on the survivor's word, 0 AP
     assert game.in_contact("ally1", "z1")
     notes = g(Special("s1", "ally", target="z1", marker="ally1"), [5])
-    assert said(notes, "kills Rôdeur z1") and game.pools["survivors"] == 4
+    assert not game.figures["z1"].on_table and game.pools["survivors"] == 4
     g(Pass())
     g.refused(Special("s1", "ally", target="d1", marker="ally1"), "already acted")
     notes = g(Special("s1", "lead", target="ally1", marker=f"{LEFT},12"))
-    assert said(notes, "Ex-flic (H) s1 leads Allié ally1")
+    assert said(notes, "Ex-cop (M) leads Ally 1 toward the point chosen")
+    assert "scenario.leads" in codes(notes)
     assert game.in_contact("s1", "ally1") and game.figures["s1"].y > 3
     g.finish()
 
@@ -227,11 +242,11 @@ def test_helpless_cannot_be_contaminated_and_their_death_shakes_the_band() -> No
     assert game.figures["helpless1"].name_en == "Helpless"
     g(Pass())
     notes = g(Melee("z1", "helpless1", 1), [6])
-    assert said(notes, "Vulnérable helpless1 is down")
+    assert game.figures["helpless1"].status == "down"
     assert game.pending == []  # no contamination offered
     g(Pass())
     notes = g(Melee("z1", "helpless1", 1), [6, 2])  # it dies; s1, 1.5 in away, panics on a 2
-    assert said(notes, "dies: the band is shaken"), notes
+    assert said(notes, "Helpless 1 dies: the band is shaken"), notes
     assert game.figures["s1"].panicked
     g.finish()
 
@@ -255,11 +270,11 @@ def test_lights_out_stops_survivors_and_taken_over_keeps_them_out() -> None:
                                f"taken_over:zones=[{held}]".replace(" ", "")])
     g = Golden(game)
     assert {t.id for t in game.terrain} == {"dark1", "taken1"}
-    g.refused(Move("s1", to=(12.0, 4.0)), "must stop 3.49 in along the way.*dark building dark1")
+    g.refused(Move("s1", to=(12.0, 4.0)), "it enters dark building 1")
     g(Move("s1", toward="z1"))
     assert at(game, "s1") == (round(10 + R, 2), 4.0)  # a base radius inside, not 5 in on
     g(Move("z1", toward="s1"))  # the zombies are not stopped
-    g.refused(Move("s2", to=(4.0, 9.6)), "the zombies hold building taken1")
+    g.refused(Move("s2", to=(4.0, 9.6)), "the zombies hold building 1")
     g(Move("s2", toward="z9"))
     assert game.figures["s2"].y == pytest.approx(10 - R - 0.01, abs=1e-6)
     g.finish()
@@ -278,9 +293,9 @@ def test_grave_weapons_arm_a_zombie_instead_of_two() -> None:
     g(Pass(), [4, 1, 1])  # turn 2
     g(Pass())
     notes = g(Pass(), [6, 4, 1, 1])  # D3 = 3: one weapon (z1, the nearest far enough), one comes
-    assert said(notes, "Rôdeur z1 takes up a grave weapon instead of two more zombies")
+    assert said(notes, "Walker 1 takes up a grave weapon instead of two more zombies")
     assert game.figures["z1"].attack == 2 and game.figures["z2"].attack == 1
-    assert said(notes, "1 Rôdeur arrive")
+    assert said(notes, "zombies arrive (reinforcements at the ")
     g.finish()
 
 
@@ -299,6 +314,8 @@ def test_points_must_match_when_both_sides_pick() -> None:
     assert parse_pick("noise:noise_on=3,zombie=slasher").options == {
         "noise_on": 3, "zombie": "slasher"}
     assert all(m.name_fr and m.name_en and m.text and m.points > 0 for m in MODULES.values())
+    assert all(m.words is not None and m.words.text("fr") != m.words.text("en")
+               for m in MODULES.values())
 
 
 def test_start_scenario_with_modules_replays() -> None:

@@ -130,7 +130,9 @@ def test_the_zombies_win_when_the_survivors_do_nothing(card: str) -> None:
     game = played(card, 0, "idle")
     assert game.outcome is not None and game.outcome["winner"] == "zombies", game.outcome
     assert game.outcome["turn"] == load_cards()[card].turns.limit
-    assert "survivors_fail" in game.outcome["reason"]
+    assert game.outcome["words"]["params"]["what"] == [{"code": "scenario.cond.survivors_fail",
+                                                         "params": {}}]
+    assert game.outcome["reason"].endswith(": the survivors fail their objective")
 
 
 def test_the_zombies_win_the_longest_night_against_children() -> None:

@@ -208,7 +208,7 @@ def test_exits_need_the_base_on_the_stretch() -> None:
     assert ref(game).exits(game, m1) == ["porte"]
     put(game, "m1", 22.0, spot[1])
     assert ref(game).exits(game, m1) == []
-    with pytest.raises(IllegalActionError, match="porte"):
+    with pytest.raises(IllegalActionError, match="The camp gate"):
         game.apply(Exit("m1", "porte"))
     put(game, "m1", *spot)
     assert Exit("m1", "porte") in game.legal_actions()
@@ -297,7 +297,7 @@ def test_heavy_fuel_slows_the_carrier_and_two_deliveries_end_the_convoy() -> Non
     put(game, "m1", marker["x"], marker["y"])
     game.apply(Take("m1", "essence1", "essence"))
     assert m1.move == move - 1
-    with pytest.raises(IllegalActionError, match="camion"):
+    with pytest.raises(IllegalActionError, match="“The truck”"):
         game.apply(Special("m1", "deliver"))
     put(game, "m1", 20.65, 2.2)
     assert in_zone(ref(game).card, "camion", m1)
