@@ -237,6 +237,34 @@ def test_nothing() -> None:
     assert campaign.band == start(first_scenario("nettoyage")).band
 
 
+def test_consequences_and_causes_read_in_french() -> None:
+    """What the campaign tells a player (consequences, rewards, causes, notes) is a message
+    said in French or English, members and things by their names, never an id."""
+    nothing = record_face("nettoyage", 2).history[0].consequence.effect
+    assert nothing.text == "nothing happens"
+    assert nothing.words == {"code": "campaign.effect.nothing", "params": {}}
+    assert render(nothing.words, "fr") == "rien ne se passe"
+    weapon = record_face("convoi", 2).history[0].consequence.effect  # lose a weapon
+    assert weapon.type == "lose_weapon" and weapon.words is not None
+    assert (render(weapon.words, "fr"), weapon.text) == (
+        "Marcel perd une arme : Barre de fer", "Marcel loses a weapon: Iron bar")
+    joined = record_face("nettoyage", 6).history[0].consequence.effect  # a new member
+    assert joined.words is not None and joined.words["code"] == "campaign.effect.joins"
+    french = render(joined.words, "fr")
+    assert "rejoint la bande" in french and "_" not in french and " m7" not in french
+    # a member killed in the game: the cause names the zombie as the game did
+    campaign = start(first_scenario("nettoyage"))
+    figures = alive_figs(campaign)
+    figures[3] = fig("m4", "dead", 0, items={}, downed_by="z2")
+    after = record_result(campaign, {**result("nettoyage", "zombies", figures),
+                                     "names": {"z2": {"fr": "Rôdeur 2", "en": "Walker 2"}}},
+                          Dice.fixed([2]))
+    dead = after.member("m4")
+    assert dead.cause == "killed by Walker 2" and dead.cause_words is not None
+    assert render(dead.cause_words, "fr") == "tué par Rôdeur 2"
+    assert "cause_words" in dead.to_json()
+
+
 def test_new_equipment_goes_to_the_first_member_with_room() -> None:
     campaign = start(first_scenario("evacuation"))
     member = dataclasses.replace(campaign.band[0].member, equipment={

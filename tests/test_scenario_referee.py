@@ -9,6 +9,7 @@ import math
 import pytest
 from shapely.geometry import box
 
+from i18n import note_text, render
 from rules.actions import EndActivations, Exit, Interact, Move, Shoot, Special, Take
 from rules.errors import IllegalActionError
 from rules.figures import Fig
@@ -309,9 +310,14 @@ def test_heavy_fuel_slows_the_carrier_and_two_deliveries_end_the_convoy() -> Non
     put(game, "m2", 27.85, 2.2)
     while game.to_act != "survivors":
         game.apply(EndActivations())
-    game.apply(Special("m2", "deliver"))
+    said = game.apply(Special("m2", "deliver"))
+    assert "Inès delivers a Jerrycan of fuel to “The truck” (2 of 2)" in [
+        note_text(n, "en") for n in said]
     assert game.outcome is not None and game.outcome["winner"] == "survivors"
     assert "at once" in game.outcome["reason"]
+    assert render(game.outcome["words"], "fr") == (
+        "2 × Jerrican d'essence apportés de « La maison de Marcel » jusqu'à « Le camion » "
+        "(le scénario s'arrête aussitôt)")
 
 
 def test_the_trapped_soldier_is_freed_and_joins_the_band() -> None:
@@ -464,6 +470,19 @@ def test_the_turn_limit_ends_the_scenario() -> None:
         game.apply(EndActivations())
     assert game.outcome is not None and game.outcome["winner"] == "zombies"
     assert ref(game).state["result"]["ended_by"].startswith("the turn limit")
+    # a French player reads the result in French, an English one in English: no code, no id
+    words = game.outcome["words"]
+    assert game.outcome["reason"] == render(words, "en") == (
+        "the turn limit (7) is reached: the survivors fail their objective")
+    assert render(words, "fr") == "la limite de 7 tours est atteinte : les survivants échouent"
+    result = ref(game).state["result"]
+    assert render(result["ended_by_words"], "fr") == "la limite de 7 tours est atteinte"
+    (route,) = result["survivors"]["conditions"]
+    assert route["condition"] == "exit: at least half of the survivors leave by 'route'"
+    assert render(route["words"], "fr") == (
+        "au moins la moitié des survivants sortent par « La route de la campagne »")
+    assert render(route["words"], "en") == (
+        "at least half of the survivors leave by “The country road”")
 
 
 def test_no_survivor_left_to_act_ends_it() -> None:
