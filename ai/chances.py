@@ -3,8 +3,8 @@
 `curve(game)` replays the game's record (`Game.export`) and reads the survivors' chance to
 win after every action with the learned evaluation (`ai.evaluation`): one batch of
 predictions, about a second for a whole game. `turning_point` names the action that moved
-the chance most, with what happened in it, as a message (`i18n.Message`): "turn 4: Hugo m4
-fell, 3.1 in from the objective (survivors 61% → 22%)".
+the chance most, with what happened in it, as a message (`i18n.Message`): "turn 4: Hugo
+fell 3.1 in from the objective (survivors 61% → 22%)".
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import numpy as np
 from ai.evaluation import evaluation
 from ai.features import NAMES as FEATURE_NAMES
 from ai.features import Goals, features, goals_of
-from ai.policy import describe, who
+from ai.policy import action_message, who
 from i18n import Message
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def curve(game: Game) -> list[Point]:
     steps: list[tuple[int, int, Message | None, float | None]] = []
     rows: list[list[float]] = []
     before: Before = {}
-    act_text = ""
+    act_text: Message | str = ""
     known: Goals | None = None
     for i, replay in enumerate(type(game).replay_steps(record, game.catalog)):
         known = goals_of(replay, known)  # read again only when what they depend on moved
@@ -71,7 +71,8 @@ def curve(game: Game) -> list[Point]:
         steps.append((i, replay.turn, what, done))
         if i + 1 < len(record["log"]) and record["log"][i + 1]["action"].get("type") != "start":
             before = _fates(replay, known[1])
-            act_text = describe(replay, parse_action(record["log"][i + 1]["action"], "log"))
+            act_text = action_message(replay, parse_action(record["log"][i + 1]["action"],
+                                                            "log"))
     if not rows:
         return []
     p = 1.0 - evaluation().predict(np.array(rows, dtype=float))
@@ -87,7 +88,7 @@ def _fates(game: Game, goals: dict[str, tuple[float, float] | None]) -> Before:
     return out
 
 
-def _what(game: Game, before: Before, act_text: str) -> Message:
+def _what(game: Game, before: Before, act_text: Message | str) -> Message:
     """The fate of a human this action changed (the first by id), else the action."""
     for fid in sorted(before):
         f = game.figures.get(fid)

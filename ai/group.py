@@ -28,11 +28,12 @@ import statistics
 from typing import TYPE_CHECKING
 
 from ai.features import goal_point
-from ai.policy import Choice, describe, register
+from ai.policy import Choice, action_message, explained, register
 from ai.survivors import SurvivorBot
 from ai.zombies import unsaved_chance
 from geometry.polyline import point_along
 from geometry.units import CONTACT_INCHES
+from i18n import Message
 from rules import legal
 from rules.actions import (
     Action,
@@ -71,7 +72,7 @@ class GroupSurvivors:
     def choose(self, game: Game) -> Choice:
         if game.pending:
             return self._windows.choose(game)
-        options: list[tuple[float, float, float, Action, str]] = []
+        options: list[tuple[float, float, float, Action, Message]] = []
         figs = sorted(legal.activatable(game, SURVIVORS), key=lambda f: (f.x, f.y, f.id))
         goals = {f.id: goal_point(game, f) for f in game.figures.values()
                  if f.side == SURVIVORS and f.standing}
@@ -83,42 +84,45 @@ class GroupSurvivors:
         options.sort(key=lambda o: (-o[0], o[1], o[2]))
         for _score, _x, _y, act, why in options:
             if legal.is_legal(game, act):
-                return Choice(act, why)
+                return explained(act, why)
         act = legal.give_up(game, EndActivations())
-        return Choice(act, f"{describe(game, act)}: nothing useful left to do")
+        return explained(act, Message("ai.why.nothing_left", {
+            "action": action_message(game, act)}))
 
     def _options(self, game: Game, fig: Fig, goal: tuple[float, float] | None,
-                 middle: float) -> list[tuple[float, Action, str]]:
-        out: list[tuple[float, Action, str]] = []
+                 middle: float) -> list[tuple[float, Action, Message]]:
+        out: list[tuple[float, Action, Message]] = []
         acts = legal.figure_actions(game, fig, kinds=("melee", "shoot", "interact",
                                                       "scenario", "heal", "revive"))
         threat = _threats(game)
         for act in acts:
-            text = describe(game, act)
+            text = action_message(game, act)
             if isinstance(act, Special):
                 out.append(({"exit_with": 100, "treat": 95, "deliver": 95, "escort": 70}
-                            .get(act.rule, 10), act, f"{text} for the objective"))
+                            .get(act.rule, 10), act, Message("ai.why.objective",
+                                                             {"action": text})))
             elif isinstance(act, Exit):
-                out.append((90, act, f"{text} for the objective"))
+                out.append((90, act, Message("ai.why.objective", {"action": text})))
             elif isinstance(act, Take | Interact):
-                out.append((60, act, f"{text} for the objective"))
+                out.append((60, act, Message("ai.why.objective", {"action": text})))
             elif isinstance(act, Revive):
-                out.append((80, act, f"{text}: a fallen friend back on their feet"))
+                out.append((80, act, Message("ai.why.revive", {"action": text})))
             elif isinstance(act, Heal):
                 t = game.figures[act.target]
                 if t.pv < t.wounds:
-                    out.append((50 + 5 * (t.wounds - t.pv), act, f"{text}: back on PV"))
+                    out.append((50 + 5 * (t.wounds - t.pv), act,
+                                Message("ai.why.heal", {"action": text, "pv": t.pv + 1})))
             elif isinstance(act, Melee):
                 p = unsaved_chance(game, fig, game.figures[act.target])
                 # at most 2 AP a strike: the pool must still move the band
                 out.append((70 + min(act.ap, 2) - 5 * max(act.ap - 2, 0) + 10 * p, act,
-                            f"{text}: {p:.0%} a die to kill, while engaged"))
+                            Message("ai.why.engaged", {"action": text, "p": p})))
             elif isinstance(act, Shoot):
                 z = game.figures[act.target]
                 p = unsaved_chance(game, fig, z, "shoot", act.weapon)
                 n = threat.get(z.id, 0)
                 out.append((30 + 8 * n + 15 * p, act,
-                            f"{text}: it could reach {n} of us next, {p:.0%} to kill"))
+                            Message("ai.why.threat", {"action": text, "n": n, "p": p})))
         if goal is not None and not engaged(game, fig):
             gap = math.dist(fig.centre, goal)
             spot = self._covered_step(game, fig, goal)
@@ -128,10 +132,10 @@ class GroupSurvivors:
                     return out  # ahead of the band where zombies wait: not alone
                 behind = max(gap - middle, 0.0)
                 score = 45 + gain + 0.5 * behind - DANGER * danger
-                out.append((score, Move(fig.id, to=(x, y)),
-                            f"{describe(game, Move(fig.id, to=(x, y)))}: {gain:.1f} in "
-                            f"closer to the objective, {danger} zombie(s) could reach "
-                            f"it there"))
+                step = Move(fig.id, to=(x, y))
+                out.append((score, step, Message("ai.why.step", {
+                    "action": action_message(game, step), "gain": round(gain, 1),
+                    "n": danger})))
         return out
 
     def _covered_step(self, game: Game, fig: Fig, goal: tuple[float, float]

@@ -3,17 +3,20 @@
 A zombie on the landing zone keeps the helicopter away (`helico`); a zombie on the square
 the survivors must hold stops the hold (`nettoyage`); zombies on a narrow exit (the camp
 gate of `refuge`, a few inches of edge) bar it with their bases. Each such place is a
-`Guard`: its area, a name for the explanations, and how many zombies it wants on it.
+`Guard`: its area, its name in French and English and why it matters (a message) for the
+explanations, and how many zombies it wants on it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import shapely
 import shapely.ops
 from shapely.geometry import Point, Polygon, box
+
+from i18n import Message, Name
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -28,12 +31,12 @@ EXIT_DEPTH = 2.5  # how deep into the table an exit's guards stand
 
 @dataclass(frozen=True)
 class Guard:
-    """A place worth standing on: its area, its name, how many zombies it wants."""
+    """A place worth standing on: its area, its name, how many zombies it wants, why."""
 
-    name: str
+    name: Name
     area: Polygon
     keep: int
-    why: str
+    why: Message
     end_of_turn: bool = False  # judged at the end of each turn (a landing, a hold)
     exit: bool = False  # a narrow exit (a gate)
 
@@ -70,16 +73,14 @@ def _card_guards(card: Card, width: float, depth: float) -> tuple[Guard, ...]:
     for rule in card.special_rules:
         if isinstance(rule, Helicopter):
             zone = card.zone(rule.zone)
-            out[zone.id] = Guard(zone.name.en, Polygon(zone.polygon), 3,
-                                 "the helicopter cannot land while a zombie stands there",
-                                 end_of_turn=True)
+            out[zone.id] = Guard(_name(zone), Polygon(zone.polygon), 3,
+                                 Message("ai.guard.landing"), end_of_turn=True)
     for cond in card.objectives.survivors.conditions:
         if isinstance(cond, HoldZone | Reach) and cond.zone not in out:
             zone = card.zone(cond.zone)
-            out[zone.id] = Guard(zone.name.en, Polygon(zone.polygon), 2,
-                                 "the survivors cannot hold it while a zombie stands there"
-                                 if isinstance(cond, HoldZone) else
-                                 "every zombie there must be cleared before they reach it",
+            out[zone.id] = Guard(_name(zone), Polygon(zone.polygon), 2,
+                                 Message("ai.guard.hold") if isinstance(cond, HoldZone)
+                                 else Message("ai.guard.reach"),
                                  end_of_turn=isinstance(cond, HoldZone))
         exit_id = cond.exit if isinstance(cond, Exit | Escort) else None
         if exit_id is None or exit_id in out:
@@ -94,9 +95,13 @@ def _card_guards(card: Card, width: float, depth: float) -> tuple[Guard, ...]:
                 "near": box(lo_x, 0, hi_x, d),
                 "left": box(0, lo_y, d, hi_y),
                 "right": box(width - d, lo_y, width, hi_y)}[e.edge]
-        out[exit_id] = Guard(e.name.en, area, 3, "bases standing there bar the way out",
-                             exit=True)
+        out[exit_id] = Guard(_name(e), area, 3, Message("ai.guard.exit"), exit=True)
     return tuple(out.values())
+
+
+def _name(place: Any) -> Name:
+    """A zone's or an exit's name on the card, in French and English."""
+    return {"fr": place.name.fr, "en": place.name.en}
 
 
 def guard_spot(guard: Guard, fig: Fig) -> tuple[float, float]:

@@ -3,7 +3,8 @@
 A policy decides for whichever side must decide now (`game.current_side()`, windows
 included: a reaction, a contamination, a skill's moment). It takes its RNG in the
 constructor, so the same seed gives the same choices. Every choice comes with a short
-explanation naming the figures and distances, for a player at the real table.
+explanation naming the figures and distances, for a player at the real table, as messages
+(`i18n.Message`: a code and its parameters) said in French or English at the edge.
 
 Policies are registered by name per side: zombies `random`, `greedy`, `tactician` (with
 `tactician:easy|normal|hard`); survivors `bot`, `random`. `make_policy(name, side, seed)`
@@ -12,40 +13,45 @@ builds one.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from i18n import Message
-from rules import legal
-from rules.actions import (
-    Action,
-    Contaminate,
-    Decline,
-    EndActivations,
-    Melee,
-    Move,
-    Pass,
-    Shoot,
-    actor,
-)
+from ai import words
+from ai.words import action_message, said, side_name
+from geometry.errors import SurviveUsError
+from i18n import Message, Name, render
+from rules.actions import Action, Decline
 
 if TYPE_CHECKING:
     from rules.game import Game
 
 __all__ = ["Choice", "Policy", "POLICIES", "make_policy", "describe", "who", "policy_names",
-           "legal_now"]
+           "legal_now", "explained", "action_message", "PolicyError", "level_error"]
 
 
 @dataclass(frozen=True)
 class Choice:
-    """An action and why it was chosen, in words; `messages` say it as codes and parameters
-    (`i18n.Message`) where the player gives them."""
+    """An action and why it was chosen: `messages` say it as codes and parameters
+    (`i18n.Message`), put in words in a language by `text(lang)`; `explanation` is their
+    English, for logs and studies."""
 
     action: Action
-    explanation: str
     messages: tuple[Message, ...] = ()
+
+    def text(self, lang: str = "en") -> str:
+        return said(self.messages, lang)
+
+    @functools.cached_property
+    def explanation(self) -> str:
+        return said(self.messages, "en")
+
+
+def explained(act: Action, *messages: Message) -> Choice:
+    """A choice with its messages."""
+    return Choice(act, messages)
 
 
 class Policy(Protocol):
@@ -58,48 +64,16 @@ def legal_now(game: Game) -> list[Action]:
     return game.legal_actions() or [Decline()]
 
 
-def who(game: Game, fig_id: str) -> str:
-    """'Rôdeur z4': a figure's name and id."""
-    fig = game.figures.get(fig_id)
-    return fig_id if fig is None else f"{fig.name} {fig.id}"
+def who(game: Game, fig_id: str) -> Name:
+    """What a person calls the figure, in French and English ("Rôdeur 4" / "Walker 4"):
+    `rules.names.figure_name`, never its id."""
+    return words.who(game, fig_id)
 
 
-def _dist(game: Game, a: str, b: str) -> float | None:
-    fa, fb = game.figures.get(a), game.figures.get(b)
-    if fa is None or fb is None or not fa.on_table or not fb.on_table:
-        return None
-    return game.distance(a, b)
-
-
-def describe(game: Game, act: Action) -> str:
-    """The action in words, with the figures' names and the distance between them."""
-    fig = actor(act)
-    if isinstance(act, Decline):
-        return "lets the opportunity pass"
-    if isinstance(act, Pass):
-        return f"the {game.current_side()} pass, keeping {game.pools.get(game.to_act, 0)} AP"
-    if isinstance(act, EndActivations):
-        return f"the {game.current_side()} end their activations for this turn"
-    target = getattr(act, "target", None) or (act.toward if isinstance(act, Move)
-                                               and isinstance(act.toward, str) else None)
-    far = "" if target is None else _dist(game, fig, target)
-    at = "" if not far else f" ({far:.1f} in away)"
-    if isinstance(act, Move):
-        if legal.is_hold(game, act):
-            return f"{who(game, fig)} stands still, spending 1 AP (the AP cannot be kept)"
-        if isinstance(act.toward, str):
-            return f"{who(game, fig)} moves toward {who(game, act.toward)}{at}"
-        spot = act.to or act.toward
-        return f"{who(game, fig)} moves to {spot}"
-    if isinstance(act, Melee):
-        return (f"{who(game, fig)} attacks {who(game, act.target)} in melee with "
-                f"{act.ap} AP" + (f" ({act.weapon})" if act.weapon else ""))
-    if isinstance(act, Shoot):
-        return f"{who(game, fig)} shoots {who(game, act.target)}{at} with {act.weapon}"
-    if isinstance(act, Contaminate):
-        return f"{who(game, fig)} contaminates {who(game, act.target)}, who is down"
-    words = f"{who(game, fig)} {act.type}"
-    return words + (f" {who(game, target)}{at}" if target else "")
+def describe(game: Game, act: Action, lang: str = "en") -> str:
+    """The action in words in `lang`, with the figures' names and the distance between
+    them (`action_message` is the same as a message)."""
+    return render(action_message(game, act), lang)
 
 
 # --- the registry --------------------------------------------------------------------------
@@ -127,7 +101,21 @@ def make_policy(name: str, side: str, seed: int | str) -> Policy:
     base, _, level = name.partition(":")
     table = POLICIES.get(side)
     if table is None:
-        raise ValueError(f"unknown side {side!r} (known: zombies, survivors)")
+        raise PolicyError(Message("ai.error.side", {"side": side,
+                                                    "known": ["zombies", "survivors"]}))
     if base not in table:
-        raise ValueError(f"unknown {side} policy {name!r} (known: {', '.join(sorted(table))})")
+        raise PolicyError(Message("ai.error.policy", {"side": side_name(side), "name": name,
+                                                      "known": sorted(table)}))
     return table[base](level, random.Random(f"{side}:{name}:{seed}"))
+
+
+class PolicyError(SurviveUsError, ValueError):
+    """No such player: an unknown side, policy or level (a ValueError, as before)."""
+
+    code = "unknown_policy"
+
+
+def level_error(kind: str, level: str, known: list[str]) -> PolicyError:
+    """An unknown level of a policy (`tactician:expert`)."""
+    return PolicyError(Message("ai.error.level", {"policy": kind, "level": level,
+                                                  "known": known}))

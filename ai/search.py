@@ -34,10 +34,11 @@ from shapely.geometry import Point
 from ai.evaluation import evaluation
 from ai.features import Goals, goals_of
 from ai.guard import guards
-from ai.policy import Choice, legal_now, register, who
+from ai.policy import Choice, explained, legal_now, level_error, register, who
 from ai.survivors import SurvivorBot
+from ai.words import action_message
 from ai.zombies import CONTACT, Tactician, unsaved_chance, window_default
-from i18n import Message, render
+from i18n import Message
 from rules import legal
 from rules.actions import Action, Contaminate, Decline, Melee, Move, actor
 from rules.dice import Roll
@@ -74,8 +75,7 @@ class Lookahead:
 
     def __init__(self, level: str = "normal", rng: random.Random | None = None) -> None:
         if level not in BUDGETS:
-            raise ValueError(f"unknown look-ahead level {level!r} (known: "
-                             f"{', '.join(BUDGETS)})")
+            raise level_error("tactician", level, list(BUDGETS))
         self.level = level
         self.budget = BUDGETS[level]
         self.rng = rng or random.Random(0)
@@ -92,7 +92,7 @@ class Lookahead:
                   if Tactician._listed(game, r[2], offered)]
         if len(ranked) == 1:  # nothing to weigh
             plan = plan_message(game, ranked[0][2], self.heuristic)
-            return Choice(ranked[0][2], render(plan), (plan,))
+            return explained(ranked[0][2], plan)
         picks = ranked[:self.budget.top]
         hold = next((r for r in ranked if legal.is_hold(game, r[2])), None)
         if hold is not None and hold not in picks:
@@ -108,8 +108,7 @@ class Lookahead:
         chances = Message("ai.chances", {
             "before": before, "after": lines[best][1],
             "alternative": lines[runner_up][1] if runner_up is not None else lines[best][1]})
-        text = f"{render(plan)}; {render(chances)}"
-        return Choice(act, text, (plan, chances))
+        return explained(act, plan, chances)
 
     # --- looking ahead ------------------------------------------------------------------
 
@@ -191,7 +190,7 @@ class Easy:
         if game.pending and game.pending[0]["kind"] != "reaction":
             return choice
         plan = plan_message(game, choice.action, self.heuristic)
-        return Choice(choice.action, render(plan), (plan,))
+        return explained(choice.action, plan)
 
 
 def plan_message(game: Game, act: Action, heuristic: Tactician) -> Message:
@@ -199,12 +198,14 @@ def plan_message(game: Game, act: Action, heuristic: Tactician) -> Message:
     zombies closing on one survivor with the chance they put them down this turn, a move
     across a runner's way, a wait out of the guns..."""
     fig = game.figures.get(actor(act))
-    # names with the figure's label, as on the table's tags (several share a name);
-    # the language issue turns these into references the page names itself
-    name = who(game, fig.id) if fig is not None else ""
+    if isinstance(act, Decline):
+        return Message("ai.decline")
+    if fig is None:  # a pass, the end of the activations: the action says it all
+        return action_message(game, act)
+    name = who(game, fig.id)  # as a person calls it (rules.names: "Rôdeur 4" / "Walker 4")
     if isinstance(act, Contaminate):
         return Message("ai.contaminate", {"zombie": name, "target": who(game, act.target)})
-    if isinstance(act, Melee) and fig is not None:
+    if isinstance(act, Melee):
         h = game.figures[act.target]
         p = unsaved_chance(game, fig, h)
         need = h.pv + (1 if h.has("robuste") and h.wounds_ignored == 0 else 0)
@@ -213,7 +214,7 @@ def plan_message(game: Game, act: Action, heuristic: Tactician) -> Message:
                                          [p] * legal.melee_dice(game, fig, act), need)})
     if isinstance(act, Move) and legal.is_hold(game, act):
         return Message("ai.wait", {"zombie": name})
-    if isinstance(act, Move) and isinstance(act.toward, str) and fig is not None:
+    if isinstance(act, Move) and isinstance(act.toward, str):
         h = game.figures[act.toward]
         d, target = game.distance(fig.id, h.id), who(game, h.id)
         with_it = [z for z in game.figures.values() if z.is_zombie and z.on_table
@@ -237,8 +238,6 @@ def plan_message(game: Game, act: Action, heuristic: Tactician) -> Message:
         place = next((g for g in guards(game) if g.area.distance(spot) <= near), None)
         if place is not None:
             return Message("ai.guard", {"zombie": name, "place": place.name})
-    if isinstance(act, Decline):
-        return Message("ai.decline")
     return Message("ai.move", {"zombie": name})
 
 
@@ -335,7 +334,7 @@ def _tactician(level: str, rng: random.Random) -> Easy | Lookahead:
     if level == "easy":
         return Easy(rng)
     if level not in BUDGETS:
-        raise ValueError(f"unknown tactician level {level!r} (known: easy, normal, hard)")
+        raise level_error("tactician", level, ["easy", "normal", "hard"])
     return Lookahead(level, rng)
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from ai.policy import Choice, describe, legal_now, register
-from ai.zombies import unsaved_chance
+from ai.policy import Choice, action_message, explained, legal_now, register
+from ai.zombies import random_choice, unsaved_chance
+from i18n import Message
 from rules import legal
 from rules.actions import Action, Decline, EndActivations, Heal, Melee, Revive, Shoot
 from rules.errors import IllegalActionError
@@ -35,7 +36,7 @@ class RandomSurvivors:
 
     def choose(self, game: Game) -> Choice:
         act = self.rng.choice(legal_now(game))
-        return Choice(act, f"{describe(game, act)} (picked at random)")
+        return random_choice(game, act)
 
 
 class _Objective(GreedySurvivors):
@@ -74,18 +75,18 @@ class SurvivorBot:
             fights = [a for a in offered if isinstance(a, Shoot | Melee)]
             if fights:
                 best = max(fights, key=lambda a: self._kill(game, a))
-                return Choice(best, f"{describe(game, best)}: "
-                              f"{self._kill(game, best):.0%} to kill with one die")
+                return explained(best, Message("ai.why.kill_die", {
+                    "action": action_message(game, best), "p": self._kill(game, best)}))
             rest = [a for a in offered if not isinstance(a, Decline)]
             act = rest[0] if rest and self._must(game, offered) else next(
                 (a for a in offered if isinstance(a, Decline)), offered[0])
-            return Choice(act, describe(game, act))
+            return explained(act, action_message(game, act))
         act = self._inner.choose(game)
         try:  # moves to points are not listed by legal_actions: check the action itself
             legal.check(game, act)
         except IllegalActionError:
             act = legal.give_up(game, EndActivations())
-        return Choice(act, self._why(game, act))
+        return explained(act, self._why(game, act))
 
     @staticmethod
     def _must(game: Game, offered: list[Action]) -> bool:
@@ -97,17 +98,18 @@ class SurvivorBot:
         mode = "shoot" if isinstance(act, Shoot) else "melee"
         return unsaved_chance(game, fig, target, mode, act.weapon)
 
-    def _why(self, game: Game, act: Action) -> str:
-        text = describe(game, act)
+    def _why(self, game: Game, act: Action) -> Message:
+        text = action_message(game, act)
         if isinstance(act, Shoot | Melee):
-            return f"{text}: {self._kill(game, act):.0%} to kill per die"
+            return Message("ai.why.kill_die", {"action": text, "p": self._kill(game, act)})
         if isinstance(act, Revive):
-            return f"{text}: a fallen friend back on their feet"
+            return Message("ai.why.revive", {"action": text})
         if isinstance(act, Heal):
-            return f"{text}: back to {game.figures[act.target].pv + 1} PV"
+            return Message("ai.why.heal", {"action": text,
+                                           "pv": game.figures[act.target].pv + 1})
         if isinstance(act, EndActivations) or legal.is_hold(game, act):
-            return f"{text}: nothing useful left to do"
-        return f"{text} for the objective"
+            return Message("ai.why.nothing_left", {"action": text})
+        return Message("ai.why.objective", {"action": text})
 
 
 register("survivors", "bot", lambda level, rng: SurvivorBot(level, rng))

@@ -37,8 +37,9 @@ from shapely.geometry import Point
 from ai.cover import covered_spot, exposed, shooters
 from ai.features import goal_target
 from ai.guard import Guard, guard_spot, guards
-from ai.policy import Choice, describe, legal_now, register, who
+from ai.policy import Choice, action_message, explained, legal_now, level_error, register, who
 from geometry.units import CONTACT_INCHES
+from i18n import Message, Name
 from rules import legal
 from rules.actions import (
     Action,
@@ -64,6 +65,7 @@ __all__ = ["IdleZombies", "RandomZombies", "GreedyZombies", "Tactician", "unsave
 
 CONTACT = CONTACT_INCHES
 ALONE = 5.0
+Why = tuple[Message, ...]  # an action's reasons, said one after the other
 
 
 @functools.lru_cache(maxsize=4096)
@@ -104,9 +106,13 @@ def window_default(game: Game, offered: list[Action]) -> Choice:
     """A window that is not a reaction: take a contamination, else let it pass."""
     for act in offered:
         if isinstance(act, Contaminate):
-            return Choice(act, f"{describe(game, act)}: one more zombie if it works")
+            return explained(act, _bite(game, act))
     decline = next((a for a in offered if isinstance(a, Decline)), offered[0])
-    return Choice(decline, describe(game, decline))
+    return explained(decline, action_message(game, decline))
+
+
+def _bite(game: Game, act: Action) -> Message:
+    return Message("ai.why.bite", {"action": action_message(game, act)})
 
 
 class IdleZombies:
@@ -122,11 +128,21 @@ class IdleZombies:
         for kind in (Decline, EndActivations, Pass):
             act = next((a for a in offered if isinstance(a, kind)), None)
             if act is not None:
-                return Choice(act, f"{describe(game, act)} (idle zombies never act)")
+                return explained(act, _idle(game, act))
         held = next((a for a in offered if legal.is_hold(game, a)), None)
         if held is not None:  # R1: the AP must be spent, so they are spent standing still
-            return Choice(held, f"{describe(game, held)} (idle zombies never act)")
-        return Choice(offered[0], f"{describe(game, offered[0])} (the only action offered)")
+            return explained(held, _idle(game, held))
+        return explained(offered[0], Message("ai.why.only", {
+            "action": action_message(game, offered[0])}))
+
+
+def _idle(game: Game, act: Action) -> Message:
+    return Message("ai.why.idle", {"action": action_message(game, act)})
+
+
+def random_choice(game: Game, act: Action) -> Choice:
+    """An action picked at random, saying so."""
+    return explained(act, Message("ai.why.random", {"action": action_message(game, act)}))
 
 
 class RandomZombies:
@@ -137,7 +153,7 @@ class RandomZombies:
 
     def choose(self, game: Game) -> Choice:
         act = self.rng.choice(legal_now(game))
-        return Choice(act, f"{describe(game, act)} (picked at random)")
+        return random_choice(game, act)
 
 
 class GreedyZombies:
@@ -168,14 +184,17 @@ class GreedyZombies:
             if melees:
                 standing = [a for a in melees if game.figures[a.target].standing] or melees
                 best = max(standing, key=lambda a: (a.ap, a.target == h.id))
-                return Choice(best, f"{describe(game, best)}: every die on the nearest human")
+                return explained(best, Message("ai.why.every_die", {
+                    "action": action_message(game, best)}))
             moves = [a for a in acts if isinstance(a, Move) and a.toward == h.id]
             if moves:
-                return Choice(moves[0], f"{describe(game, moves[0])}, the nearest human")
+                return explained(moves[0], Message("ai.why.nearest", {
+                    "action": action_message(game, moves[0])}))
         rest = [a for a in offered if isinstance(a, Decline | Pass | EndActivations)
                 or legal.is_hold(game, a)]
         act = rest[0] if rest else offered[0]
-        return Choice(act, f"{describe(game, act)}: no zombie can reach a human")
+        return explained(act, Message("ai.why.out_of_reach", {
+            "action": action_message(game, act)}))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -183,7 +202,7 @@ class _Near:
     """A human as the moves toward it see it: worth (and why), the zombies that can reach
     contact this activation, those in contact, the card's clock on it."""
 
-    value: tuple[float, str]
+    value: tuple[float, Why]
     reachers: tuple[str, ...]
     touching: tuple[str, ...]
     urgent: float
@@ -195,7 +214,7 @@ class Tactician:
     def __init__(self, level: str = "", rng: random.Random | None = None) -> None:
         level = level or "normal"
         if level not in ("easy", "normal"):
-            raise ValueError(f"unknown heuristic level {level!r} (known: easy, normal)")
+            raise level_error("heuristic", level, ["easy", "normal"])
         self.level = level
         self.rng = rng or random.Random(0)
         self._goals: dict[tuple[int, str], float | None] = {}
@@ -249,7 +268,7 @@ class Tactician:
             return window_default(game, offered)
         if self.level == "easy" and self.rng.random() < 1 / 3:
             act = self.rng.choice(sorted(offered, key=lambda a: canonical(game, a)))
-            return Choice(act, f"{describe(game, act)} (an easy zombie's whim)")
+            return explained(act, Message("ai.why.whim", {"action": action_message(game, act)}))
         scored = self.ranked(game, offered)
         while len(scored) > 1 and not self._listed(game, scored[0][2], offered):
             scored.pop(0)  # a guard move the rules refuse (no way there): the next best
@@ -259,13 +278,13 @@ class Tactician:
             return wait
         if game.pending and best < 10:  # a reaction costs an AP the activations need
             decline = next(a for a in offered if isinstance(a, Decline))
-            return Choice(decline, "lets the reaction pass: no zombie gains enough for 1 AP")
+            return explained(decline, Message("ai.why.reaction_not_worth"))
         covered = self._in_cover(game, act, why)
         if covered is not None:
             return covered
-        return Choice(act, _checked_contact(game, act, why))
+        return explained(act, *_checked_contact(game, act, why))
 
-    def ranked(self, game: Game, offered: list[Action]) -> list[tuple[float, int, Action, str]]:
+    def ranked(self, game: Game, offered: list[Action]) -> list[tuple[float, int, Action, Why]]:
         """Every offered action (and the guard moves) with its score and why, best first;
         ties go by `canonical`, so the order the figures are listed in decides nothing. The
         second item is the rank."""
@@ -275,7 +294,7 @@ class Tactician:
         scored.sort(key=lambda t: (-t[0], canonical(game, t[1])))
         return [(s, i, a, why) for i, (s, a, why) in enumerate(scored)]
 
-    def _in_cover(self, game: Game, act: Action, why: str) -> Choice | None:
+    def _in_cover(self, game: Game, act: Action, why: Why) -> Choice | None:
         """A walk toward a human that ends short of contact where a survivor could shoot
         the zombie (`ai.cover`): stop at a covered spot instead, if one keeps at least half
         the progress. None: the walk stands as chosen."""
@@ -302,12 +321,10 @@ class Tactician:
         move = Move(z.id, to=spot)
         if not self._listed(game, move, []):
             return None
-        names = ", ".join(who(game, i) for i in hit)
-        reasons = why.split("; ", 1)[1] if "; " in why else ""
-        text = (f"{z.name} {z.id} moves toward {who(game, h.id)} ({d:.1f} in away) and stops "
-                f"in cover {gap:.1f} in short: where the straight walk ends, {names} could "
-                f"shoot it")
-        return Choice(move, f"{text}; {reasons}" if reasons else text)
+        text = Message("ai.why.cover", {"zombie": who(game, z.id), "target": who(game, h.id),
+                                        "d": round(d, 1), "gap": round(gap, 1),
+                                        "shooters": [who(game, i) for i in hit]})
+        return explained(move, text, *why[1:])
 
     def _wait(self, game: Game, offered: list[Action], best: float) -> Choice | None:
         """Keep the last RESERVE AP for after the survivors' last activation, on a card
@@ -326,9 +343,8 @@ class Tactician:
         wait = next((a for a in offered if isinstance(a, Pass)), None)
         if wait is None:
             return None
-        return Choice(wait, f"the zombies pass, keeping {pool} AP for after the survivors' "
-                      f"last activation ({theirs} AP left to them): then a zombie can step "
-                      f"onto {zones[0].name} with no survivor left to answer")
+        return explained(wait, Message("ai.why.keep_ap", {"ap": pool, "theirs": theirs,
+                                                          "place": zones[0].name}))
 
     @staticmethod
     def _listed(game: Game, act: Action, offered: list[Action]) -> bool:
@@ -342,7 +358,7 @@ class Tactician:
         return tuple(g for g in guards(game) if self.GATES or not g.exit)
 
     def _guard_moves(self, game: Game, offered: list[Action]
-                     ) -> list[tuple[float, Action, str]]:
+                     ) -> list[tuple[float, Action, Why]]:
         """Moves that bring zombies onto the card's places to guard still short of zombies:
         the two nearest free zombies for each (not in contact, not guarding already)."""
         places = self._places(game)
@@ -352,7 +368,7 @@ class Tactician:
         free = [game.figures[i] for i in sorted(movers)
                 if not any(g.holds(game.figures[i]) for g in places)
                 and not any(game.in_contact(i, h.id) for h in _humans(game))]
-        out: list[tuple[float, Action, str]] = []
+        out: list[tuple[float, Action, Why]] = []
         theirs = game.pools.get("survivors", 0)
         for g in places:
             have = g.count(game)
@@ -363,21 +379,22 @@ class Tactician:
             for z in near:
                 far = g.area.distance(Point(z.x, z.y))
                 if g.end_of_turn and theirs > 0 and able < self.HOLDERS and far <= z.move:
-                    staged = self._stage(g, z, far, have, able, theirs)
+                    staged = self._stage(game, g, z, far, have, able, theirs)
                     if staged is not None:
                         out.append(staged)
                     continue
                 spot = guard_spot(g, z)
                 s = 38 + 6 * (g.keep - have) - far + (5 if far <= z.move else 0)
                 s -= self.SPREAD * min(z.moves, 3)
-                verb = "onto" if far <= z.move else "toward"
-                why = (f"{z.name} {z.id} moves {verb} {g.name} ({far:.1f} in away) to stand "
-                       f"guard: {have} zombie(s) on it, {g.keep} wanted; {g.why}")
+                words = {"zombie": who(game, z.id), "place": g.name, "d": round(far, 1),
+                         "have": have, "keep": g.keep}
+                why = (Message("ai.why.guard_onto", words) if far <= z.move
+                       else Message("ai.why.guard_toward", words), g.why)
                 out.append((s, Move(z.id, toward=spot), why))
         return out
 
-    def _stage(self, g: Guard, z: Fig, far: float, have: int, able: int, theirs: int
-               ) -> tuple[float, Action, str] | None:
+    def _stage(self, game: Game, g: Guard, z: Fig, far: float, have: int, able: int,
+               theirs: int) -> tuple[float, Action, Why] | None:
         """A zone judged at the end of the turn, the survivors still acting, fewer than
         HOLDERS zombies able to stand on it: a lone zombie stepping on now is every
         shooter's nearest target. It waits STAGE in outside the edge instead (none if it
@@ -388,45 +405,44 @@ class Tactician:
         ring = g.area.buffer(self.STAGE).exterior
         _, spot = shapely.ops.nearest_points(Point(z.x, z.y), ring)
         s = 34 + 6 * (g.keep - have) - far - self.SPREAD * min(z.moves, 3)
-        why = (f"{z.name} {z.id} moves to {self.STAGE:.0f} in outside {g.name} "
-               f"({far:.1f} in away) to stand guard from its edge: {have} zombie(s) on it, "
-               f"only {able} could be on it now and the survivors still have {theirs} AP "
-               f"to shoot a lone one; it steps on when they are done or with others")
-        return s, Move(z.id, toward=(round(float(spot.x), 3), round(float(spot.y), 3))), why
+        why = Message("ai.why.stage", {"zombie": who(game, z.id), "out": self.STAGE,
+                                       "place": g.name, "d": round(far, 1), "have": have,
+                                       "able": able, "theirs": theirs})
+        return s, Move(z.id, toward=(round(float(spot.x), 3), round(float(spot.y), 3))), (why,)
 
     # --- scoring ------------------------------------------------------------------------
 
-    def value(self, game: Game, h: Fig) -> tuple[float, str]:
-        """How much the zombies want this human, and why in words."""
+    def value(self, game: Game, h: Fig) -> tuple[float, Why]:
+        """How much the zombies want this human, and why (as messages)."""
         v, why = 10.0, []
         if h.side == "civilians":
             if h.id in self._needed(game):
                 v += 4
-                why.append("one the survivors' objective needs")
+                why.append(Message("ai.worth.needed"))
             else:
                 v -= 3
         if h.status == "down":
-            why.append("down")
+            why.append(Message("ai.worth.down"))
         elif h.pv < h.wounds:
             v += 6
-            why.append(f"wounded ({h.pv}/{h.wounds} PV)")
+            why.append(Message("ai.worth.wounded", {"pv": h.pv, "wounds": h.wounds}))
         d = defence_of(h, game.settings)
         if d <= 3:
             v += 3
-            why.append(f"D{d}+")
+            why.append(Message("ai.worth.defence", {"d": d}))
         if h.standing and not any(
                 f.id != h.id and f.side == h.side and f.standing
                 and game.distance(h.id, f.id) < ALONE for f in _humans(game)):
             v += 4
-            why.append("alone")
+            why.append(Message("ai.worth.alone", {"d": ALONE}))
         if h.cls == "hero":
             v += 2
         if game.referee is not None and h.standing and h.side == "survivors":
             near = self._to_goal(game, h) if self.objective > 0 else None
             if near is not None and near < 12:
                 v += self.objective * (12 - near)
-                why.append(f"{near:.1f} in from the objective")
-        return v, ", ".join(why)
+                why.append(Message("ai.worth.near_goal", {"d": round(near, 1)}))
+        return v, tuple(why)
 
     def _fresh(self, game: Game) -> None:
         # the game itself, not its id(): the look-ahead's copies come and go, and a new
@@ -456,7 +472,7 @@ class Tactician:
                 urgent=self._urgency(game, h))
         return self._near_cache[h.id]
 
-    def _post_left(self, game: Game, z: Fig, h: Fig, d: float) -> str | None:
+    def _post_left(self, game: Game, z: Fig, h: Fig, d: float) -> Name | None:
         """The guarded place this move walks the zombie off (one it holds with no zombie
         to spare), judged on the straight line toward the human."""
         if not self.GUARD:
@@ -508,20 +524,21 @@ class Tactician:
             self._goals[key] = _goal_distance(game, h)
         return self._goals[key]
 
-    def score(self, game: Game, act: Action) -> tuple[float, str]:
+    def score(self, game: Game, act: Action) -> tuple[float, Why]:
         if isinstance(act, Contaminate):
-            return 1000.0, f"{describe(game, act)}: one more zombie if it works"
+            return 1000.0, (_bite(game, act),)
         if isinstance(act, Melee):
             return self._melee(game, act)
         if isinstance(act, Move) and isinstance(act.toward, str):
             return self._move(game, act)
         if isinstance(act, Decline):
-            return 0.0, "lets the reaction pass"
+            return 0.0, (Message("ai.decline"),)
         if isinstance(act, Pass | EndActivations) or legal.is_hold(game, act):
-            return -1.0, f"{describe(game, act)}: no zombie has anything worth doing"
-        return -5.0, describe(game, act)
+            return -1.0, (Message("ai.why.nothing_worth", {
+                "action": action_message(game, act)}),)
+        return -5.0, (action_message(game, act),)
 
-    def _melee(self, game: Game, act: Melee) -> tuple[float, str]:
+    def _melee(self, game: Game, act: Melee) -> tuple[float, Why]:
         z, h = game.figures[act.figure], game.figures[act.target]
         p = unsaved_chance(game, z, h)
         value, why = self.value(game, h)
@@ -533,8 +550,8 @@ class Tactician:
             if not finished_off(game, h):
                 kill = 0.0
             s = 40 + 35 * kill + value - 4 * act.ap
-            return s, (f"{describe(game, act)}: {h.name} is down, {kill:.0%} to finish "
-                       f"{'them' if kill else ''}".rstrip())
+            return s, (Message("ai.why.finish", {"action": action_message(game, act),
+                                                 "target": who(game, h.id), "p": kill}),)
         need = h.pv + (1 if h.has("robuste") and h.wounds_ignored == 0 else 0)
         pd = down_chance(p, act.ap, need)
         contaminate = pool_after >= 1
@@ -545,21 +562,24 @@ class Tactician:
         ganged = sum(1 for f in game.figures.values()
                      if f.is_zombie and f.on_table and f.id != z.id
                      and game.in_contact(f.id, h.id))
-        detail = f"{p:.0%} a die, {pd:.0%} to put {h.name} down with {act.ap} AP"
+        target = who(game, h.id)
+        words: list[Message] = [Message("ai.why.strike", {
+            "action": action_message(game, act), "p_die": p, "p_down": pd, "target": target,
+            "ap": act.ap})]
         if contaminate and pd > 0:
-            detail += ", an AP kept to contaminate"
+            words.append(Message("ai.why.bite_kept"))
         if ganged:
-            detail += f", {ganged} other zombie(s) on them"
+            words.append(Message("ai.why.ganged", {"n": ganged}))
         if why:
-            detail += f"; {h.name} is {why}"
-        return s + 2 * ganged, f"{describe(game, act)}: {detail}"
+            words.append(Message("ai.worth", {"target": target, "why": list(why)}))
+        return s + 2 * ganged, tuple(words)
 
-    def _move(self, game: Game, act: Move) -> tuple[float, str]:
+    def _move(self, game: Game, act: Move) -> tuple[float, Why]:
         z = game.figures[act.figure]
         assert isinstance(act.toward, str)
         h = game.figures[act.toward]
         if not h.is_human:
-            return -5.0, describe(game, act)
+            return -5.0, (action_message(game, act),)
         d = game.distance(z.id, h.id)
         facts = self._near(game, h)
         nearest = self._nearest(game, z)
@@ -569,36 +589,40 @@ class Tactician:
         others = sum(1 for i in facts.reachers if i != z.id)
         urgent = facts.urgent
         pinned = any(i != z.id for i in facts.touching)
+        target = who(game, h.id)
         if reach:
             s = 25 + 1.2 * value + 2 * min(others, 3) + urgent
-            plan = "in contact, attack next"
+            plan = Message("ai.plan.contact")
             if h.standing and not pinned and self.PIN and urgent > 0:
                 s += self.PIN
-                plan = f"in contact: {h.name} must fight it off before going on"
+                plan = Message("ai.plan.pin", {"target": target})
         else:
             s = 10 + 0.6 * value - 0.8 * (d - z.move) + 0.5 * urgent
-            plan = f"{max(d - z.move, 0):.1f} in short after this move"
+            plan = Message("ai.plan.short", {"short": round(max(d - z.move, 0), 1)})
+        runner: list[Message] = []
         if urgent > 0:
-            plan += f"; {h.name} is {self._to_goal(game, h):.1f} in from the objective"
+            goal = self._to_goal(game, h)
+            runner.append(Message("ai.why.runner", {"target": target,
+                                                    "d": round(goal or 0.0, 1)}))
         if nearest is not None and nearest[1].id != h.id:
             s -= 2 + (d - nearest[0])  # another human is nearer: worth the detour?
         s -= self.SPREAD * min(z.moves, 3)  # a zombie already moved gets less out of it
         post = self._post_left(game, z, h, d)
         if post is not None:
             s -= self.GUARD
-            why = f"{why}, but it leaves {post}" if why else f"it leaves {post}"
         if engaged:
             s -= 40
         if game.pending:
             s -= 5
-        words = f"Zombie {z.id}".replace("Zombie", z.name)
-        text = (f"{words} moves {min(d, z.move):.1f} in toward {who(game, h.id)} "
-                f"({d:.1f} in away): {plan}")
-        if others:
-            text += f", {others} more zombie(s) can join"
+        walk = {"zombie": who(game, z.id), "step": round(min(d, z.move), 1), "target": target,
+                "d": round(d, 1), "plan": plan}
+        text = [Message("ai.why.walk_join", {**walk, "others": others}) if others
+                else Message("ai.why.walk", walk), *runner]
         if why:
-            text += f"; {h.name} is {why}"
-        return s, text
+            text.append(Message("ai.worth", {"target": target, "why": list(why)}))
+        if post is not None:
+            text.append(Message("ai.why.leaves", {"place": post}))
+        return s, tuple(text)
 
 
 def canonical(game: Game, act: Action) -> tuple[float, float, float, float, str]:
@@ -614,10 +638,13 @@ def canonical(game: Game, act: Action) -> tuple[float, float, float, float, str]
             json.dumps(act.to_json(), sort_keys=True))
 
 
-def _checked_contact(game: Game, act: Action, why: str) -> str:
+def _checked_contact(game: Game, act: Action, why: Why) -> Why:
     """The scores judge contact by the straight distance; the words must match the real
     walk, which goes round terrain and bases: say how far short it really ends."""
-    if not (isinstance(act, Move) and isinstance(act.toward, str) and "in contact" in why):
+    head = why[0] if why else None
+    plan = head.params.get("plan") if head is not None else None
+    if not (isinstance(act, Move) and isinstance(act.toward, str) and isinstance(plan, Message)
+            and plan.code in ("ai.plan.contact", "ai.plan.pin")):
         return why
     z, h = game.figures[act.figure], game.figures[act.toward]
     try:
@@ -627,10 +654,10 @@ def _checked_contact(game: Game, act: Action, why: str) -> str:
     gap = math.dist(end, h.centre) - z.radius - h.radius
     if gap <= CONTACT + 1e-6:
         return why
-    head, _, rest = why.partition(": ")
-    tail = rest.split("; ", 1)[1:] if "; " in rest else []
-    return "; ".join([f"{head}: ends {gap:.1f} in short (the way round is longer), "
-                      f"contact next time", *tail])
+    assert head is not None
+    walk = {k: v for k, v in head.params.items() if k != "others"}
+    walk["plan"] = Message("ai.plan.round", {"gap": round(gap, 1)})
+    return (Message("ai.why.walk", walk), *why[1:])
 
 
 def _goal_distance(game: Game, h: Fig) -> float | None:

@@ -13,6 +13,7 @@ from rules import legal
 from rules.actions import Move
 from rules.figures import Fig
 from rules.game import Game
+from rules.names import figure_name
 from rules.resolve import plan_move
 
 GUN = {"pistolet": 1, "balles": 6}
@@ -74,7 +75,9 @@ def test_the_tactician_stops_in_cover_and_says_who_could_shoot() -> None:
     act = choice.action
     assert isinstance(act, Move) and act.to is not None, choice.explanation
     assert "stops in cover" in choice.explanation
-    assert "Ex-flic (H) m1 could shoot it" in choice.explanation
+    shooter = figure_name(game, "m1")
+    assert f"{shooter['en']} could shoot it" in choice.explanation
+    assert f"à portée de tir de {shooter['fr']}" in choice.text("fr")
     legal.check(game, act)
     assert exposed(game, game.figures["z1"], [act.to], shooters(game)) == [[]]
     # with cover off (the default), the same zombie walks straight at the survivor

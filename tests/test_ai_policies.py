@@ -1,5 +1,6 @@
-"""The AI policies: legal actions only, explanations naming real figures, the same seed the
-same game. AI_SOAK_GAMES=200 plays many more games than the default run."""
+"""The AI policies: legal actions only, explanations naming real figures as a person calls
+them (never an id) in French and English, the same seed the same game. AI_SOAK_GAMES=200
+plays many more games than the default run."""
 
 from __future__ import annotations
 
@@ -8,12 +9,14 @@ import re
 
 import pytest
 
-from ai.policy import Choice, make_policy, policy_names
+from ai.policy import Choice, PolicyError, make_policy, policy_names
 from ai.simulate import start
 from ai.zombies import Tactician, down_chance
+from i18n import Name
 from rules import legal
 from rules.actions import actor
 from rules.game import SURVIVORS, ZOMBIES, Game
+from rules.names import figure_name
 from scenarios.cards import load_cards
 
 GAMES = int(os.environ.get("AI_SOAK_GAMES", "1"))
@@ -24,7 +27,7 @@ HARD_ACTIONS = 30  # tactician:hard takes up to a second a choice: a shorter ope
 
 
 def play(game: Game, zombies: str, survivors: str, seed: int,
-         max_actions: int | None = MAX_ACTIONS, names: list[str] | None = None
+         max_actions: int | None = MAX_ACTIONS, names: list[Name | None] | None = None
          ) -> list[Choice]:
     """Play the game out (or its opening); `names` gets each choice's actor as it was named
     when it chose (a survivor contaminated later is a Rôdeur by the end)."""
@@ -41,7 +44,7 @@ def play(game: Game, zombies: str, survivors: str, seed: int,
         choices.append(choice)
         if names is not None:
             fid = actor(choice.action)
-            names.append(f"{game.figures[fid].name} {fid}" if fid else "")
+            names.append(figure_name(game, fid) if fid else None)
         game.apply(choice.action)
     return choices
 
@@ -61,9 +64,11 @@ def _cases() -> list[tuple[str, str, str, int]]:
 def test_registry_names() -> None:
     assert policy_names(ZOMBIES) == ["greedy", "heuristic", "idle", "random", "tactician"]
     assert policy_names(SURVIVORS) == ["bot", "group", "random"]
-    with pytest.raises(ValueError, match="unknown zombies policy 'clever'"):
+    with pytest.raises(ValueError, match="no player called 'clever' for the zombies") as bad:
         make_policy("clever", ZOMBIES, 0)
-    with pytest.raises(ValueError, match="unknown tactician level 'insane'"):
+    assert isinstance(bad.value, PolicyError) and bad.value.words is not None
+    assert "aucun joueur « clever » pour les zombies" in bad.value.text("fr")
+    with pytest.raises(ValueError, match="unknown level 'insane' for the 'tactician' player"):
         make_policy("tactician:insane", ZOMBIES, 0)
 
 
@@ -71,13 +76,17 @@ def test_registry_names() -> None:
 def test_policies_choose_legal_actions_and_explain_them(scenario: str, zombies: str,
                                                        survivors: str, seed: int) -> None:
     game = start(scenario, seed)
-    names: list[str] = []
+    names: list[Name | None] = []
     choices = play(game, zombies, survivors, seed, names=names)
     assert choices
     for choice, name in zip(choices, names, strict=True):
-        assert name in choice.explanation, choice
-        for shown in re.findall(r"\b([a-z]+\d+)\b", choice.explanation):
-            assert shown in game.figures, (shown, choice.explanation)
+        assert choice.messages, choice  # every explanation is said as messages
+        french = choice.text("fr")
+        if name is not None:
+            assert name["en"] in choice.explanation, choice.explanation
+            assert name["fr"] in french, french
+        for text in (choice.explanation, french):  # never an id (z12, m3)
+            assert not re.findall(r"\b([a-z]+\d+)\b", text), text
 
 
 @pytest.mark.parametrize("zombies", ["greedy", "tactician", "tactician:hard", "random"])

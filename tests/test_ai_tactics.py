@@ -16,10 +16,12 @@ from ai.matchups import main as matchups_main
 from ai.matchups import meets_bar, summarize_cell, table
 from ai.policy import Choice, make_policy
 from ai.simulate import start
+from ai.words import said
 from ai.zombies import Tactician
 from rules import legal
 from rules.actions import Move, Pass
 from rules.game import SURVIVORS, ZOMBIES, Game
+from rules.names import figure_name
 from scenarios.play import ScenarioReferee
 from scenarios.play_policy import _goal, route_move
 
@@ -182,12 +184,14 @@ def test_the_cards_places_to_guard() -> None:
 
     helico = start("helico", 1)
     (landing,) = guards(helico)
-    assert (landing.name, landing.keep, landing.end_of_turn) == ("The landing zone", 3, True)
+    assert (landing.name["en"], landing.keep, landing.end_of_turn) == ("The landing zone", 3,
+                                                                       True)
+    assert landing.why.code == "ai.guard.landing"
     zombie = next(f for f in helico.figures.values() if f.is_zombie)
     spot = guard_spot(landing, zombie)
     assert landing.area.buffer(-0.45).contains(Point(spot))  # well inside
     (gate,) = guards(start("refuge", 1))
-    assert gate.name == "The camp gate" and not gate.end_of_turn
+    assert gate.name["en"] == "The camp gate" and not gate.end_of_turn
     assert gate.area.bounds == pytest.approx((11.0, 31.4961 - 2.5, 16.0, 31.4961))
     assert guards(start("evacuation", 1)) == ()  # the whole far edge: no gate to bar
     refuge = start("refuge", 1)
@@ -210,8 +214,10 @@ def test_the_tactician_sends_zombies_onto_the_landing_zone() -> None:
         game.apply(choice.action)
     assert guarding, "no zombie went for the landing zone on turn 1"
     first = guarding[0]
-    assert re.match(r"\w+ z\d+ moves (onto|toward) The landing zone \(\d+\.\d in away\)",
+    assert re.match(r"\w+ \d+ moves (onto|toward) The landing zone \(\d+\.\d in away\)",
                     first.explanation)
+    assert re.match(r"\w+ \d+ (entre dans|se dirige vers) .+ \(à \d+,\d ps\) pour monter la "
+                    r"garde", first.text("fr"))
     assert isinstance(first.action, Move) and not isinstance(first.action.toward, str)
 
 
@@ -310,8 +316,10 @@ def test_a_lone_zombie_waits_outside_the_landing_zone_while_the_survivors_can_sh
     _, act, why = moves[0]
     assert isinstance(act.toward, tuple)
     assert zone.area.distance(Point(act.toward)) == pytest.approx(Tactician.STAGE, abs=0.01)
-    assert "2 in outside The landing zone (3.5 in away)" in why
-    assert "only 1 could be on it now" in why and "still have" in why
+    text = said(why)
+    assert "2.0 in outside The landing zone (3.5 in away)" in text
+    assert "only 1 could be on it now" in text and "still have" in text
+    assert f"à 2,0 ps du bord de {zone.name['fr']} (à 3,5 ps)" in said(why, "fr")
     legal.check(game, act)
 
     game.pools["survivors"] = 0  # the survivors are done: now it steps on
@@ -319,7 +327,8 @@ def test_a_lone_zombie_waits_outside_the_landing_zone_while_the_survivors_can_sh
              if isinstance(a, Move) and a.figure == "z7"]
     _, act, why = moves[0]
     assert isinstance(act.toward, tuple) and zone.area.contains(Point(act.toward))
-    assert "z7 moves onto The landing zone (3.5 in away) to stand guard" in why
+    name = figure_name(game, "z7")["en"]
+    assert f"{name} moves onto The landing zone (3.5 in away) to stand guard" in said(why)
 
 
 def test_the_levels_table_reads_the_bar_of_the_look_ahead_issue(tmp_path: Path) -> None:
