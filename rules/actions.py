@@ -12,7 +12,9 @@ from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar
 
+from geometry.errors import shown as _shown
 from geometry.scene import xy_pair
+from i18n import Message
 from rules.errors import InvalidActionError
 
 __all__ = [
@@ -207,7 +209,8 @@ def actor(act: Action) -> str:
 def _point(value: Any, where: str) -> Point:
     point = xy_pair(value)
     if point is None:
-        raise InvalidActionError(f"{where}: expected an [x, y] pair, got {value!r}", where)
+        raise InvalidActionError(Message("refusal.action.bad_point", {
+            "field": where, "value": _shown(value)}), where)
     return point
 
 
@@ -216,24 +219,25 @@ def parse_action(data: Any, where: str = "action") -> Action:
     if isinstance(data, Action):
         return data
     if not isinstance(data, Mapping):
-        raise InvalidActionError(f"{where}: expected an object, got {data!r}", where)
+        raise InvalidActionError(Message("refusal.action.not_object", {
+            "value": _shown(data)}), where)
     kind = data.get("type")
     if kind not in ACTION_TYPES:
-        known = ", ".join(ACTION_TYPES)
-        raise InvalidActionError(f"{where}.type: unknown action {kind!r} (known: {known})",
-                                 f"{where}.type")
+        raise InvalidActionError(Message("refusal.action.unknown_type", {
+            "value": _shown(kind), "known": list(ACTION_TYPES)}), f"{where}.type")
     cls = ACTION_TYPES[kind]
     spec = {f.name: f for f in fields(cls)}
     extra = sorted(set(data) - set(spec) - {"type"})
     if extra:
-        raise InvalidActionError(f"{where}: unknown field {extra[0]!r} for {kind!r}",
-                                 f"{where}.{extra[0]}")
+        raise InvalidActionError(Message("refusal.action.unknown_field", {
+            "field": extra[0], "type": kind}), f"{where}.{extra[0]}")
     values: dict[str, Any] = {}
     for name, f in spec.items():
         here = f"{where}.{name}"
         if name not in data:
             if f.default is MISSING:
-                raise InvalidActionError(f"{where}: {kind!r} needs {name!r}", here)
+                raise InvalidActionError(Message("refusal.action.missing_field", {
+                    "field": name, "type": kind}), here)
             continue
         value = data[name]
         if name in ("to",):
@@ -242,13 +246,14 @@ def parse_action(data: Any, where: str = "action") -> Action:
             values[name] = value if isinstance(value, str) else _point(value, here)
         elif name == "ap":
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise InvalidActionError(f"{here}: expected a whole number >= 1, got {value!r}",
-                                         here)
+                raise InvalidActionError(Message("refusal.action.bad_ap", {
+                    "value": _shown(value)}), here)
             values[name] = value
         else:
             if not isinstance(value, str) or not value:
                 if value is None and f.default is None:
                     continue
-                raise InvalidActionError(f"{here}: expected an id, got {value!r}", here)
+                raise InvalidActionError(Message("refusal.action.bad_id", {
+                    "field": name, "value": _shown(value)}), here)
             values[name] = value
     return cls(**values)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from i18n import Message
 from rules.dice import Roll, Rolling, distribution, succeeds
 
 __all__ = ["Mode", "Outcome", "AttackDie", "attack_die", "odds", "current_defence"]
@@ -18,6 +19,7 @@ Mode = Literal["shoot", "melee"]
 Outcome = Literal["miss", "saved", "unsaved"]
 
 MIN_DEFENCE = 2  # D11: lowered defence never goes below 2+
+_TO_HIT = {"shoot": Message("engine.purpose.shot"), "melee": Message("engine.purpose.melee")}
 
 
 def current_defence(printed: int, malus: int) -> int:
@@ -56,16 +58,19 @@ def _attack(die: AttackDie) -> Rolling[tuple[bool, Outcome]]:
     retries = 1 if die.retry_on_save else 0
     first_hit: bool | None = None
     while True:
-        roll = yield Roll(f"{die.mode} attack vs {die.to_hit}+", die.attacker)
+        hits = Message(_TO_HIT[die.mode].code, {"n": die.to_hit})
+        roll = yield Roll(f"{die.mode} attack vs {die.to_hit}+", die.attacker, hits)
         hit = succeeds(roll, die.to_hit, die.bonus)
         first_hit = hit if first_hit is None else first_hit
         if not hit:
             return first_hit, "miss"
         if die.save is None:
             return first_hit, "unsaved"
-        saved = succeeds((yield Roll(f"save {die.save}+", die.target)), die.save, die.save_bonus)
+        saved = succeeds((yield Roll(f"save {die.save}+", die.target, Message(
+            "engine.purpose.save", {"n": die.save}))), die.save, die.save_bonus)
         if not saved and die.reroll_save:
-            again = yield Roll(f"save re-roll {die.save}+", die.target)
+            again = yield Roll(f"save re-roll {die.save}+", die.target, Message(
+                "engine.purpose.save_again", {"n": die.save}))
             saved = succeeds(again, die.save, die.save_bonus)
         if not saved:
             return first_hit, "unsaved"

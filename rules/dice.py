@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Protocol, TypeVar
 
 from geometry.errors import SurviveUsError
+from i18n import Message
 
 __all__ = [
     "Roll",
@@ -32,10 +33,12 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Roll:
-    """A request for one D6, with what it is for (shown to players typing in dice)."""
+    """A request for one D6, with what it is for: `purpose` in English (for programs and the
+    record), `words` the same for a person (a message), and whose die it is."""
 
     purpose: str
     figure: str = ""
+    words: Message | None = field(default=None, compare=False)
 
 
 Rolling = Generator[Roll, int, T]
@@ -98,16 +101,15 @@ class Dice:
             value = int(per_roll(request)) if per_roll is not None else int(
                 self.rng.randint(1, 6))
         else:
-            who = f" for {request.figure}" if request.figure else ""
-            raise NeedDice(f"roll 1D6 ({request.purpose}{who}) and type the result in",
-                           request.purpose)
+            raise NeedDice(Message("refusal.need_die_side", {
+                "purpose": request.words or request.purpose}), request.purpose)
         self.rolled.append((request, value))
         return value
 
 
 def _check(value: object, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-        raise DiceError(f"{where}: a D6 shows 1 to 6, got {value!r}", where)
+        raise DiceError(Message("refusal.bad_die", {"value": str(value)}), where)
     return value
 
 

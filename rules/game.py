@@ -19,9 +19,10 @@ from geometry.space import Space
 from geometry.terrain import TerrainPiece
 from geometry.units import CONTACT_INCHES
 from i18n import Message
+from rules import words
 from rules.actions import Action, Decline, EndActivations, Pass, parse_action
 from rules.catalog import Catalog, load_catalog
-from rules.dice import Dice, Roll
+from rules.dice import Dice, NeedDice, Roll
 from rules.errors import IllegalActionError
 from rules.figures import Fig, english_name
 from rules.referee import Referee, rebuild
@@ -37,6 +38,20 @@ SURVIVORS = "survivors"
 ZOMBIES = "zombies"
 BANDS = ("A", "B")  # the two rival bands of "Guerre en territoire zombie"
 MODES = ("solo", "zombie_war")
+
+_MODE_WORDS = (Message("engine.mode.solo"), Message("engine.mode.zombie_war"))
+# sentences whose words agree with the side (see `words.by_side`)
+_EXTRA_AP = {"survivors": Message("engine.purpose.extra_ap.survivors"),
+             "zombies": Message("engine.purpose.extra_ap.zombies"),
+             "band": Message("engine.purpose.extra_ap.band")}
+_WINS = {"survivors": Message("engine.win.survivors"), "zombies": Message("engine.win.zombies"),
+         "band": Message("engine.win.band")}
+_NO_ONE = {"survivors": Message("engine.no_one_to_activate.survivors"),
+           "zombies": Message("engine.no_one_to_activate.zombies"),
+           "band": Message("engine.no_one_to_activate.band")}
+_AP_LOST = {"survivors": Message("engine.ap_lost.survivors"),
+            "zombies": Message("engine.ap_lost.zombies"),
+            "band": Message("engine.ap_lost.band")}
 
 
 class Game:
@@ -70,8 +85,8 @@ class Game:
         self.max_turns = max_turns
         self.turn = 0
         if mode not in MODES:
-            raise IllegalActionError(f"unknown game mode {mode!r} (known: {', '.join(MODES)})",
-                                     "mode")
+            raise IllegalActionError(Message("refusal.unknown_mode", {
+                "mode": str(mode), "known": list(_MODE_WORDS)}), "mode")
         self.mode = mode
         self.pools: dict[str, int] = {side: 0 for side in (*self.sides(), ZOMBIES)}
         self.to_act = self.sides()[0]
@@ -194,7 +209,7 @@ class Game:
     def undo(self) -> None:
         """Take back the last action (its dice too)."""
         if len(self.log) <= 1:
-            raise IllegalActionError("nothing to undo", "log")
+            raise IllegalActionError(Message("refusal.nothing_to_undo"), "log")
         record = self.export()
         record["log"] = record["log"][:-1]
         other = Game.replay(record, self.catalog)
@@ -270,14 +285,26 @@ class Game:
                 {"id": f.id, "side": f.side, "x": f.x, "y": f.y, "base_mm": f.base_mm}
                 for f in self.figures.values() if f.on_table]})
         except SurviveUsError as error:
-            raise IllegalActionError(f"set-up: {error.message}", error.where) from None
+            raise IllegalActionError(Message("refusal.setup", {
+                "problem": error.words or error.message}), error.where) from None
 
     # --- dice and notes -----------------------------------------------------------------
 
     def roll(self, request: Roll) -> int:
-        value = self._dice.roll(request)
-        who = f", {request.figure}" if request.figure else ""
-        self.note(f"rolls {value} ({request.purpose}{who})")
+        purpose = request.words or request.purpose
+        try:
+            value = self._dice.roll(request)
+        except NeedDice as missing:
+            if not request.figure:
+                raise
+            raise NeedDice(Message("refusal.need_die", {
+                "who": words.who(self, request.figure), "purpose": purpose}),
+                missing.where) from None
+        if request.figure:
+            self.note(Message("engine.roll", {"who": words.who(self, request.figure),
+                                              "value": value, "purpose": purpose}))
+        else:
+            self.note(Message("engine.roll_side", {"value": value, "purpose": purpose}))
         return value
 
     def rolls_made(self) -> int:
@@ -353,26 +380,32 @@ class Game:
         self.to_act = self.sides()[0]
         if self.mode == "zombie_war":
             for band in BANDS:
-                die = self.roll(Roll(f"band {band}'s action points"))
+                die = self.roll(Roll(f"band {band}'s action points", words=Message(
+                    "engine.purpose.band_ap", {"band": band})))
                 self.pools[band] = self.survivors_counted(band) + die
                 skills.offer_didactique(self, die, band)
-            self.note(f"turn {self.turn}: band A {self.pools['A']} AP, "
-                      f"band B {self.pools['B']} AP")
+            self.note(Message("engine.turn_war", {"turn": self.turn, "a": self.pools["A"],
+                                                  "b": self.pools["B"]}))
             return
-        die = self.roll(Roll("survivors' action points"))
+        die = self.roll(Roll("survivors' action points",
+                             words=Message("engine.purpose.survivors_ap")))
         self.pools[SURVIVORS] = self.survivors_counted() + die
-        self.pools[ZOMBIES] = self.roll(Roll("zombies' action points")) + self.roll(
-            Roll("zombies' action points"))
+        zombies_ap = Message("engine.purpose.zombies_ap")
+        self.pools[ZOMBIES] = self.roll(Roll("zombies' action points", words=zombies_ap)) + \
+            self.roll(Roll("zombies' action points", words=zombies_ap))
         if self.referee is not None:
             for side in (SURVIVORS, ZOMBIES):
+                extra = words.by_side(side, _EXTRA_AP)
                 for _ in range(self.referee.pool_dice(self, side)):
-                    self.pools[side] += self.roll(Roll(f"{side}' extra action points"))
-        self.note(f"turn {self.turn}: survivors {self.pools[SURVIVORS]} AP, "
-                  f"zombies {self.pools[ZOMBIES]} AP")
+                    self.pools[side] += self.roll(Roll(f"{side}' extra action points",
+                                                       words=extra))
+        self.note(Message("engine.turn", {"turn": self.turn,
+                                          "survivors": self.pools[SURVIVORS],
+                                          "zombies": self.pools[ZOMBIES]}))
         skills.offer_didactique(self, die)
 
     def _end_turn(self) -> None:
-        self.note(f"end of turn {self.turn}")
+        self.note(Message("engine.turn_end", {"turn": self.turn}))
         if self.referee is not None:
             self.referee.turn_ended(self)
             if self.outcome is None:
@@ -382,22 +415,29 @@ class Game:
             if self.mode == "zombie_war":
                 a, b = (self.survivors_counted(band) for band in BANDS)
                 winner = "A" if a > b else "B" if b > a else "draw"
-                self._finish(winner, f"after {self.max_turns} turns band A has {a} standing "
-                             f"and band B {b}")
+                self._finish(winner, Message("engine.end.war_count", {
+                    "turns": self.max_turns, "a": a, "b": b}))
                 return
-            self._finish(SURVIVORS, f"the survivors held out for {self.max_turns} turns")
+            self._finish(SURVIVORS, Message("engine.end.held_out", {"turns": self.max_turns}))
             return
         self._begin_turn()
 
-    def finish(self, winner: str, reason: str) -> None:
-        """End the game: `winner` is a side, a band, or "draw"."""
+    def finish(self, winner: str, reason: str | Message) -> None:
+        """End the game: `winner` is a side, a band, or "draw". `reason` is best a message:
+        the outcome keeps its English words in `reason` (for programs and older readers)
+        and, then, the message itself in `reason_words`."""
         self._finish(winner, reason)
 
-    def _finish(self, winner: str, reason: str) -> None:
+    def _finish(self, winner: str, reason: str | Message) -> None:
         if self.outcome is None:
-            self.outcome = {"winner": winner, "reason": reason, "turn": self.turn}
+            text = reason.text("en") if isinstance(reason, Message) else reason
+            self.outcome = {"winner": winner, "reason": text, "turn": self.turn}
+            if isinstance(reason, Message):
+                self.outcome["reason_words"] = reason.to_json()
             self.pending = []
-            self.note(f"game over: {winner} win ({reason})")
+            won = words.by_side(winner, _WINS) if winner != "draw" else Message(
+                "engine.win.draw")
+            self.note(Message("engine.game_over", {"outcome": won, "reason": reason}))
 
     def check_outcome(self) -> None:
         if self.referee is not None:
@@ -413,11 +453,11 @@ class Game:
                      if f.side == SURVIVORS and f.status == "evacuated"]
         zombies = [f for f in self.figures.values() if f.is_zombie and f.on_table]
         if not standing and not heroic and not evacuated:
-            self._finish(ZOMBIES, "no survivor is left standing")
+            self._finish(ZOMBIES, Message("engine.end.no_survivor"))
         elif not standing and not heroic:
-            self._finish(SURVIVORS, "every survivor left standing got away")
+            self._finish(SURVIVORS, Message("engine.end.all_escaped"))
         elif not zombies:
-            self._finish(SURVIVORS, "no zombie is left on the table")
+            self._finish(SURVIVORS, Message("engine.end.no_zombie"))
 
     def _check_war_outcome(self) -> None:
         alive = {band: [f for f in self.figures.values() if f.side == SURVIVORS
@@ -425,10 +465,10 @@ class Game:
                             f.status == "down" and f.has("heroique")))]
                  for band in BANDS}
         if not alive["A"] and not alive["B"]:
-            self._finish(ZOMBIES, "neither band has anyone left standing")
+            self._finish(ZOMBIES, Message("engine.end.war_nobody"))
         elif not alive["A"] or not alive["B"]:
             winner = "A" if alive["A"] else "B"
-            self._finish(winner, f"band {self.other(winner)} has no one left standing")
+            self._finish(winner, Message("engine.end.war_wiped", {"band": self.other(winner)}))
 
     def hand_over(self, acted: str | None, passed: bool = False) -> None:
         """After an activation and its windows: the other side acts, or passes; turn end.
@@ -453,11 +493,11 @@ class Game:
                 return
             self.passes += 1
             if self.pools[side] > 0:
-                self.note(f"{side} cannot activate anyone and pass ({self.pools[side]} AP kept)")
+                self.note(words.by_side(side, _NO_ONE, ap=self.pools[side]))
             side = self.other(side)
         for lost in self.sides():
             if self.pools[lost] > 0:
-                self.note(f"both sides passed: the {lost}' {self.pools[lost]} AP are lost")
+                self.note(words.by_side(lost, _AP_LOST, ap=self.pools[lost]))
         self._end_turn()
         self.hand_over(None)
 
@@ -480,7 +520,8 @@ class Game:
 
         act = parse_action(action, where)
         if self.outcome is not None:
-            raise IllegalActionError(f"the game is over ({self.outcome['reason']})", where)
+            raise IllegalActionError(Message("refusal.game_over", {
+                "reason": self.outcome.get("reason_words") or self.outcome["reason"]}), where)
         legal.check(self, act)
         # Typed-in dice may run short: keep a copy to leave the game untouched. A replay
         # (atomic=False) is thrown away whole on any error, so it needs none.

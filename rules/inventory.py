@@ -13,6 +13,8 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from geometry.units import CONTACT_INCHES as CONTACT
+from i18n import Message
+from rules import words
 from rules.dice import Roll, succeeds
 from rules.errors import IllegalActionError
 
@@ -25,6 +27,7 @@ __all__ = ["MARKER_RADIUS", "load", "room_for", "marker_gap", "drop_all", "open_
 
 MARKER_RADIUS = 0.5  # a 25 mm token, in inches
 PEDAGOGUE_INCHES = 6.0
+_WHY = {"dead": Message("engine.why.dead"), "contaminated": Message("engine.why.contaminated")}
 
 
 def _skill_value(game: Game, fig: Fig, effect: str, field: str) -> int:
@@ -72,11 +75,13 @@ def marker_gap(fig: Fig, marker: dict[str, Any]) -> float:
 def check_marker(game: Game, fig: Fig, marker_id: str) -> dict[str, Any]:
     marker = game.markers.get(marker_id)
     if marker is None:
-        raise IllegalActionError(f"there is no marker {marker_id!r}", "action.marker")
+        raise IllegalActionError(Message("refusal.no_such_marker", {"id": marker_id}),
+                                 "action.marker")
     gap = marker_gap(fig, marker)
     if gap > CONTACT + 1e-9:
-        raise IllegalActionError(f"{fig.name} {fig.id} is {gap:.2f} in from {marker_id}; "
-                                 "touch it first", "action.marker")
+        raise IllegalActionError(Message("refusal.marker_too_far", {
+            "who": words.who(game, fig), "marker": words.marker(game, marker), "d": gap}),
+            "action.marker")
     return marker
 
 
@@ -87,30 +92,40 @@ def drop_all(game: Game, fig: Fig, why: str) -> None:
     marker_id = f"{fig.id}-gear"
     game.markers[marker_id] = {"id": marker_id, "kind": "items", "x": fig.x, "y": fig.y,
                                "items": dict(fig.items), "units": dict(fig.units)}
-    game.note(f"{fig.name} {fig.id}'s equipment is left on the ground ({why}): {marker_id}")
+    game.note(Message("engine.gear_left", {"who": words.who(game, fig),
+                                           "why": _WHY.get(why, why)}))
     fig.items, fig.units = {}, {}
 
 
 def open_crate(game: Game, fig: Fig, marker: dict[str, Any]) -> None:
     """Open a crate: an Intelligence test if the card asks one (D2), then its loot roll."""
     if marker.get("test") == "intelligence" and game.settings.intelligence_tests == "scenario":
+        place = words.marker(game, marker)
         if fig.has("debrouillard"):
-            game.note(f"{fig.name} {fig.id} knows how (débrouillard)")
+            game.note(Message("engine.knows_how", {"who": words.who(game, fig),
+                                                   "skill": words.skill(game, "debrouillard")}))
         else:
             label = f"intelligence {fig.intelligence}+ to open {marker['id']}"
-            passed = succeeds(game.roll(Roll(label, fig.id)), fig.intelligence)
+            test = Message("engine.purpose.open", {"n": fig.intelligence, "marker": place})
+            passed = succeeds(game.roll(Roll(label, fig.id, test)), fig.intelligence)
             teacher = _pedagogue(game, fig)
             if not passed and teacher is not None:
-                game.note(f"{teacher.name} {teacher.id} explains: re-roll (pédagogue)")
-                passed = succeeds(game.roll(Roll(label + ", re-roll", fig.id)),
+                game.note(Message("engine.explains", {
+                    "who": words.who(game, teacher), "skill": words.skill(game, "pedagogue")}))
+                again = Message("engine.purpose.open_again", {"n": fig.intelligence,
+                                                              "marker": place})
+                passed = succeeds(game.roll(Roll(label + ", re-roll", fig.id, again)),
                                   fig.intelligence)
             if not passed:
-                game.note(f"{fig.name} {fig.id} cannot get {marker['id']} open this time")
+                game.note(Message("engine.cannot_open", {"who": words.who(game, fig),
+                                                         "marker": place}))
                 return
+    place = words.marker(game, marker)
     marker["kind"] = "items"
     loot = marker.pop("loot", None)
     if loot:
-        roll = game.roll(Roll(f"loot of {marker['id']}", fig.id))
+        roll = game.roll(Roll(f"loot of {marker['id']}", fig.id,
+                              Message("engine.purpose.loot", {"marker": place})))
         entry = loot[roll - 1]
         if entry.get("item"):
             item = game.catalog.equipment[entry["item"]]
@@ -120,8 +135,14 @@ def open_crate(game: Game, fig: Fig, marker: dict[str, Any]) -> None:
             if item.kind in ("ammunition", "healing", "throwing"):
                 units = marker.setdefault("units", {})
                 units[item.id] = units.get(item.id, 0) + item.units * count
-    inside = ", ".join(f"{n} {i}" for i, n in marker.get("items", {}).items()) or "nothing"
-    game.note(f"{fig.name} {fig.id} opens {marker['id']}: {inside}")
+    inside = [words.item(game, i) if n == 1 else Message("engine.how_many", {
+        "n": n, "item": words.item(game, i)}) for i, n in marker.get("items", {}).items()]
+    if inside:
+        game.note(Message("engine.opens", {"who": words.who(game, fig), "marker": place,
+                                           "inside": inside}))
+    else:
+        game.note(Message("engine.opens_empty", {"who": words.who(game, fig),
+                                                 "marker": place}))
 
 
 def _pedagogue(game: Game, fig: Fig) -> Fig | None:

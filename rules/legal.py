@@ -1,7 +1,8 @@
 """What may be done now: legality checks with a player's reason, and the legal actions.
 
-`check` refuses an action with a message that names the rule ("Rôdeur z3 is 23.4 in from the
-nearest human; zombies activate within 20 in"). `legal_actions` lists a finite set of legal
+`check` refuses an action with a message that names the rule and what to do instead
+(`refusal.*` codes: "Rôdeur 3 est à 23,4 ps de l'humain le plus proche : un zombie n'agit qu'à
+20 ps ou moins d'un humain"). `legal_actions` lists a finite set of legal
 actions for bots and tests: moves are listed as "toward" a figure (the game finds the route),
 while players may also move to any exact point, which `check` verifies.
 """
@@ -11,6 +12,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from geometry.units import CONTACT_INCHES as CONTACT
+from i18n import Message
+from rules import words
 from rules.actions import (
     Action,
     Carry,
@@ -47,8 +50,20 @@ REACH_INCHES = 1.0
 MOVE_TARGETS = 3  # "toward" moves listed per figure: the nearest enemies (and fallen friends)
 
 
-def _fail(message: str, where: str = "action") -> IllegalActionError:
+def _fail(message: Message, where: str = "action") -> IllegalActionError:
     return IllegalActionError(message, where)
+
+
+# sentences whose words agree with the side (see `words.by_side`)
+_MUST_ACTIVATE = {"survivors": Message("refusal.must_activate.survivors"),
+                  "zombies": Message("refusal.must_activate.zombies"),
+                  "band": Message("refusal.must_activate.band")}
+_NOT_YOURS = {"survivors": Message("refusal.not_your_turn.survivors"),
+              "zombies": Message("refusal.not_your_turn.zombies"),
+              "band": Message("refusal.not_your_turn.band")}
+_WRONG_WEAPON = (Message("refusal.not_shooting_weapon"), Message("refusal.not_melee_weapon"))
+_GONE = {"dead": Message("refusal.is_dead"), "evacuated": Message("refusal.evacuated"),
+         "contaminated": Message("refusal.is_contaminated")}
 
 
 def nearest_human(game: Game, zombie: Fig) -> tuple[str, float] | None:
@@ -62,37 +77,38 @@ def nearest_human(game: Game, zombie: Fig) -> tuple[str, float] | None:
     return nearest.get(zombie.id)
 
 
-def why_not_active(game: Game, fig: Fig) -> str:
-    """'' when the figure may be activated now, else why not."""
+def why_not_active(game: Game, fig: Fig) -> Message | None:
+    """None when the figure may be activated now, else why not."""
     if fig.is_zombie:
         if not fig.on_table:
-            return f"{fig.name} {fig.id} is no longer on the table"
+            return Message("refusal.not_on_table", {"who": words.who(game, fig)})
         near = nearest_human(game, fig)
         if near is None:
-            return f"{fig.name} {fig.id}: no human on the table"
+            return Message("refusal.no_human", {"who": words.who(game, fig)})
         if near[1] > ACTIVATION_INCHES + 1e-9:
-            return (f"{fig.name} {fig.id} is {near[1]:.1f} in from the nearest human; "
-                    f"zombies activate within 20 in")
-        return ""
+            return Message("refusal.zombie_too_far", {"who": words.who(game, fig),
+                                                      "d": float(near[1])})
+        return None
     if fig.side != "survivors":
-        return f"{fig.name} {fig.id} is a civilian and cannot act alone"
+        return Message("refusal.civilian", {"who": words.who(game, fig)})
     if fig.status == "down":
         if fig.has("heroique") and not fig.used_turn.get("heroique"):
-            return ""
-        return f"{fig.name} {fig.id} is down and cannot act"
+            return None
+        return Message("refusal.is_down", {"who": words.who(game, fig)})
     if not fig.standing:
-        return f"{fig.name} {fig.id} is {fig.status}"
+        gone = _GONE.get(fig.status, Message("refusal.not_on_table"))
+        return Message(gone.code, {"who": words.who(game, fig)})
     if fig.panicked:
-        return f"{fig.name} {fig.id} panicked this turn and cannot act"
+        return Message("refusal.panicked", {"who": words.who(game, fig)})
     if fig.resting:
-        return f"{fig.name} {fig.id} was revived this turn and receives no AP"
-    return ""
+        return Message("refusal.resting", {"who": words.who(game, fig)})
+    return None
 
 
 def activatable(game: Game, side: str) -> list[Fig]:
     """Figures `side` may activate now (in zombie_war, a band's own survivors)."""
     return [f for f in game.figures.values()
-            if game.side_of(f) == side and not why_not_active(game, f)]
+            if game.side_of(f) == side and why_not_active(game, f) is None]
 
 
 def can_activate(game: Game, side: str) -> bool:
@@ -115,9 +131,12 @@ def weapon_of(game: Game, fig: Fig, weapon: str | None, kinds: tuple[str, ...]) 
     if weapon is None:
         return None
     if fig.items.get(weapon, 0) < 1:
-        raise _fail(f"{fig.name} {fig.id} carries no {weapon}", "action.weapon")
+        raise _fail(Message("refusal.carries_no", {"who": words.who(game, fig),
+                                                   "item": words.item(game, weapon)}),
+                    "action.weapon")
     if game.catalog.equipment[weapon].kind not in kinds:
-        raise _fail(f"{weapon} is not a {' or '.join(kinds)} weapon", "action.weapon")
+        said = _WRONG_WEAPON["melee" in kinds]
+        raise _fail(Message(said.code, {"item": words.item(game, weapon)}), "action.weapon")
     return weapon
 
 
@@ -151,8 +170,8 @@ def melee_dice(game: Game, fig: Fig, act: Melee) -> int:
     """Attack dice for `act.ap` AP with the weapon used (D5), at most the cap (R2)."""
     per_ap, ap_per_die = weapon_rate(game, fig, act.weapon)
     if act.ap % ap_per_die:
-        raise _fail(f"a {act.weapon} attack costs {ap_per_die} AP per die; "
-                    f"spend a multiple of {ap_per_die}", "action.ap")
+        raise _fail(Message("refusal.ap_multiple", {"weapon": words.item(game, act.weapon),
+                                                    "step": ap_per_die}), "action.ap")
     dice = (act.ap // ap_per_die) * per_ap
     if per_ap > 1 and game.settings.two_attacks_per_ap == "always":
         return min(dice, dice_cap(game, fig, act.weapon))
@@ -171,7 +190,7 @@ def cost(game: Game, act: Action) -> int:
     if isinstance(act, Shoot):
         weapon = game.catalog.equipment.get(act.weapon)
         if weapon is None:
-            raise _fail(f"no weapon is called {act.weapon!r}", "action.weapon")
+            raise _fail(Message("refusal.unknown_weapon", {"id": act.weapon}), "action.weapon")
         return weapon.ap_cost
     if isinstance(act, Revive):
         return 2
@@ -195,7 +214,7 @@ def cost(game: Game, act: Action) -> int:
 def _fig(game: Game, figure_id: str, field: str = "figure") -> Fig:
     fig = game.figures.get(figure_id)
     if fig is None:
-        raise _fail(f"there is no figure {figure_id!r}", f"action.{field}")
+        raise _fail(Message("refusal.unknown_figure", {"id": figure_id}), f"action.{field}")
     return fig
 
 
@@ -207,24 +226,20 @@ def check(game: Game, act: Action) -> None:
         windows.check(game, game.pending[0], act)
         return
     if isinstance(act, Decline):
-        raise _fail("there is nothing to decline now", "action.type")
+        raise _fail(Message("refusal.nothing_to_decline"), "action.type")
     side = game.to_act
     if isinstance(act, Pass | EndActivations):
         if not may_pass(game, side):
-            raise _fail(f"the {side} must activate a figure while they can "
-                        "(setting allow_pass = false)", "action.type")
+            raise _fail(words.by_side(side, _MUST_ACTIVATE), "action.type")
         return
     if isinstance(act, Contaminate):
-        raise _fail("a zombie contaminates only right after putting a survivor down",
-                    "action.type")
+        raise _fail(Message("refusal.contaminate_when"), "action.type")
     fig = _fig(game, actor(act))
     if game.side_of(fig) != side:
-        whose = f"band {side}" if game.mode == "zombie_war" else f"the {side}"
-        theirs = f"band {fig.band}" if fig.side == "survivors" and game.mode == "zombie_war" \
-            else f"the {fig.side}"
-        raise _fail(f"it is {whose}' activation, not {theirs}'", "action.figure")
+        raise _fail(words.by_side(side, _NOT_YOURS, who=words.who(game, fig)),
+                    "action.figure")
     reason = why_not_active(game, fig)
-    if reason:
+    if reason is not None:
         raise _fail(reason, "action.figure")
     check_action(game, fig, act)
 
@@ -246,13 +261,13 @@ def check_action(game: Game, fig: Fig, act: Action, *, free: bool = False) -> No
     ap = 0 if free or _free_zombie(game, fig) else cost(game, act)
     pool = game.pools.get(game.side_of(fig), 0)
     if ap > pool:
-        raise _fail(f"{act.type} costs {ap} AP and only {pool} are left", "action")
+        raise _fail(Message("refusal.not_enough_ap", {"ap": ap, "left": pool}), "action")
     if fig.is_zombie and not isinstance(act, Move | Melee | Contaminate | Special):
-        raise _fail("zombies can only move, fight and contaminate (and take the "
-                    "scenario's own actions)", "action.type")
+        raise _fail(Message("refusal.zombie_actions"), "action.type")
     if fig.status == "down" and (ap > 1 or isinstance(act, Carry | Revive)):
-        raise _fail(f"{fig.name} {fig.id} is down: héroïque allows only 1-AP actions",
-                    "action.type")
+        raise _fail(Message("refusal.heroic_one_ap", {
+            "who": words.who(game, fig), "skill": words.skill(game, "heroique")}),
+            "action.type")
     if isinstance(act, Move):
         resolve.plan_move(game, fig, act.to, act.toward, fig.move)
     elif isinstance(act, Melee):
@@ -271,11 +286,13 @@ def check_action(game: Game, fig: Fig, act: Action, *, free: bool = False) -> No
         resolve.check_exchange(game, fig, act)
     elif isinstance(act, Exit):
         if game.referee is None or act.exit not in game.referee.exits(game, fig):
-            raise _fail(f"{fig.name} {fig.id} cannot leave by {act.exit!r} now: its base must "
-                        "touch that exit's stretch of table edge", "action.exit")
+            raise _fail(Message("refusal.cannot_exit", {
+                "who": words.who(game, fig), "exit": words.exit_name(game, act.exit)}),
+                "action.exit")
     elif isinstance(act, Special):
         if game.referee is None:
-            raise _fail(f"no scenario rule {act.rule!r} in this game", "action.rule")
+            raise _fail(Message("refusal.no_scenario_rule", {"rule": act.rule}),
+                        "action.rule")
         game.referee.check_special(game, fig, act)
     elif isinstance(act, UseSkill):
         from rules import skills

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from i18n import Message
 from rules.catalog import Catalog, load_catalog
 from rules.combat import Mode, odds
 from rules.errors import InvalidActionError
@@ -19,6 +20,11 @@ from rules.resolve import die_for
 from rules.settings import Settings
 
 __all__ = ["OddsQuestion", "attack_odds"]
+
+_ROLE = {"attacker": Message("refusal.odds.unknown_attacker"),
+         "target": Message("refusal.odds.unknown_target")}
+_WRONG_MODE = {"melee": Message("refusal.odds.melee_weapon_shoots"),
+               "shoot": Message("refusal.odds.shooting_weapon_melee")}
 
 
 @dataclass(frozen=True)
@@ -45,15 +51,16 @@ def _profile(catalog: Catalog, figure_id: str, where: str, skills: Sequence[str]
                   cls=a.class_, move=a.move, wounds=a.wounds, attack=a.attack,
                   defense=a.defense, panic=a.panic, pv=a.wounds, name_en=a.label_en)
     else:
-        known = ", ".join([*catalog.archetypes, *catalog.zombies])
-        raise InvalidActionError(f"{where}: unknown profile {figure_id!r} (known: {known})",
-                                 where)
+        raise InvalidActionError(Message(_ROLE[where].code, {
+            "value": figure_id, "known": [*catalog.archetypes, *catalog.zombies]}), where)
     for skill in skills:
         if skill not in catalog.skills:
-            raise InvalidActionError(f"{where}: unknown skill {skill!r}", f"{where}_skill")
+            raise InvalidActionError(Message("refusal.odds.unknown_skill", {"value": skill}),
+                                     f"{where}_skill")
     for item in items:
         if item not in catalog.equipment:
-            raise InvalidActionError(f"{where}: unknown item {item!r}", f"{where}_item")
+            raise InvalidActionError(Message("refusal.odds.unknown_item", {"value": item}),
+                                     f"{where}_item")
     fig.skills = list(skills)
     fig.items = {item: 1 for item in items}
     return fig
@@ -67,23 +74,25 @@ def attack_odds(q: OddsQuestion, catalog: Catalog | None = None,
     attacker = _profile(catalog, q.attacker, "attacker", q.attacker_skills, ())
     target = _profile(catalog, q.target, "target", q.target_skills, q.target_items)
     if attacker.is_zombie == target.is_zombie and attacker.is_zombie:
-        raise InvalidActionError("zombies do not attack zombies", "target")
+        raise InvalidActionError(Message("refusal.odds.zombie_on_zombie"), "target")
     mode: Mode = q.mode or "melee"
     if q.weapon is not None:
         item = catalog.equipment.get(q.weapon)
         if item is None or not item.is_weapon:
-            raise InvalidActionError(f"weapon: {q.weapon!r} is not a weapon", "weapon")
+            raise InvalidActionError(Message("refusal.odds.not_a_weapon", {"value": q.weapon}),
+                                     "weapon")
         if attacker.is_zombie:
-            raise InvalidActionError("weapon: zombies use no weapons", "weapon")
+            raise InvalidActionError(Message("refusal.odds.zombie_weapon"), "weapon")
         natural: Mode = "melee" if item.kind == "melee" else "shoot"
         if q.mode is not None and q.mode != natural:
-            raise InvalidActionError(f"mode: the {q.weapon} is a {item.kind} weapon, "
-                                     f"not for {q.mode}", "mode")
+            said = _WRONG_MODE[natural]
+            raise InvalidActionError(Message(said.code, {
+                "weapon": {"fr": item.name, "en": item.name_en}}), "mode")
         mode = natural
     elif mode == "shoot":
-        raise InvalidActionError("weapon: shooting needs a weapon", "weapon")
+        raise InvalidActionError(Message("refusal.odds.shoot_needs_weapon"), "weapon")
     if attacker.is_zombie and mode == "shoot":
-        raise InvalidActionError("mode: zombies do not shoot", "mode")
+        raise InvalidActionError(Message("refusal.odds.zombie_shoots"), "mode")
     target.moves = q.target_moves
     target.panic_malus = 1 if q.target_panicked else 0
     die = die_for(attacker, target, mode, q.weapon, catalog=catalog, settings=settings,

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from i18n import Message
+from rules import words
 from rules.dice import Roll, succeeds
 
 if TYPE_CHECKING:
@@ -30,70 +32,92 @@ def _band(game: Game, fig: Fig) -> list[Fig]:
             if f.side == "survivors" and f.band == fig.band and f.id != fig.id]
 
 
-def _immune(game: Game, fig: Fig, trigger: str) -> str:
-    """Why this figure takes no test, or ''."""
+def _immune(game: Game, fig: Fig, trigger: str) -> Message | None:
+    """Why this figure takes no test, or None."""
+    who = words.who(game, fig)
     if (fig.has("paternel") or fig.has("maternelle")) and any(
             f.kind == "enfant" and f.status != "dead" for f in _band(game, fig)):
-        return f"{fig.name} never panics with a child in the band"
+        skill = "paternel" if fig.has("paternel") else "maternelle"
+        return Message("engine.panic.child", {"who": who, "skill": words.skill(game, skill)})
     if trigger == "death" and fig.has("egoiste"):
-        return f"{fig.name} is égoïste: a friend's death leaves her cold"
+        return Message("engine.panic.selfish", {"who": who,
+                                                "skill": words.skill(game, "egoiste")})
     if trigger == "surrounded" and fig.has("tete_brulee"):
-        return f"{fig.name} is a tête brûlée: being surrounded is no reason to panic"
-    return ""
+        return Message("engine.panic.hothead", {"who": who,
+                                                "skill": words.skill(game, "tete_brulee")})
+    return None
 
 
-def _value(game: Game, fig: Fig) -> tuple[int, int, str]:
-    """The P value tested, the roll bonus, and whose value it is."""
-    best, source, bonus = fig.panic, fig.name, 0
+def _value(game: Game, fig: Fig) -> tuple[int, int, Fig | None, str]:
+    """The P value tested, the roll bonus, and the friend whose value it is (with the
+    skill that lends it), None for the figure's own."""
+    best, bonus = fig.panic, 0
+    leader: Fig | None = None
+    skill = ""
     for friend in _band(game, fig):
         if not friend.standing:
             continue
         if friend.has("meneuse") and fig.sex == "F" and friend.panic < best:
-            best, source = friend.panic, f"{friend.name} (meneuse)"
+            best, leader, skill = friend.panic, friend, "meneuse"
         near = game.distance(fig.id, friend.id) <= LEADER_INCHES + 1e-9
         if near and friend.has("autoritaire") and friend.panic < best:
-            best, source = friend.panic, f"{friend.name} (autoritaire)"
+            best, leader, skill = friend.panic, friend, "autoritaire"
         if near and friend.has("doyen"):
             bonus = 1
-    return best, bonus, source
+    return best, bonus, leader, skill
 
 
-def panic_test(game: Game, fig: Fig, reason: str, *, trigger: str) -> None:
+def panic_test(game: Game, fig: Fig, reason: str | Message, *, trigger: str) -> None:
     """Test panic now; a failure leaves the figure panicked for the rest of the turn.
 
     `trigger` is "death", "surrounded" or "half_pv" (the skills that skip a test look at
-    it); `reason` is the words shown to players."""
+    it); `reason` is the words shown to players (a message, best)."""
     if not fig.standing or fig.side != "survivors" or fig.panicked:
         return
     why = _immune(game, fig, trigger)
-    if why:
+    if why is not None:
         game.note(why)
         return
+    who = words.who(game, fig)
     fig.panic_tests += 1
     if fig.has("maline") and fig.panic_tests == 1:
-        game.note(f"{fig.name} passes her first panic test automatically (maline)")
+        game.note(Message("engine.panic.savvy", {"who": who,
+                                                 "skill": words.skill(game, "maline")}))
         return
-    value, bonus, source = _value(game, fig)
-    label = f"panic {value}+ ({reason})"
-    passed = succeeds(game.roll(Roll(label, fig.id)), value, bonus)
+    value, bonus, leader, skill = _value(game, fig)
+    english = reason.text("en") if isinstance(reason, Message) else reason
+    label = f"panic {value}+ ({english})"
+    test = Message("engine.purpose.panic", {"n": value, "reason": reason})
+    passed = succeeds(game.roll(Roll(label, fig.id, test)), value, bonus)
     if not passed:  # one re-roll at most, whatever skills allow it (D12)
         helper = None if fig.has("paume") else next(
             (f for f in _band(game, fig) if f.standing and f.has("rassurant")
              and not f.used_turn.get("rassurant")
              and game.distance(fig.id, f.id) <= RASSURANT_INCHES + 1e-9), None)
         if fig.has("paume"):
-            game.note(f"{fig.name} re-rolls the failed panic test (paumé)")
+            game.note(Message("engine.panic.spaced_out", {
+                "who": who, "skill": words.skill(game, "paume")}))
         elif helper is not None:
             helper.used_turn["rassurant"] = 1
-            game.note(f"{helper.name} calms {fig.name} down: re-roll (rassurant)")
+            game.note(Message("engine.panic.reassured", {
+                "helper": words.who(game, helper), "who": who,
+                "skill": words.skill(game, "rassurant")}))
         if fig.has("paume") or helper is not None:
-            passed = succeeds(game.roll(Roll(label + ", re-roll", fig.id)), value, bonus)
+            again = Message("engine.purpose.panic_again", {"n": value, "reason": reason})
+            passed = succeeds(game.roll(Roll(label + ", re-roll", fig.id, again)), value,
+                              bonus)
     if passed:
-        game.note(f"{fig.name} keeps calm ({reason}, tested on {source}'s {value}+)")
+        if leader is None:
+            game.note(Message("engine.panic.calm", {"who": who, "reason": reason,
+                                                    "n": value}))
+        else:
+            game.note(Message("engine.panic.calm_led", {
+                "who": who, "reason": reason, "n": value, "leader": words.who(game, leader),
+                "skill": words.skill(game, skill)}))
         return
     fig.panicked = True
     fig.panic_malus = 1
-    game.note(f"{fig.name} panics ({reason}): no action this turn, D -1")
+    game.note(Message("engine.panic.panics", {"who": who, "reason": reason}))
     if fig.has("hysterique"):
         side: str = game.settings.hysterique_mover
         if game.mode == "zombie_war":  # "survivors" is her own band, "zombies" the rival one
@@ -101,7 +125,9 @@ def panic_test(game: Game, fig: Fig, reason: str, *, trigger: str) -> None:
         game.offer({"kind": "hysterique", "figure": fig.id, "side": side})
 
 
-FALLS = {"died": "died", "down": "was put out of action", "contaminated": "was contaminated"}
+FALLS = {"died": Message("engine.panic.reason.died"),
+         "down": Message("engine.panic.reason.down"),
+         "contaminated": Message("engine.panic.reason.contaminated")}
 
 
 def after_fall(game: Game, dead: Fig, how: str) -> None:
@@ -118,7 +144,8 @@ def after_fall(game: Game, dead: Fig, how: str) -> None:
         return
     for fig in _band(game, dead):
         if fig.standing and game.distance(fig.id, dead.id) <= DEATH_INCHES + 1e-9:
-            panic_test(game, fig, f"{dead.name} {FALLS[how]} within 4 in", trigger="death")
+            panic_test(game, fig, Message(FALLS[how].code, {"who": words.who(game, dead)}),
+                       trigger="death")
 
 
 def check_surrounded(game: Game) -> None:
@@ -138,7 +165,7 @@ def check_surrounded(game: Game) -> None:
         if any(game.distance(fig.id, f.id) <= limit + 1e-9 for f in friends):
             continue  # a standing friend at most as close as the third zombie (D18)
         fig.surrounded_tested = True
-        panic_test(game, fig, "surrounded by 3 zombies within 3 in", trigger="surrounded")
+        panic_test(game, fig, Message("engine.panic.reason.surrounded"), trigger="surrounded")
 
 
 def check_half_pv(game: Game, fig: Fig, before: int) -> None:
@@ -146,4 +173,4 @@ def check_half_pv(game: Game, fig: Fig, before: int) -> None:
     half = fig.wounds / 2
     if fig.side == "survivors" and not fig.half_pv_tested and fig.pv <= half < before:
         fig.half_pv_tested = True
-        panic_test(game, fig, "lost half its PV", trigger="half_pv")
+        panic_test(game, fig, Message("engine.panic.reason.half_pv"), trigger="half_pv")

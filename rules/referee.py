@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from i18n import Message
 from rules.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -22,7 +23,11 @@ __all__ = ["Referee", "register", "rebuild"]
 
 
 class Referee(Protocol):
-    """What a scenario decides. Every method has a plain-game answer in `rules.game`."""
+    """What a scenario decides. Every method has a plain-game answer in `rules.game`.
+
+    Words for people are messages (`i18n.Message`): `game.finish` and `move_limit` take
+    one, and a referee that has `exit_name(exit_id)` (a {"fr", "en"} name or a message) gets
+    its exits named in the notes and refusals (`rules.words.exit_name`)."""
 
     name: str
 
@@ -59,10 +64,11 @@ class Referee(Protocol):
         """How many more AP dice `side` rolls this turn (night falls: the zombies' extra die)."""
         ...
 
-    def move_limit(self, game: Game, fig: Fig,
-                   route: tuple[tuple[float, float], ...]) -> tuple[float, str] | None:
-        """How far along `route` (its base centre's) `fig` may move, and why; None: no limit
-        (a dark building stops a survivor entering it, a taken-over one keeps it out)."""
+    def move_limit(self, game: Game, fig: Fig, route: tuple[tuple[float, float], ...]
+                   ) -> tuple[float, str | Message] | None:
+        """How far along `route` (its base centre's) `fig` may move, and why (best a
+        message, shown to the player); None: no limit (a dark building stops a survivor
+        entering it, a taken-over one keeps it out)."""
         ...
 
     def may_contaminate(self, game: Game, zombie: Fig, target: Fig) -> bool:
@@ -96,7 +102,6 @@ def register(name: str, factory: Factory) -> None:
 def rebuild(data: dict[str, Any]) -> Referee:
     name = data.get("name")
     if name not in _FACTORIES:
-        raise IllegalActionError(
-            f"this game is refereed by {name!r}, which is not loaded (import its scenario "
-            "module first)", "referee")
+        raise IllegalActionError(Message("refusal.referee_not_loaded", {"name": str(name)}),
+                                 "referee")
     return _FACTORIES[name](data)

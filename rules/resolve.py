@@ -14,7 +14,8 @@ import shapely
 from geometry.polyline import point_along
 from geometry.space import Sight
 from geometry.units import CONTACT_INCHES as CONTACT
-from rules import inventory, panic
+from i18n import Message
+from rules import inventory, panic, routes, words
 from rules.actions import (
     Action,
     Carry,
@@ -64,10 +65,32 @@ CONTACT_GAP = 0.01  # moving "toward" a figure stops this far from its base: in 
 DISCRETE_INCHES = 3.0
 ALONE_INCHES = 5.0  # rien à perdre
 HEAL_PV = 2
+# one die or several: the words differ (False, True)
+_SHOOTS = (Message("engine.shoots_one"), Message("engine.shoots"))
+_THROWS = (Message("engine.throws_one"), Message("engine.throws"))
+_ATTACKS = (Message("engine.attacks_one"), Message("engine.attacks"))
+_ATTACKS_WITH = (Message("engine.attacks_with_one"), Message("engine.attacks_with"))
+_DOOR_NOTES = (Message("engine.closes_door"), Message("engine.opens_door"))  # by open
+_NO_HEALS = (Message("refusal.no_heals_contact"), Message("refusal.no_heals_any"))  # anywhere
+_ENDS = {"survivors": Message("engine.end_activations.survivors"),
+         "zombies": Message("engine.end_activations.zombies"),
+         "band": Message("engine.end_activations.band")}
+_PASSES = {"survivors": Message("engine.passes.survivors"),
+           "zombies": Message("engine.passes.zombies"),
+           "band": Message("engine.passes.band")}
 
 
-def _fail(message: str, where: str = "action") -> IllegalActionError:
+def _fail(message: Message, where: str = "action") -> IllegalActionError:
     return IllegalActionError(message, where)
+
+
+def _missing(game: Game, figure_id: str, where: str) -> IllegalActionError:
+    """A figure named in an action that is not there to act on: gone from the table, or
+    unknown to the game (the id is kept in the parameters, for programs)."""
+    if figure_id in game.figures:
+        return _fail(Message("refusal.not_on_table", {"who": words.who(game, figure_id)}),
+                     where)
+    return _fail(Message("refusal.unknown_figure", {"id": figure_id}), where)
 
 
 # --- movement ----------------------------------------------------------------------------
@@ -105,31 +128,37 @@ def _plan(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,
           max_len: float, ignore: tuple[str, ...]) -> tuple[Point, float]:
     space = game.space()
     if (to is None) == (toward is None):
-        raise _fail("a move needs either 'to' (a point) or 'toward' (a figure or point)")
+        raise _fail(Message("refusal.move_needs_goal"))
     if to is not None and (float(to[0]), float(to[1])) == fig.centre:
         return fig.centre, 0.0  # standing still (R1): no route to find
     if to is not None:
-        path = space.path(fig.id, to)
+        goal = (float(to[0]), float(to[1]))
+        path = space.path(fig.id, goal)
         if not path.reachable:
-            raise _fail(f"{fig.name} {fig.id} cannot reach {list(to)}: {path.reason}",
-                        "action.to")
+            raise routes.unreachable(game, fig, goal, path,
+                                     max_len if max_len > 0 else float(fig.move))
         if path.length > max_len + 1e-6:
-            raise _fail(f"{list(to)} is {path.length:.2f} in away along the shortest route; "
-                        f"{fig.name} {fig.id} moves {max_len:g} in", "action.to")
+            if max_len <= 0:
+                raise _fail(Message("refusal.cannot_move", {"who": words.who(game, fig)}),
+                            "action.to")
+            raise routes.too_far(game, fig, path, max_len)
         limit = _limit(game, fig, path.waypoints)
         if limit is not None and path.length > limit[0] + 1e-6:
-            raise _fail(f"{fig.name} {fig.id} must stop {limit[0]:.2f} in along the way to "
-                        f"{list(to)}: {limit[1]}", "action.to")
-        blocker = _overlaps_friend(game, fig, to, ignore)
+            raise _fail(Message("refusal.must_stop", {
+                "who": words.who(game, fig), "d": float(limit[0]), "why": limit[1]}),
+                "action.to")
+        blocker = _overlaps_friend(game, fig, goal, ignore)
         if blocker:
-            raise _fail(f"{fig.name} {fig.id} would end on the base of {blocker}", "action.to")
+            raise _fail(Message("refusal.on_a_base", {
+                "who": words.who(game, fig), "other": words.who(game, blocker)}), "action.to")
         for other in game.figures.values():
-            near = math.dist(to, other.centre) - fig.radius - other.radius <= CONTACT
+            near = math.dist(goal, other.centre) - fig.radius - other.radius <= CONTACT
             if near and other.on_table and fig.enemy_of(other) and _discrete_blocks(
                     game, fig, other):
-                    raise _fail(f"{other.name} {other.id} is discrète: {fig.id} must start "
-                                f"within 3 in to reach her", "action.to")
-        return (float(to[0]), float(to[1])), path.length
+                raise _fail(Message("refusal.discrete", {
+                    "who": words.who(game, fig), "target": words.who(game, other),
+                    "skill": words.skill(game, "discrete")}), "action.to")
+        return goal, path.length
     goals = goals_toward(game, fig, toward)
     check_toward(game, fig, toward, goals)
     for goal in goals:
@@ -150,7 +179,8 @@ def _plan(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,
     return fig.centre, 0.0
 
 
-def _limit(game: Game, fig: Fig, route: tuple[Point, ...]) -> tuple[float, str] | None:
+def _limit(game: Game, fig: Fig, route: tuple[Point, ...]
+           ) -> tuple[float, str | Message] | None:
     """The scenario's limit on a move along `route` (a dark or taken-over building)."""
     return None if game.referee is None else game.referee.move_limit(game, fig, route)
 
@@ -158,9 +188,8 @@ def _limit(game: Game, fig: Fig, route: tuple[Point, ...]) -> tuple[float, str] 
 def check_toward(game: Game, fig: Fig, toward: str | Point | None, goals: list[Point]) -> None:
     """A move toward something must at least be possible round the terrain."""
     if not game.space().same_region(fig.radius, fig.centre, goals):
-        name = toward if isinstance(toward, str) else list(toward or ())
-        raise _fail(f"{fig.name} {fig.id} has no way round the terrain to {name}",
-                    "action.toward")
+        assert toward is not None
+        raise routes.no_way_toward(game, fig, toward, goals[0] if goals else None, fig.move)
 
 
 def _walk(game: Game, fig: Fig, route: tuple[Point, ...], max_len: float,
@@ -190,7 +219,7 @@ def goals_toward(game: Game, fig: Fig, toward: str | Point | None) -> list[Point
         return [(float(toward[0]), float(toward[1]))]
     target = game.figures.get(toward)
     if target is None or not target.on_table:
-        raise _fail(f"there is no figure {toward!r} on the table", "action.toward")
+        raise _missing(game, toward, "action.toward")
     gap = CONTACT_GAP
     if fig.enemy_of(target) and _discrete_blocks(game, fig, target):
         gap = 0.3  # stops short of her base
@@ -213,7 +242,8 @@ def _leave_melee(game: Game, fig: Fig, end: Point) -> None:
         after = math.dist(end, enemy.centre) - fig.radius - enemy.radius
         if after <= CONTACT + 1e-9:
             continue
-        game.note(f"{fig.name} {fig.id} leaves the melee: {enemy.name} {enemy.id} strikes first")
+        game.note(Message("engine.leaves_melee", {"who": words.who(game, fig),
+                                                  "enemy": words.who(game, enemy)}))
         status = fig.status
         attack(game, enemy, fig, 1, "melee", free_weapon(game, enemy), free=True)
         if fig.status != status:
@@ -227,21 +257,24 @@ def do_move(game: Game, fig: Fig, act: Move | Carry, max_len: float, *,
     if length == 0.0:
         fig.moves += 1
         if is_hold(game, act):
-            game.note(f"{fig.name} {fig.id} stands still")
+            game.note(Message("engine.stands_still", {"who": words.who(game, fig)}))
         else:
-            game.note(f"{fig.name} {fig.id} finds the way barred by other figures and stays put")
+            game.note(Message("engine.way_barred", {"who": words.who(game, fig)}))
         return True
     status = fig.status
     _leave_melee(game, fig, end)
     if fig.status != status:
         return False
-    start = fig.centre
+    who = words.who(game, fig)
     fig.x, fig.y = end
     fig.moves += 1
     game.moved()
-    extra = f", D now {defence_of(fig, game.settings)}+" if fig.moves > 2 else ""
-    game.note(f"{fig.name} {fig.id} moves {length:.2f} in from ({start[0]:.2f}, {start[1]:.2f}) "
-              f"to ({end[0]:.2f}, {end[1]:.2f}){extra}")
+    if fig.moves > 2:
+        game.note(Message("engine.moves_tired", {
+            "who": who, "d": float(length), "n": fig.moves,
+            "defence": defence_of(fig, game.settings)}))
+    else:
+        game.note(Message("engine.moves", {"who": who, "d": float(length)}))
     return True
 
 
@@ -325,9 +358,10 @@ def attack(game: Game, attacker: Fig, target: Fig, dice: int, mode: Mode,
         if outcome == "miss" and mode == "shoot" and game.natural(first) == 1:
             _friendly_fire(game, attacker, target)
         elif outcome == "miss":
-            game.note(f"{attacker.name} {attacker.id} misses {target.name} {target.id}")
+            game.note(Message("engine.misses", {"who": words.who(game, attacker),
+                                                "target": words.who(game, target)}))
         elif outcome == "saved":
-            game.note(f"{target.name} {target.id} saves the wound")
+            game.note(Message("engine.saves", {"who": words.who(game, target)}))
         else:
             wound(game, attacker, target, mode, free=free)
 
@@ -339,12 +373,14 @@ def _friendly_fire(game: Game, shooter: Fig, target: Fig) -> None:
                if f.side == "survivors" and f.standing and not shooter.enemy_of(f)
                and game.in_contact(f.id, target.id)]
     if game.settings.friendly_fire != "on_natural_1" or not target.is_zombie or not friends:
-        game.note(f"{shooter.name} {shooter.id} misses {target.name} {target.id}")
+        game.note(Message("engine.misses", {"who": words.who(game, shooter),
+                                            "target": words.who(game, target)}))
         return
     victim = min(friends, key=lambda f: (game.distance(shooter.id, f.id), f.id))
-    game.note(f"a natural 1: the shot hits {victim.name} {victim.id} instead (friendly fire)")
-    if succeeds(game.roll(Roll("save 5+ (friendly fire)", victim.id)), 5):
-        game.note(f"{victim.name} {victim.id} saves the wound")
+    game.note(Message("engine.friendly_fire", {"victim": words.who(game, victim)}))
+    if succeeds(game.roll(Roll("save 5+ (friendly fire)", victim.id, Message(
+            "engine.purpose.save_friendly_fire", {"n": 5}))), 5):
+        game.note(Message("engine.saves", {"who": words.who(game, victim)}))
         return
     wound(game, shooter, victim, "shoot", free=True)
 
@@ -361,7 +397,8 @@ def wound(game: Game, attacker: Fig, target: Fig, mode: Mode, *, free: bool = Fa
         target.status = "removed"
         target.downed_by = attacker.id
         game.moved()
-        game.note(f"{attacker.name} {attacker.id} kills {target.name} {target.id}")
+        game.note(Message("engine.kills", {"who": words.who(game, attacker),
+                                           "target": words.who(game, target)}))
         if attacker.has("extremiste") and any(
                 f.is_zombie and f.on_table for f in game.figures.values()):
             game.offer({"kind": "extremiste", "figure": attacker.id,
@@ -373,16 +410,18 @@ def wound(game: Game, attacker: Fig, target: Fig, mode: Mode, *, free: bool = Fa
         return
     if target.has("robuste") and target.wounds_ignored == 0:
         target.wounds_ignored = 1
-        game.note(f"{target.name} {target.id} shrugs off the first wound (robuste)")
+        game.note(Message("engine.shrugs_off", {"who": words.who(game, target),
+                                                "skill": words.skill(game, "robuste")}))
         return
     target.pv -= 1
-    game.note(f"{target.name} {target.id} loses 1 PV ({target.pv} left)")
+    game.note(Message("engine.loses_pv", {"who": words.who(game, target),
+                                          "left": max(target.pv, 0)}))
     if target.pv <= 0:
         target.pv = 0
         target.status = "down"
         target.downed_by = attacker.id
         game.moved()
-        game.note(f"{target.name} {target.id} is down")
+        game.note(Message("engine.down", {"who": words.who(game, target)}))
         panic.after_fall(game, target, "down")
         war = game.mode == "zombie_war"
         if attacker.is_zombie and not free and (war or game.pools["zombies"] >= 1) and (
@@ -402,14 +441,16 @@ def hit_back(game: Game) -> None:
     for fid, zid in dict.fromkeys(replies):
         fig, zombie = game.figures[fid], game.figures[zid]
         if fig.standing and zombie.on_table:
-            game.note(f"{fig.name} {fig.id} hits back (violent, -1)")
+            game.note(Message("engine.hits_back", {"who": words.who(game, fig),
+                                                   "target": words.who(game, zombie),
+                                                   "skill": words.skill(game, "violent")}))
             attack(game, fig, zombie, 1, "melee", free_weapon(game, fig), free=True, malus=1)
 
 
 def die(game: Game, fig: Fig, killer: Fig | None) -> None:
     """A survivor dies; friends within 4 in, measured now, test panic (D18)."""
     fig.downed_by = killer.id if killer else fig.downed_by
-    game.note(f"{fig.name} {fig.id} dies")
+    game.note(Message("engine.dies", {"who": words.who(game, fig)}))
     game.pending = [w for w in game.pending if w.get("target") != fig.id]
     panic.after_fall(game, fig, "died")
     fig.status = "dead"
@@ -428,36 +469,45 @@ def free_weapon(game: Game, fig: Fig) -> str | None:
 
 def check_melee(game: Game, fig: Fig, act: Melee) -> None:
     target = game.figures.get(act.target)
-    if target is None or not target.on_table or not fig.enemy_of(target):
-        raise _fail(f"{act.target!r} is not an enemy on the table", "action.target")
+    if target is None or not target.on_table:
+        raise _missing(game, act.target, "action.target")
+    if not fig.enemy_of(target):
+        raise _fail(Message("refusal.not_an_enemy", {"who": words.who(game, fig),
+                                                     "target": words.who(game, target)}),
+                    "action.target")
     if target.status == "down" and not finished_off(game, target):
-        raise _fail(f"{target.name} {target.id} is down and cannot be attacked "
-                    "(setting down_survivor_death = never)", "action.target")
+        raise _fail(Message("refusal.down_not_attacked", {"target": words.who(game, target)}),
+                    "action.target")
     weapon = weapon_of(game, fig, act.weapon, ("melee",))
     reach = CONTACT
     if weapon is not None and (game.catalog.equipment[weapon].reach or 0) > 0:
         reach = REACH_INCHES
     d = game.distance(fig.id, target.id)
     if d > reach + 1e-9:
-        what = "base contact" if reach == CONTACT else f"{reach:g} in (reach weapon)"
-        raise _fail(f"{target.name} {target.id} is {d:.2f} in away; melee needs {what}",
-                    "action.target")
+        params = {"who": words.who(game, fig), "target": words.who(game, target), "d": d}
+        if reach == CONTACT:
+            raise _fail(Message("refusal.melee_not_in_contact", params), "action.target")
+        raise _fail(Message("refusal.melee_out_of_reach", {
+            **params, "weapon": words.item(game, weapon), "reach": float(reach)}),
+            "action.target")
     dice = melee_dice(game, fig, act)
     if game.settings.melee_ap_cap == "one":
-        if act.ap != (1 if weapon is None else game.catalog.equipment[weapon].ap_cost):
-            raise _fail("one attack per activation (setting melee_ap_cap = one)", "action.ap")
+        wanted = 1 if weapon is None else game.catalog.equipment[weapon].ap_cost
+        if act.ap != wanted:
+            raise _fail(Message("refusal.one_attack", {"ap": wanted}), "action.ap")
         return
+    too_many = Message("refusal.too_many_dice", {
+        "who": words.who(game, fig), "a": fig.attack, "ap": act.ap, "dice": dice})
     if game.settings.two_attacks_per_ap == "within_attack" and dice > max(fig.attack, 1):
-        raise _fail(f"{fig.name} {fig.id} rolls at most {fig.attack} attack dice (A); "
-                    f"{act.ap} AP would give {dice}", "action.ap")
+        raise _fail(too_many, "action.ap")
     most = most_melee_ap(game, fig, weapon)
     if act.ap > most:
         if weapon_rate(game, fig, weapon)[0] == 1:
-            raise _fail(f"{fig.name} {fig.id} rolls at most {fig.attack} attack dice (A); "
-                        f"{act.ap} AP would give {dice}", "action.ap")
-        raise _fail(f"{fig.name} {fig.id} rolls at most {dice_cap(game, fig, weapon)} attack "
-                    f"dice with the {weapon} (A {fig.attack}, two attacks for 1 AP), which "
-                    f"{most} AP give; {act.ap} AP would add none", "action.ap")
+            raise _fail(too_many, "action.ap")
+        raise _fail(Message("refusal.too_many_dice_weapon", {
+            "who": words.who(game, fig), "cap": dice_cap(game, fig, weapon),
+            "weapon": words.item(game, weapon), "a": fig.attack, "most": most, "ap": act.ap}),
+            "action.ap")
 
 
 def shooting_answer(game: Game, fig: Fig, reach: float) -> dict[str, Any]:
@@ -547,20 +597,40 @@ def has_ammo(game: Game, fig: Fig, weapon: str) -> bool:
 def check_shoot(game: Game, fig: Fig, act: Shoot) -> None:
     weapon_of(game, fig, act.weapon, ("shooting", "throwing"))
     if not has_ammo(game, fig, act.weapon):
-        raise _fail(f"{fig.name} {fig.id} has no ammunition left for the {act.weapon}",
+        raise _fail(Message("refusal.no_ammo", {"who": words.who(game, fig),
+                                                "weapon": words.item(game, act.weapon)}),
                     "action.weapon")
     item = game.catalog.equipment[act.weapon]
     answer = shooting_answer(game, fig, float(item.range or 0))
     if act.target not in answer["legal"]:
+        target = game.figures.get(act.target)
+        if target is None or not target.on_table:
+            raise _missing(game, act.target, "action.target")
+        who, aim = words.who(game, fig), words.who(game, target)
         if act.target in answer["candidates"]:
             why = answer["why"]
-            nearest = [z for z in answer["legal"] if why[z].startswith("nearest")]
-            threats = [z for z in answer["legal"] if z not in nearest]
-            also = (f" or one within 2 in of a survivor ({', '.join(threats)})" if threats
-                    else "; no other zombie is within 2 in of a survivor")
-            raise _fail(f"{act.target} is not a legal target: shoot the nearest zombie "
-                        f"({', '.join(nearest)}){also}", "action.target")
-        raise _fail(f"{act.target} is not in sight within {item.range:g} in", "action.target")
+            nearest = [words.who(game, z) for z in answer["legal"]
+                       if why[z].startswith("nearest")]
+            threats = [words.who(game, z) for z in answer["legal"]
+                       if not why[z].startswith("nearest")]
+            if threats:
+                raise _fail(Message("refusal.shoot_priority", {
+                    "target": aim, "nearest": nearest, "threats": threats}), "action.target")
+            raise _fail(Message("refusal.shoot_priority_nearest", {
+                "target": aim, "nearest": nearest}), "action.target")
+        reach = float(item.range or 0)
+        if game.referee is not None:
+            reach *= game.referee.range_factor(game)
+        d = game.distance(fig.id, target.id)
+        if not fig.enemy_of(target):
+            raise _fail(Message("refusal.not_an_enemy", {"who": who, "target": aim}),
+                        "action.target")
+        if d > reach + 1e-9:
+            raise _fail(Message("refusal.shoot_out_of_range", {
+                "who": who, "target": aim, "d": d, "range": reach,
+                "weapon": words.item(game, act.weapon)}), "action.target")
+        raise _fail(Message("refusal.shoot_not_seen", {"who": who, "target": aim}),
+                    "action.target")
 
 
 def _shots(game: Game, fig: Fig, weapon: str) -> int:
@@ -577,8 +647,10 @@ def _shots(game: Game, fig: Fig, weapon: str) -> int:
 def do_shoot(game: Game, fig: Fig, act: Shoot) -> None:
     target = game.figures[act.target]
     shots = _shots(game, fig, act.weapon)
-    game.note(f"{fig.name} {fig.id} shoots {target.name} {target.id} with the {act.weapon} "
-              f"({shots} attack{'s' if shots > 1 else ''})")
+    throws = game.catalog.equipment[act.weapon].kind == "throwing"
+    code = (_THROWS if throws else _SHOOTS)[shots > 1]
+    game.note(Message(code.code, {"who": words.who(game, fig), "target": words.who(game, target),
+                                  "weapon": words.item(game, act.weapon), "n": shots}))
     fire(game, fig, target, act.weapon, shots)
 
 
@@ -638,10 +710,10 @@ def _heal_source(game: Game, fig: Fig, target: Fig) -> Fig | None:
         for friend in [target, *others]:
             if friend.units.get("soins", 0) > 0:
                 return friend
-        whose = "any friend's" if anywhere else "one of a friend in base contact"
-        raise _fail(f"{fig.name} {fig.id} needs a healing item (soins): its own, "
-                    f"{target.id}'s or {whose}", "action")
-    raise _fail(f"{fig.name} {fig.id} has no healing item (soins) left", "action")
+        said = _NO_HEALS[anywhere]
+        raise _fail(Message(said.code, {"who": words.who(game, fig),
+                                        "target": words.who(game, target)}), "action")
+    raise _fail(Message("refusal.no_heals", {"who": words.who(game, fig)}), "action")
 
 
 def _raises_itself(fig: Fig, target: Fig) -> bool:
@@ -652,38 +724,43 @@ def _raises_itself(fig: Fig, target: Fig) -> bool:
 def check_heal(game: Game, fig: Fig, act: Heal) -> None:
     target = _friend(game, fig, act.target)
     if target.status == "down" and not fig.has("chirurgien") and not _raises_itself(fig, target):
-        raise _fail(f"{target.name} {target.id} is down: revive it (2 AP) instead",
+        raise _fail(Message("refusal.heal_down", {"target": words.who(game, target)}),
                     "action.target")
     if target.id == fig.id and not game.settings.self_heal:
-        raise _fail("a figure cannot heal itself (setting self_heal = false)", "action.target")
+        raise _fail(Message("refusal.no_self_heal", {"who": words.who(game, fig)}),
+                    "action.target")
     if target.standing and target.pv >= target.wounds:
-        raise _fail(f"{target.name} {target.id} has all its PV", "action.target")
+        raise _fail(Message("refusal.heal_full", {"target": words.who(game, target),
+                                                  "pv": target.wounds}), "action.target")
     _heal_source(game, fig, target)
 
 
-def _revive_source(fig: Fig, target: Fig) -> Fig:
+def _revive_source(game: Game, fig: Fig, target: Fig) -> Fig:
     """With revive_needs_healing_item: the reviver's item, else the down friend's (D29)."""
     for owner in (fig, target):
         if owner.units.get("soins", 0) > 0:
             return owner
-    raise _fail("reviving needs a healing item (setting revive_needs_healing_item): "
-                f"neither {fig.id} nor {target.id} has one left", "action")
+    raise _fail(Message("refusal.revive_needs_heals", {"who": words.who(game, fig),
+                                                       "target": words.who(game, target)}),
+                "action")
 
 
 def check_revive(game: Game, fig: Fig, act: Revive) -> None:
     target = _friend(game, fig, act.target)
     if target.id == fig.id:
-        raise _fail(f"{fig.name} {fig.id} cannot revive itself", "action.target")
+        raise _fail(Message("refusal.revive_self", {"who": words.who(game, fig)}),
+                    "action.target")
     if target.status != "down":
-        raise _fail(f"{target.name} {target.id} is not down", "action.target")
+        raise _fail(Message("refusal.not_down", {"target": words.who(game, target)}),
+                    "action.target")
     if game.settings.revive_needs_healing_item:
-        _revive_source(fig, target)
+        _revive_source(game, fig, target)
 
 
 def check_carry(game: Game, fig: Fig, act: Carry) -> None:
     target = _friend(game, fig, act.target)
     if target.status != "down":
-        raise _fail(f"{target.name} {target.id} is not down: only the fallen are carried",
+        raise _fail(Message("refusal.carry_not_down", {"target": words.who(game, target)}),
                     "action.target")
     plan_move(game, fig, act.to, act.toward, carry_length(game, fig), ignore=(target.id,))
 
@@ -695,44 +772,61 @@ def carry_length(game: Game, fig: Fig) -> float:
 
 def _friend(game: Game, fig: Fig, target_id: str) -> Fig:
     target = game.figures.get(target_id)
-    if target is None or target.side != "survivors" or target.band != fig.band \
-            or not target.on_table:
-        raise _fail(f"{target_id!r} is not a friend on the table", "action.target")
-    if target.id != fig.id and not game.in_contact(fig.id, target.id):
-        raise _fail(f"{target.name} {target.id} is not in base contact with {fig.id}",
+    if target is None or not target.on_table:
+        raise _missing(game, target_id, "action.target")
+    if target.side != "survivors" or target.band != fig.band:
+        raise _fail(Message("refusal.not_a_friend", {"who": words.who(game, fig),
+                                                     "target": words.who(game, target)}),
                     "action.target")
+    if target.id != fig.id and not game.in_contact(fig.id, target.id):
+        raise _fail(Message("refusal.not_in_contact", {
+            "who": words.who(game, fig), "target": words.who(game, target),
+            "d": game.distance(fig.id, target.id)}), "action.target")
     return target
 
 
 def check_exchange(game: Game, fig: Fig, act: Interact | Take | Give) -> None:
     """Opening a crate, taking an item from a marker, giving one to a friend (D31)."""
+    who = words.who(game, fig)
     if not fig.standing:
-        raise _fail(f"{fig.name} {fig.id} must be standing to do that", "action")
+        raise _fail(Message("refusal.must_stand", {"who": who}), "action")
     if isinstance(act, Give):
         target = _friend(game, fig, act.target)
-        if target.id == fig.id or not target.standing:
-            raise _fail(f"{act.target} cannot take it", "action.target")
+        if target.id == fig.id:
+            raise _fail(Message("refusal.give_self", {"who": who}), "action.target")
+        if not target.standing:
+            raise _fail(Message("refusal.cannot_take", {"target": words.who(game, target)}),
+                        "action.target")
         if fig.items.get(act.item, 0) < 1:
-            raise _fail(f"{fig.name} {fig.id} carries no {act.item}", "action.item")
+            raise _fail(Message("refusal.carries_no", {
+                "who": who, "item": words.item(game, act.item)}), "action.item")
         if not inventory.room_for(game, target, act.item):
-            raise _fail(f"{target.name} {target.id} has no room for a {act.item}",
-                        "action.item")
+            carried, allowed = inventory.load(game, target)
+            raise _fail(Message("refusal.no_room", {
+                "target": words.who(game, target), "item": words.item(game, act.item),
+                "carried": carried, "allowed": allowed}), "action.item")
         return
     marker = inventory.check_marker(game, fig, act.marker)
+    place = words.marker(game, marker)
     if isinstance(act, Interact):
         if marker["kind"] != "crate":
-            raise _fail(f"{act.marker} is already open: take what is in it", "action.marker")
+            raise _fail(Message("refusal.nothing_to_open", {"marker": place}),
+                        "action.marker")
         return
     if marker["kind"] == "crate":
-        raise _fail(f"{act.marker} is closed: open it first (interact)", "action.marker")
+        raise _fail(Message("refusal.crate_closed", {
+            "marker": place, "ap": int(marker.get("cost", 1))}), "action.marker")
     if marker.get("items", {}).get(act.item, 0) < 1:
-        raise _fail(f"there is no {act.item} on {act.marker}", "action.item")
+        raise _fail(Message("refusal.not_on_marker", {
+            "item": words.item(game, act.item), "marker": place}), "action.item")
     if act.drop is not None and fig.items.get(act.drop, 0) < 1:
-        raise _fail(f"{fig.name} {fig.id} carries no {act.drop} to drop", "action.drop")
+        raise _fail(Message("refusal.carries_no", {
+            "who": who, "item": words.item(game, act.drop)}), "action.drop")
     if not inventory.room_for(game, fig, act.item, act.drop):
         carried, allowed = inventory.load(game, fig)
-        raise _fail(f"{fig.name} {fig.id} carries {carried} of {allowed} encumbrance: "
-                    f"drop something to take the {act.item}", "action.drop")
+        raise _fail(Message("refusal.too_heavy", {
+            "who": who, "carried": carried, "allowed": allowed,
+            "item": words.item(game, act.item)}), "action.drop")
 
 
 def do_take(game: Game, fig: Fig, act: Take) -> None:
@@ -750,34 +844,42 @@ def do_take(game: Game, fig: Fig, act: Take) -> None:
         if fig.items[act.drop] <= 0:
             fig.items.pop(act.drop)
         items[act.drop] = items.get(act.drop, 0) + 1
-        game.note(f"{fig.name} {fig.id} drops a {act.drop} on {act.marker}")
+        game.note(Message("engine.drops", {"who": words.who(game, fig),
+                                           "item": words.item(game, act.drop),
+                                           "marker": words.marker(game, marker)}))
     inventory.move_item(game, marker["items"], marker.setdefault("units", {}), fig, act.item)
-    game.note(f"{fig.name} {fig.id} takes a {act.item} from {act.marker}")
+    game.note(Message("engine.takes", {"who": words.who(game, fig),
+                                       "item": words.item(game, act.item),
+                                       "marker": words.marker(game, marker)}))
     if not marker["items"]:
         del game.markers[act.marker]
 
 
 def check_door(game: Game, fig: Fig, act: Door) -> None:
     piece = next((t for t in game.terrain if t.id == act.door), None)
-    if piece is None or piece.kind != "door":
-        raise _fail(f"there is no door {act.door!r}", "action.door")
+    if piece is None:
+        raise _fail(Message("refusal.no_such_door", {"id": act.door}), "action.door")
+    if piece.kind != "door":
+        raise _fail(Message("refusal.not_a_door", {"piece": piece.words}), "action.door")
     gap = shapely.distance(piece.footprint, shapely.Point(fig.centre)) - fig.radius
     if gap > CONTACT + 1e-9:
-        raise _fail(f"{fig.name} {fig.id} is {gap:.2f} in from door {act.door}; touch it first",
-                    "action.door")
+        raise _fail(Message("refusal.door_too_far", {
+            "who": words.who(game, fig), "door": piece.words, "d": float(gap)}), "action.door")
     if piece.open:
         for other in game.figures.values():
             if other.on_table and shapely.distance(
                     piece.footprint, shapely.Point(other.centre)) < other.radius - 1e-9:
-                raise _fail(f"{other.id} stands in the doorway of {act.door}", "action.door")
+                raise _fail(Message("refusal.doorway_blocked", {
+                    "who": words.who(game, other), "door": piece.words}), "action.door")
 
 
 def do_door(game: Game, fig: Fig, act: Door) -> None:
+    door = words.piece(game, act.door)
     for item in game.edit_scene().get("terrain", []):
         if item.get("id") == act.door:
             item["open"] = not item.get("open", False)
-            state = "opens" if item["open"] else "closes"
-            game.note(f"{fig.name} {fig.id} {state} door {act.door}")
+            said = _DOOR_NOTES[bool(item["open"])]
+            game.note(Message(said.code, {"who": words.who(game, fig), "door": door}))
     game.reload_terrain()
 
 
@@ -798,17 +900,20 @@ def contamination_chance(game: Game, target: Fig) -> float:
 
 def do_contaminate(game: Game, zombie: Fig, target: Fig) -> None:
     d = defence_of(target, game.settings)
-    if not succeeds(game.roll(Roll(f"contaminate vs {d}+", zombie.id)), d):
-        game.note(f"{zombie.name} {zombie.id} fails to contaminate {target.name} {target.id}")
+    if not succeeds(game.roll(Roll(f"contaminate vs {d}+", zombie.id, Message(
+            "engine.purpose.contaminate", {"n": d}))), d):
+        game.note(Message("engine.contamination_fails", {"who": words.who(game, zombie),
+                                                         "target": words.who(game, target)}))
         return
     bonus = _resist_bonus(game, target)
-    if succeeds(game.roll(Roll("resist contamination 4+", target.id)), 4, bonus):
-        game.note(f"{target.name} {target.id} resists the contamination and stays down")
+    if succeeds(game.roll(Roll("resist contamination 4+", target.id, Message(
+            "engine.purpose.resist", {"n": 4}))), 4, bonus):
+        game.note(Message("engine.resists", {"who": words.who(game, target)}))
         return
     z = next((z for z in game.catalog.zombies.values() if z.from_class == target.cls),
              game.catalog.zombies["rodeur"])
-    article = "an" if z.name[0] in "AEIOU" else "a"
-    game.note(f"{target.name} {target.id} is contaminated and rises as {article} {z.name}")
+    game.note(Message("engine.rises", {"who": words.who(game, target),
+                                       "zombie": words.zombie_kind(game, z.id)}))
     target.downed_by = zombie.id
     if game.settings.contamination_counts_as_death:
         panic.after_fall(game, target, "contaminated")
@@ -835,12 +940,12 @@ def carry_out(game: Game, act: Action) -> None:
         return
     if isinstance(act, EndActivations):
         side = game.to_act
-        game.note(f"the {side} end their activations ({game.pools[side]} AP unused)")
+        game.note(words.by_side(side, _ENDS, ap=game.pools[side]))
         game.pools[side] = 0
         game.ended.append(side)
         return
     if isinstance(act, Pass):
-        game.note(f"the {game.to_act} pass ({game.pools[game.to_act]} AP kept)")
+        game.note(words.by_side(game.to_act, _PASSES, ap=game.pools[game.to_act]))
         return
     fig = game.figures[actor(act)]
     if fig.is_zombie and skills.offer_savoir(game, fig, act):
@@ -882,9 +987,14 @@ def resolve_action(game: Game, fig: Fig, act: Action) -> None:
         do_shoot(game, fig, act)
     elif isinstance(act, Melee):
         target = game.figures[act.target]
-        game.note(f"{fig.name} {fig.id} attacks {target.name} {target.id} "
-                  f"({melee_dice(game, fig, act)} dice)")
-        attack(game, fig, target, melee_dice(game, fig, act), "melee", act.weapon)
+        dice = melee_dice(game, fig, act)
+        params = {"who": words.who(game, fig), "target": words.who(game, target), "n": dice}
+        if act.weapon is None:
+            game.note(Message(_ATTACKS[dice > 1].code, params))
+        else:
+            game.note(Message(_ATTACKS_WITH[dice > 1].code, {
+                **params, "weapon": words.item(game, act.weapon)}))
+        attack(game, fig, target, dice, "melee", act.weapon)
     elif isinstance(act, Heal):
         target = game.figures[act.target]
         source = _heal_source(game, fig, target)
@@ -894,19 +1004,25 @@ def resolve_action(game: Game, fig: Fig, act: Action) -> None:
         if target.status == "down":
             target.status, target.resting = "standing", True
             game.moved()
-        lent = "" if source is None or source is fig else \
-            f" with {source.name} {source.id}'s healing item"
-        game.note(f"{fig.name} {fig.id} heals {target.name} {target.id}{lent} "
-                  f"(PV {target.pv})")
+        params = {"who": words.who(game, fig), "target": words.who(game, target),
+                  "pv": target.pv}
+        if source is not None and source is not fig:
+            game.note(Message("engine.heals_lent", {**params,
+                                                    "lender": words.who(game, source)}))
+        elif target is fig:
+            game.note(Message("engine.heals_self", params))
+        else:
+            game.note(Message("engine.heals", params))
     elif isinstance(act, Revive):
         target = game.figures[act.target]
         if game.settings.revive_needs_healing_item:
-            spend(game, _revive_source(fig, target), "soins")
+            spend(game, _revive_source(game, fig, target), "soins")
         target.pv = min(target.pv + HEAL_PV, target.wounds)
         target.status, target.resting = "standing", True
         game.moved()
-        game.note(f"{fig.name} {fig.id} revives {target.name} {target.id} (PV {target.pv}); "
-                  "it receives no AP this turn")
+        game.note(Message("engine.revives", {"who": words.who(game, fig),
+                                             "target": words.who(game, target),
+                                             "pv": target.pv}))
     elif isinstance(act, Carry):
         target = game.figures[act.target]
         start = fig.centre
@@ -920,7 +1036,8 @@ def resolve_action(game: Game, fig: Fig, act: Action) -> None:
         fig.status = "evacuated"
         fig.exit = act.exit
         game.moved()
-        game.note(f"{fig.name} {fig.id} leaves the table by {act.exit}")
+        game.note(Message("engine.leaves_table", {"who": words.who(game, fig),
+                                                  "exit": words.exit_name(game, act.exit)}))
     elif isinstance(act, Special):
         assert game.referee is not None
         game.referee.do_special(game, fig, act)
@@ -929,7 +1046,9 @@ def resolve_action(game: Game, fig: Fig, act: Action) -> None:
     elif isinstance(act, Give):
         target = game.figures[act.target]
         inventory.move_item(game, fig.items, fig.units, target, act.item)
-        game.note(f"{fig.name} {fig.id} gives a {act.item} to {target.name} {target.id}")
+        game.note(Message("engine.gives", {"who": words.who(game, fig),
+                                           "item": words.item(game, act.item),
+                                           "target": words.who(game, target)}))
     elif isinstance(act, Contaminate):
         do_contaminate(game, fig, game.figures[act.target])
     elif isinstance(act, UseSkill):

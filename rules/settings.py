@@ -11,7 +11,8 @@ from dataclasses import asdict, dataclass, fields
 from types import UnionType
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from geometry.errors import SurviveUsError
+from geometry.errors import SurviveUsError, shown
+from i18n import Message
 
 __all__ = ["Settings", "SettingsError", "DEFAULT_SETTINGS", "LEGACY"]
 
@@ -80,20 +81,20 @@ class Settings:
         if data is None:
             return cls()
         if not isinstance(data, Mapping):
-            raise SettingsError(f"{where}: expected an object, got {data!r}", where)
+            raise SettingsError(Message("refusal.settings.not_object", {
+                "where": where, "value": shown(data)}), where)
         hints = get_type_hints(cls)
         names = {f.name for f in fields(cls)}
         values: dict[str, Any] = {}
         for key, value in data.items():
             if key not in names:
-                raise SettingsError(f"{where}: unknown setting {key!r}", f"{where}.{key}")
+                raise SettingsError(Message("refusal.settings.unknown", {
+                    "where": where, "setting": str(key)}), f"{where}.{key}")
             allowed = _allowed(hints[key])
             if not _accepts(allowed, value):
-                shown = ", ".join(allowed)
-                raise SettingsError(
-                    f"{where}.{key}: {value!r} is not allowed (allowed: {shown})",
-                    f"{where}.{key}",
-                )
+                raise SettingsError(Message("refusal.settings.not_allowed", {
+                    "setting": str(key), "value": shown(value),
+                    "allowed": ", ".join(allowed)}), f"{where}.{key}")
             values[key] = value
         return cls(**values)
 

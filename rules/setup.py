@@ -13,6 +13,7 @@ import shapely
 
 from geometry.scene import load_scene
 from geometry.units import base_radius
+from i18n import Message
 from rules.catalog import Catalog, load_catalog
 from rules.errors import IllegalActionError
 from rules.figures import Fig, civilian, survivor_from_member, zombie_of
@@ -61,8 +62,7 @@ def deployment_spots(scene_json: dict[str, Any], taken: list[tuple[float, float]
             spots.append(p)
             if len(spots) == count:
                 return spots
-    raise IllegalActionError(f"no room for {count} more survivors in the deployment zone",
-                             "figures")
+    raise IllegalActionError(Message("refusal.no_room_to_deploy", {"n": count}), "figures")
 
 
 def zombie_war(scene_json: dict[str, Any], band_a: Roster, band_b: Roster, *,

@@ -8,6 +8,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from geometry.units import CONTACT_INCHES
+from i18n import Message
+from rules import words
 from rules.actions import Action, Melee, Move, Shoot, UseSkill
 from rules.dice import Roll
 from rules.errors import IllegalActionError
@@ -25,8 +27,13 @@ ONCE_PER_GAME = ("chanceux", "sprinter", "didactique")
 LUCKY_VICTIMS = 2
 
 
-def _fail(message: str, where: str = "action.skill") -> IllegalActionError:
+def _fail(message: Message, where: str = "action.skill") -> IllegalActionError:
     return IllegalActionError(message, where)
+
+
+_DOING = {"move": Message("engine.doing.move"), "melee": Message("engine.doing.melee"),
+          "contaminate": Message("engine.doing.contaminate"),
+          "other": Message("engine.doing.other")}
 
 
 def _holder(game: Game, skill: str, *, per: str, band: str | None = None) -> Fig | None:
@@ -64,8 +71,10 @@ def offer_savoir(game: Game, zombie: Fig, act: Action,
     from rules.legal import cost
 
     game.pools["zombies"] -= cost(game, act)
-    game.note(f"{zombie.name} {zombie.id} is about to {act.type}: {sci.name} {sci.id} may "
-              "cancel it (savoir)")
+    game.note(Message("engine.savoir_offer", {
+        "zombie": words.who(game, zombie), "doing": _DOING.get(act.type, _DOING["other"]),
+        "who": words.who(game, sci),
+        "skill": words.skill(game, "savoir")}))
     window = {"kind": "savoir", "figure": sci.id, "side": "survivors",
               "deferred": act.to_json()}
     if then is not None:
@@ -105,24 +114,26 @@ def skill_actions(game: Game, fig: Fig) -> list[Action]:
 
 
 def check_use(game: Game, fig: Fig, act: UseSkill) -> None:
+    who, skill = words.who(game, fig), words.skill(game, act.skill)
     if not fig.has(act.skill):
-        raise _fail(f"{fig.name} {fig.id} does not have the skill {act.skill!r}")
+        raise _fail(Message("refusal.no_skill", {"who": who, "skill": skill}))
     if act.skill in ONCE_PER_GAME and fig.used_game.get(act.skill):
-        raise _fail(f"{act.skill} is once per game and {fig.id} has used it")
+        raise _fail(Message("refusal.skill_used", {"who": who, "skill": skill}))
     if act.skill == "chanceux":
         if not any(z.is_zombie and z.on_table for z in game.figures.values()):
-            raise _fail("no zombie on the table")
+            raise _fail(Message("refusal.no_zombie"))
         _, tied, slots = lucky_split(game, fig)
         if act.target is not None and (act.target not in tied or len(tied) <= slots):
-            raise _fail(f"{act.target!r} is not one of the zombies tied for nearest; name one "
-                        f"only to break a tie ({', '.join(tied) if len(tied) > slots else 'none'})",
-                        "action.target")
+            if len(tied) > slots:
+                raise _fail(Message("refusal.lucky_tie", {
+                    "tied": [words.who(game, z) for z in tied]}), "action.target")
+            raise _fail(Message("refusal.lucky_no_tie"), "action.target")
     elif act.skill == "sprinter":
         from rules.resolve import plan_move
 
         plan_move(game, fig, act.to, act.target, fig.move)
     else:
-        raise _fail(f"{act.skill} is not used as an action; the game offers it when it applies")
+        raise _fail(Message("refusal.skill_not_action", {"skill": skill}))
 
 
 def use(game: Game, fig: Fig, act: UseSkill) -> None:
@@ -136,10 +147,12 @@ def use(game: Game, fig: Fig, act: UseSkill) -> None:
         for zid in sure + tied[:slots]:
             z = game.figures[zid]
             z.status, z.downed_by = "removed", fig.id
-            game.note(f"luck: {z.name} {z.id} is killed by another zombie (chanceux)")
+            game.note(Message("engine.lucky", {"zombie": words.who(game, z),
+                                               "skill": words.skill(game, "chanceux")}))
         game.moved()
     elif act.skill == "sprinter":
-        game.note(f"{fig.name} {fig.id} sprints: a free move (sprinter)")
+        game.note(Message("engine.sprints", {"who": words.who(game, fig),
+                                             "skill": words.skill(game, "sprinter")}))
         resolve.do_move(game, fig, Move(fig.id, to=act.to, toward=act.target), fig.move)
 
 
@@ -198,16 +211,18 @@ def check_window(game: Game, window: dict[str, Any], act: Action) -> None:
 
     kind = window["kind"]
     if not (isinstance(act, UseSkill) and act.skill == kind and act.figure == window["figure"]):
-        raise _fail(f"now {window['figure']} may use {kind} (or decline)", "action")
+        raise _fail(Message("refusal.now_skill", {"who": words.who(game, window["figure"]),
+                                                  "skill": words.skill(game, kind)}), "action")
     fig = game.figures[act.figure]
     if kind == "extremiste":
         target = _nearest_zombie(game, fig)
         if target is None:
-            raise _fail("no zombie left to run at")
+            raise _fail(Message("refusal.no_zombie_left"))
         plan_move(game, fig, None, target, fig.move)
     elif kind == "hysterique":
         if act.to is None and act.target is None:
-            raise _fail("hystérique: say where to run ('to' a point or toward a 'target')")
+            raise _fail(Message("refusal.hysterical_where", {
+                "skill": words.skill(game, "hysterique")}))
         plan_move(game, fig, act.to, act.target if act.to is None else None, fig.move)
 
 
@@ -220,8 +235,9 @@ def carry_out_window(game: Game, window: dict[str, Any], act: Action) -> None:
     if kind == "savoir":
         fig.used_turn["savoir"] = 1
         deferred = window["deferred"]
-        game.note(f"{fig.name} {fig.id} foresees it: the activation of {deferred['figure']} "
-                  "is cancelled (savoir)")
+        game.note(Message("engine.savoir_cancels", {
+            "who": words.who(game, fig), "zombie": words.who(game, str(deferred["figure"])),
+            "skill": words.skill(game, "savoir")}))
         if "then" in window:
             from rules.windows import resume
 
@@ -229,17 +245,21 @@ def carry_out_window(game: Game, window: dict[str, Any], act: Action) -> None:
     elif kind == "didactique":
         fig.used_game["didactique"] = 1
         side = game.side_of(fig)
-        new = game.roll(Roll(f"{side}' action points, re-rolled", fig.id))
+        new = game.roll(Roll(f"{side}' action points, re-rolled", fig.id,
+                             Message("engine.purpose.ap_again")))
         game.pools[side] += new - int(window["die"])
-        game.note(f"didactique: the AP die is re-rolled ({window['die']} -> {new}); "
-                  f"{side} have {game.pools[side]} AP")
+        game.note(Message("engine.ap_die_again", {
+            "skill": words.skill(game, "didactique"), "old": int(window["die"]), "new": new,
+            "ap": game.pools[side]}))
     elif kind == "extremiste":
         target = _nearest_zombie(game, fig)
-        game.note(f"{fig.name} {fig.id} charges the nearest zombie (extrémiste)")
+        game.note(Message("engine.charges", {"who": words.who(game, fig),
+                                             "skill": words.skill(game, "extremiste")}))
         resolve.do_move(game, fig, Move(fig.id, toward=target), fig.move)
         panic.check_surrounded(game)
     elif kind == "hysterique":
-        game.note(f"{fig.name} {fig.id} runs off screaming (hystérique)")
+        game.note(Message("engine.runs_off", {"who": words.who(game, fig),
+                                              "skill": words.skill(game, "hysterique")}))
         toward = act.target if act.to is None else None
         resolve.do_move(game, fig, Move(fig.id, to=act.to, toward=toward), fig.move)
         panic.check_surrounded(game)

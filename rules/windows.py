@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rules import legal
+from i18n import Message
+from rules import legal, words
 from rules.actions import (
     Action,
     Contaminate,
@@ -43,8 +44,24 @@ __all__ = ["check", "actions", "carry_out", "offer_reaction", "offer_reaction_be
 Window = dict[str, Any]
 
 
-def _fail(message: str) -> IllegalActionError:
+def _fail(message: Message) -> IllegalActionError:
     return IllegalActionError(message, "action")
+
+
+_AGAIN = {"melee": Message("refusal.now_melee_again"), "shoot": Message("refusal.now_shoot_again")}
+# what a declined window let pass, for the note
+_WINDOWS = {"reaction": Message("engine.window.reaction"),
+            "contaminate": Message("engine.window.contaminate"),
+            "reactivate": Message("engine.window.reactivate"),
+            "zombie_control": Message("engine.window.zombie_control"),
+            "throw_again": Message("engine.window.throw_again")}
+
+
+def _figure(game: Game, figure_id: str) -> words.Words:
+    """A figure an action names: its name, or "that figure" for an id the game lacks."""
+    if figure_id in game.figures:
+        return words.who(game, figure_id)
+    return Message("engine.figure.unknown")
 
 
 def actions(game: Game, window: Window) -> list[Action]:
@@ -93,48 +110,50 @@ def _must_charge(game: Game, window: Window) -> bool:
 def check(game: Game, window: Window, act: Action) -> None:
     if isinstance(act, Decline):
         if _must_charge(game, window):
-            raise _fail("the extrémiste move must be made (setting extremiste_move = mandatory)")
+            raise _fail(Message("refusal.must_charge", {
+                "who": words.who(game, window["figure"]),
+                "skill": words.skill(game, "extremiste")}))
         return
     kind = window["kind"]
     if kind == "reaction":
         if not isinstance(act, Move | Melee):
-            raise _fail("the zombies' reaction is one 1-AP move or attack (or decline)")
+            raise _fail(Message("refusal.reaction_kind"))
         fig = game.figures.get(act.figure)
         if fig is None or not fig.is_zombie:
-            raise _fail(f"{act.figure!r} is not a zombie")
+            raise _fail(Message("refusal.not_a_zombie", {"who": _figure(game, act.figure)}))
         reason = legal.why_not_active(game, fig)
-        if reason:
+        if reason is not None:
             raise _fail(reason)
         if isinstance(act, Melee) and act.ap != 1:
-            raise _fail("the reaction is a 1-AP activation: ap must be 1")
+            raise _fail(Message("refusal.reaction_one_ap"))
         legal.check_action(game, fig, act)
     elif kind == "contaminate":
         if not (isinstance(act, Contaminate) and act.figure == window["figure"]
                 and act.target == window["target"]):
-            raise _fail(f"now {window['figure']} may contaminate {window['target']} "
-                        "(or decline)")
+            raise _fail(Message("refusal.now_contaminate", {
+                "who": words.who(game, window["figure"]),
+                "target": words.who(game, window["target"])}))
         legal.check_action(game, game.figures[act.figure], act)
     elif kind == "reactivate":
         fig = game.figures[window["figure"]]
         wanted = Melee if window["action"] == "melee" else Shoot
         if not isinstance(act, wanted) or act.figure != fig.id:
-            raise _fail(f"now {fig.id} may {window['action']} again (or decline)")
+            raise _fail(Message(_AGAIN[window["action"]].code, {"who": words.who(game, fig)}))
         legal.check_action(game, fig, act)
     elif kind == "zombie_control":
         if not isinstance(act, Move | Melee):
-            raise _fail(f"band {window['side']} now moves or fights with one zombie "
-                        "(or declines)")
+            raise _fail(Message("refusal.control_kind", {"band": window["side"]}))
         fig = game.figures.get(act.figure)
         if fig is None or fig not in controllable(game, window["enemy"]):
-            raise _fail(f"{act.figure!r} is not a zombie within 20 in of band "
-                        f"{window['enemy']}")
+            raise _fail(Message("refusal.not_controllable", {
+                "who": _figure(game, act.figure), "band": window["enemy"]}))
         legal.check_action(game, fig, act)
     elif kind == "throw_again":
         fig = game.figures[window["figure"]]
         if not (isinstance(act, Shoot) and act.figure == fig.id
                 and act.weapon == window["weapon"]):
-            raise _fail(f"now {fig.id} may throw its other {window['weapon']} at another "
-                        "target (or decline)")
+            raise _fail(Message("refusal.now_throw_again", {
+                "who": words.who(game, fig), "weapon": words.item(game, window["weapon"])}))
         legal.check_action(game, fig, act, free=True)
     else:
         from rules import skills
@@ -149,7 +168,8 @@ def carry_out(game: Game, window: Window, act: Action) -> None:
     game.pending.pop(0)
     kind = window["kind"]
     if isinstance(act, Decline):
-        game.note(f"{window['side']} let the {kind} pass")
+        what = _WINDOWS.get(kind) or words.skill(game, kind)
+        game.note(Message("engine.declined", {"what": what}))
         if kind == "savoir":
             deferred = parse_action(window["deferred"])
             resolve.activate(game, game.figures[actor(deferred)], deferred, paid=True)
@@ -172,13 +192,16 @@ def carry_out(game: Game, window: Window, act: Action) -> None:
         return
     if kind == "zombie_control":
         fig = game.figures[actor(act)]
-        game.note(f"band {window['side']} sets {fig.name} {fig.id} on band {window['enemy']}")
+        game.note(Message("engine.sets_on", {"band": window["side"], "who": words.who(game, fig),
+                                             "enemy": window["enemy"]}))
         resolve.activate(game, fig, act, paid=True)
         return
     if kind == "throw_again":
         assert isinstance(act, Shoot)
         fig, target = game.figures[act.figure], game.figures[act.target]
-        game.note(f"{fig.name} {fig.id} throws again at {target.name} {target.id}")
+        game.note(Message("engine.throws_again", {"who": words.who(game, fig),
+                                                  "target": words.who(game, target),
+                                                  "weapon": words.item(game, act.weapon)}))
         resolve.fire(game, fig, target, act.weapon, int(window["dice"]))
         return
     skills.carry_out_window(game, window, act)
@@ -214,7 +237,8 @@ def resume(game: Game, window: Window) -> None:
     try:
         legal.check_action(game, fig, deferred, free=True)
     except IllegalActionError as error:
-        game.note(f"{fig.name} {fig.id} can no longer do it: {error.message}")
+        game.note(Message("engine.no_longer", {"who": words.who(game, fig),
+                                               "why": error.words or error.message}))
         return
     resolve.activate(game, fig, deferred, paid=True, again=bool(window.get("again")))
 
@@ -242,7 +266,7 @@ def _reacts(game: Game, act: Action, when: str) -> bool:
 def offer_reaction(game: Game, act: Action) -> None:
     """A survivor action of 2 AP or more lets one zombie act at once for 1 AP (D6)."""
     if _reacts(game, act, "after"):
-        game.note("the survivors spent 2 AP at once: one zombie may react for 1 AP")
+        game.note(Message("engine.reaction_after"))
         game.offer({"kind": "reaction", "side": "zombies"})
 
 
@@ -253,7 +277,7 @@ def offer_reaction_before(game: Game, act: Action, *, again: bool = False) -> bo
     if not _reacts(game, act, "before"):
         return False
     game.pools[game.side_of(game.figures[actor(act)])] -= legal.cost(game, act)
-    game.note("the survivors commit 2 AP: one zombie may react for 1 AP before it resolves")
+    game.note(Message("engine.reaction_before"))
     window: Window = {"kind": "reaction", "side": "zombies", "deferred": act.to_json()}
     if again:
         window["again"] = True

@@ -4,7 +4,8 @@
 turn's AP are rolled from the dice given; there is no RNG after that. `Golden` plays it step
 by step: each step gets exactly the dice it rolls (one die fewer must raise NeedDice and leave
 the game untouched), and `finish()` checks that the exported record replays to the same state
-and that undo walks back through every state seen.
+and that undo walks back through every state seen. A step's notes are messages: the step
+returns them in English words (`english`), and a refusal must be a message too.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from i18n import note_text
+from i18n.message import is_message
 from rules.actions import Action
 from rules.catalog import load_catalog
 from rules.dice import NeedDice
@@ -23,8 +26,8 @@ from rules.game import Game
 from rules.settings import Settings
 from rules.warband import Member
 
-__all__ = ["CAT", "R", "TABLE", "TOUCH", "Golden", "at", "d", "door", "start", "survivor",
-           "wall", "zombie"]
+__all__ = ["CAT", "R", "TABLE", "TOUCH", "Golden", "at", "d", "door", "english", "start",
+           "survivor", "wall", "zombie"]
 
 CAT = load_catalog()
 TABLE = 31.4961
@@ -66,6 +69,13 @@ def start(figures: Sequence[Fig], dice: Iterable[int], *, terrain: Sequence[dict
                     max_turns=max_turns)
 
 
+def english(notes: Sequence[Any], lang: str = "en") -> list[str]:
+    """Log notes in words; each must be a message (a code and parameters), not text."""
+    for note in notes:
+        assert is_message(note), f"a note in English text, not a message: {note!r}"
+    return [note_text(n, lang) for n in notes]
+
+
 def at(game: Game, fid: str) -> tuple[float, float]:
     f = game.figures[fid]
     return (round(f.x, 2), round(f.y, 2))
@@ -96,13 +106,19 @@ class Golden:
         notes = game.apply(action, dice=list(dice))
         assert game.log[-1]["dice"] == list(dice), "every die given is used"
         self.states.append(game.to_json())
-        return notes
+        return english(notes)
 
     def refused(self, action: Action | dict[str, Any], match: str,
-                error: type[Exception] = IllegalActionError) -> None:
+                error: type[Exception] = IllegalActionError, code: str | None = None) -> None:
+        """The action is refused with a message (`code`, if given) whose English words
+        match `match`, and the game is left untouched."""
         before = self.game.to_json()
-        with pytest.raises(error, match=match):
+        with pytest.raises(error, match=match) as caught:
             self.game.apply(action, dice=[])
+        words = getattr(caught.value, "words", None)
+        assert words is not None, f"a refusal in English text, not a message: {caught.value}"
+        if code is not None:
+            assert words.code == code
         assert self.game.to_json() == before
 
     def finish(self) -> None:

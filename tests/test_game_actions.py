@@ -37,10 +37,11 @@ def far_zombie() -> object:
 def test_move_to_a_point_within_m() -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [1, 1, 1])
     g = Golden(game)
-    g.refused(Move("s1", to=(5, 10.1)), r"^\[5, 10\.1\] is 5\.10 in away along the shortest "
-              r"route; Ex-flic \(H\) s1 moves 5 in$")
+    g.refused(Move("s1", to=(5, 10.1)), r"^That spot is 5\.1 in away and Ex-cop \(M\) moves "
+              r"5\.0 in a move: that is 2 AP of moves\. Move 5\.0 in toward it now and the "
+              r"rest after\.$", code="refusal.too_far")
     notes = g(Move("s1", to=(5, 10)))
-    assert notes == ["Ex-flic (H) s1 moves 5.00 in from (5.00, 5.00) to (5.00, 10.00)"]
+    assert notes == ["Ex-cop (M) moves 5.0 in"]
     assert at(game, "s1") == (5.0, 10.0) and game.figures["s1"].moves == 1
     g.finish()
 
@@ -52,7 +53,7 @@ def test_move_toward_a_figure_stops_in_base_contact() -> None:
     notes = g(Move("z1", toward="s1"))  # 4.24 in centre to centre, 3.26 in edge to edge
     assert d(game, "z1", "s1") == pytest.approx(0.01)
     assert game.in_contact("z1", "s1")
-    assert notes[0].startswith("Rôdeur z1 moves 3.25 in from (8.00, 8.00)")
+    assert notes[0] == "Walker 1 moves 3.2 in"  # 3.25 in
     g.finish()
 
 
@@ -75,7 +76,7 @@ def test_third_move_lowers_defence() -> None:
     g(Move("z1", to=(5, 13)))
     assert defence_of(s1) == 5
     notes = g(Move("s1", to=(5, 8)))
-    assert notes == ["Ex-flic (H) s1 moves 1.00 in from (5.00, 7.00) to (5.00, 8.00), D now 4+"]
+    assert notes == ["Ex-cop (M) moves 1.0 in: move 3 this turn, D now 4+"]
     assert s1.moves == 3 and defence_of(s1) == 4
     g(Move("z1", to=(5, 12.5)))
     g(Move("s1", to=(5, 9)))
@@ -83,8 +84,8 @@ def test_third_move_lowers_defence() -> None:
     g(Move("z1", toward="s1"))
     g(EndActivations())
     notes = g(Melee("z1", "s1"), [3, 6])
-    assert notes[1:4] == ["rolls 3 (melee attack vs 3+, z1)", "rolls 6 (save 5+, s1)",
-                          "Ex-flic (H) s1 saves the wound"]
+    assert notes[1:4] == ["Slasher 1 rolls 3 (melee, hits on 3+)",
+                          "Ex-cop (M) rolls 6 (save on 5+)", "Ex-cop (M) saves the wound"]
     g.finish()
 
 
@@ -95,9 +96,10 @@ def test_move_around_a_wall() -> None:
     route = game.space().path("s1", (9.5, 5))
     assert 4.0 < route.length < 5.0  # 3 in straight, but the wall is in the way
     moved = game.clone()
-    g.refused(Move("s2", to=(9.5, 5)), "along the shortest route; Bourrin .* moves 4 in")
+    g.refused(Move("s2", to=(9.5, 5)), r"^That spot is 5\.0 in away and Bruiser \(M\) moves "
+              r"4\.0 in a move: that is 2 AP of moves\.", code="refusal.too_far")
     notes = g(Move("s1", to=(9.5, 5)))
-    assert notes[0].startswith(f"Ex-flic (H) s1 moves {route.length:.2f} in")
+    assert notes[0] == f"Ex-cop (M) moves {route.length:.1f} in"
     assert moved.figures["s1"].centre == (6.5, 5)
     g.finish()
 
@@ -110,24 +112,31 @@ def test_closed_door_blocks_and_the_door_action_opens_it() -> None:
     game = start([survivor("s1", "ex_flic_h", 11, 9.38), survivor("s2", "bourrin", 5, 5),
                   zombie("z1", "rodeur", 11, 14)], [6, 6, 6], terrain=DOOR_SCENE)
     g = Golden(game)
-    g.refused(Move("s1", to=(11, 11)), "cannot reach")
-    g.refused(Door("s2", "d1"), r"^Bourrin \(H\) s2 is .* in from door d1; touch it first$")
-    g.refused(Door("s1", "w1"), "there is no door 'w1'")
+    g.refused(Move("s1", to=(11, 11)), r"^Ex-cop \(M\) has no way there with the doors shut: "
+              r"open the door first \(1 AP a door\); the way is then 1\.6 in, 2 AP in all",
+              code="refusal.no_way_doors")
+    g.refused(Door("s2", "d1"), r"^Bruiser \(M\) is .* in from the door: move into contact with "
+              r"it first \(1 AP\)\.$", code="refusal.door_too_far")
+    g.refused(Door("s1", "w1"), "^That is not a door: the wall.$", code="refusal.not_a_door")
+    g.refused(Door("s1", "w9"), "^There is no such door", code="refusal.no_such_door")
     assert Door("s1", "d1") in game.legal_actions()
     assert game.legal_actions().count(Door("s1", "d1")) == 1
     notes = g(Door("s1", "d1"))
-    assert notes == ["Ex-flic (H) s1 opens door d1"]
+    assert notes == ["Ex-cop (M) opens the door"]
     assert game.pools["survivors"] == 2 + 6 - 1
     assert game.scene_json["terrain"][1]["open"] is True
-    g.refused(Door("z1", "d1"), "zombies can only move, fight and contaminate")
+    g.refused(Door("z1", "d1"), "Zombies can only move, fight and contaminate")
     g(Move("z1", to=(11, 10.5)))  # through the open doorway
-    g.refused(Door("s1", "d1"), "z1 stands in the doorway of d1")
+    g.refused(Door("s1", "d1"), r"^Walker 1 stands in the doorway \(the door\): it cannot be "
+              r"closed\.$", code="refusal.doorway_blocked")
     g(Move("s1", to=(11, 8)))
     g(Move("z1", to=(11, 11.5)))
     g(Move("s1", to=(11, 9.38)))
     g(Move("z1", to=(11, 12)))
-    assert g(Door("s1", "d1")) == ["Ex-flic (H) s1 closes door d1"]
-    g.refused(Move("z1", to=(11, 10.5)), "cannot reach")
+    assert g(Door("s1", "d1")) == ["Ex-cop (M) closes the door"]
+    g.refused(Move("z1", to=(11, 10.5)), r"^Walker 1 cannot end a move there: the base would "
+              r"overlap the door there\. The nearest spot where the base fits is 0\.\d in from "
+              r"it, 1\.\d in away \(1 AP of moves\)\.$", code="refusal.cannot_stand_there_try")
     g.finish()
 
 
@@ -143,12 +152,16 @@ def test_shooting_needs_sight_and_range() -> None:
     game = start([gunner(), zombie("z1", "rodeur", 5, 27.5), zombie("z2", "rodeur", 9, 9)],
                  [6, 6, 6], terrain=[wall("w", (7, 3), (7, 14))])
     g = Golden(game)
-    g.refused(Shoot("s1", "z2", "pistolet"), r"^z2 is not in sight within 20 in$")
-    g.refused(Shoot("s1", "z1", "pistolet"), r"^z1 is not in sight within 20 in$")  # 21.5 in
+    g.refused(Shoot("s1", "z2", "pistolet"), r"^Ex-cop \(M\) cannot see Walker 2: move to "
+              r"where it is in sight first\.$", code="refusal.shoot_not_seen")
+    g.refused(Shoot("s1", "z1", "pistolet"), r"^Walker 1 is 21\.5 in from Ex-cop \(M\), beyond "
+              r"the 20\.0 in of Pistol: move closer first\.$", code="refusal.shoot_out_of_range")
     assert [a for a in game.legal_actions() if isinstance(a, Shoot)] == []
-    g.refused(Shoot("s1", "z2", "fusil"), r"^Ex-flic \(H\) s1 carries no fusil$")
-    g.refused(Shoot("s1", "z2", "balles"), r"^balles is not a shooting or throwing weapon$")
-    g.refused(Shoot("s1", "z2", "bazooka"), r"^no weapon is called 'bazooka'$")
+    g.refused(Shoot("s1", "z2", "fusil"), r"^Ex-cop \(M\) does not carry Rifle\.$",
+              code="refusal.carries_no")
+    g.refused(Shoot("s1", "z2", "balles"), r"^10 rounds is not a shooting or throwing weapon\.$")
+    g.refused(Shoot("s1", "z2", "bazooka"), r"^There is no such weapon\.$",
+              code="refusal.unknown_weapon")
     g.finish()
 
 
@@ -158,14 +171,14 @@ def test_target_priority_nearest_or_threatening() -> None:
                   zombie("z3", "rodeur", 5, 16)], [6, 6, 6])
     g = Golden(game)
     g.refused(Shoot("s1", "z3", "pistolet"),
-              r"^z3 is not a legal target: shoot the nearest zombie \(z1\) or one within 2 in "
-              r"of a survivor \(z2\)$")
+              r"^Walker 3 may not be shot now: shoot the nearest zombie \(Walker 1\) or one "
+              r"within 2 in of a survivor \(Walker 2\)\.$", code="refusal.shoot_priority")
     shots = {a.target for a in game.legal_actions() if isinstance(a, Shoot)}
     assert shots == {"z1", "z2"}  # z2 is 1.5 in from s2: it threatens a survivor
     notes = g(Shoot("s1", "z2", "pistolet"), [4, 2])
-    assert notes == ["Ex-flic (H) s1 shoots Rôdeur z2 with the pistolet (1 attack)",
-                     "rolls 4 (shoot attack vs 2+, s1)", "rolls 2 (save 5+, z2)",
-                     "Ex-flic (H) s1 kills Rôdeur z2"]
+    assert notes == ["Ex-cop (M) shoots at Walker 2 with Pistol (1 attack)",
+                     "Ex-cop (M) rolls 4 (shot, hits on 2+)", "Walker 2 rolls 2 (save on 5+)",
+                     "Ex-cop (M) kills Walker 2"]
     assert game.figures["z2"].status == "removed" and game.pools["survivors"] == 7
     g.finish()
 
@@ -175,7 +188,7 @@ def test_rifle_costs_two_ap_and_uses_rounds() -> None:
                  two_ap_reaction="off")
     g = Golden(game)
     notes = g(Shoot("s1", "z1", "fusil"), [3])
-    assert notes[-1] == "Ex-flic (H) s1 misses Ignoble z1"  # no bonus: 3 < 4+
+    assert notes[-1] == "Ex-cop (M) misses Abomination 1"  # no bonus: 3 < 4+
     assert game.pools == {"survivors": 7 - 2, "zombies": 5}
     assert game.figures["s1"].units == {"balles": 9}
     g.finish()
@@ -192,7 +205,8 @@ def test_ammunition_runs_out_and_the_empty_item_is_discarded() -> None:
     assert game.figures["s1"].units == {}
     g(Move("z1", to=(5, 17)))
     g.refused(Shoot("s1", "z1", "pistolet"),
-              r"^Ex-flic \(H\) s1 has no ammunition left for the pistolet$")
+              r"^Ex-cop \(M\) has no ammunition left for Pistol: take some from a friend or a "
+              r"crate, or use another weapon\.$", code="refusal.no_ammo")
     g.finish()
 
 
@@ -218,7 +232,7 @@ def test_shooting_roll_bonuses(roll: int, weapon: str, skill: str, hit: bool) ->
                  [6, 6, 6])
     g = Golden(game)
     notes = g(Shoot("s1", "z1", weapon), [roll, 4] if hit else [roll])
-    assert notes[1] == f"rolls {roll} (shoot attack vs 4+, s1)"
+    assert notes[1] == f"Ex-cop (M) rolls {roll} (shot, hits on 4+)"
     assert game.figures["z1"].on_table is not hit
     g.finish()
 
@@ -238,7 +252,7 @@ def test_zombie_saves_shooting_on_5(save: int, kept: bool) -> None:
     game = start([gunner(), zombie("z1", "rodeur", 5, 12), far_zombie()], [6, 6, 6])
     g = Golden(game)
     notes = g(Shoot("s1", "z1", "pistolet"), [5, save])
-    assert notes[2] == f"rolls {save} (save 5+, z1)"
+    assert notes[2] == f"Walker 1 rolls {save} (save on 5+)"
     assert game.figures["z1"].on_table is kept
     g.finish()
 
@@ -247,13 +261,13 @@ def test_fronde_two_dice_per_ap_and_no_ammunition() -> None:
     game = start([gunner(fronde=1), zombie("z1", "ignoble", 5, 9), far_zombie()], [6, 6, 6])
     g = Golden(game)
     notes = g(Shoot("s1", "z1", "fronde"), [2, 5, 6])  # miss; hit and the 6 saves
-    assert notes[0] == "Ex-flic (H) s1 shoots Ignoble z1 with the fronde (2 attacks)"
+    assert notes[0] == "Ex-cop (M) shoots at Abomination 1 with Slingshot (2 attacks)"
     assert game.pools["survivors"] == 7 - 1 and game.figures["z1"].on_table
     g(Move("z1", to=(5, 8)))
     notes = g(Shoot("s1", "z1", "fronde"), [5, 1])  # the first kills: the second is lost
-    assert notes[-1] == "Ex-flic (H) s1 kills Ignoble z1"
+    assert notes[-1] == "Ex-cop (M) kills Abomination 1"
     g(Move("zf", to=(18, 17)))
-    g.refused(Shoot("s1", "zf", "fronde"), "not in sight within 5 in")
+    g.refused(Shoot("s1", "zf", "fronde"), "beyond the 5.0 in of Slingshot")
     g.finish()
 
 
@@ -265,16 +279,16 @@ def test_molotov_two_cocktails_per_ap_and_the_second_one_retargeted() -> None:
     g = Golden(game)
     assert game.figures["s1"].units == {"cocktail_molotov": 4}
     notes = g(Shoot("s1", "z1", "cocktail_molotov"), [2, 3])  # 2 + 1 hits the 2+, kills
-    assert notes[0] == ("Anarchiste (H/F) s1 shoots Rôdeur z1 with the cocktail_molotov "
-                        "(2 attacks)")
+    assert notes[0] == "Anarchist (M/F) throws Molotov cocktail at Walker 1 (2 attacks)"
     assert game.pending == [{"kind": "throw_again", "figure": "s1", "weapon": "cocktail_molotov",
                              "dice": 1, "side": "survivors"}]
     assert game.figures["s1"].units == {"cocktail_molotov": 3}
     assert game.legal_actions() == [Shoot("s1", "z2", "cocktail_molotov"), Decline()]
-    g.refused(Move("s1", to=(5, 4)), "may throw its other cocktail_molotov")
+    g.refused(Move("s1", to=(5, 4)), "^Now Anarchist \\(M/F\\) may throw Molotov cocktail "
+              "again at another target, or decline.$", code="refusal.now_throw_again")
     notes = g(Shoot("s1", "z2", "cocktail_molotov"), [5, 6])
-    assert notes[:2] == ["Anarchiste (H/F) s1 throws again at Rôdeur z2",
-                         "rolls 5 (shoot attack vs 2+, s1)"]
+    assert notes[:2] == ["Anarchist (M/F) throws Molotov cocktail again, at Walker 2",
+                         "Anarchist (M/F) rolls 5 (shot, hits on 2+)"]
     assert game.pools["survivors"] == 7 - 1 and game.to_act == "zombies"
     assert game.figures["s1"].items == {"cocktail_molotov": 1}
     assert game.figures["s1"].units == {"cocktail_molotov": 2}
@@ -307,12 +321,15 @@ def test_melee_needs_base_contact_or_reach() -> None:
     game = start([fighter(baton=1, barre_de_fer=1), zombie("z1", "rodeur", 5, UP + 0.9),
                   far_zombie()], [6, 6, 6])
     g = Golden(game)
-    g.refused(Melee("s1", "z1"), r"^Rôdeur z1 is 0\.91 in away; melee needs base contact$")
-    g.refused(Melee("s1", "s1"), "'s1' is not an enemy on the table")
-    g.refused(Melee("s1", "z1", weapon="katana"), "carries no katana")
+    g.refused(Melee("s1", "z1"), r"^Walker 1 is 0\.9 in from Soldier \(M\): melee needs the "
+              r"bases in contact\. Move into contact first \(1 AP\)\.$",
+              code="refusal.melee_not_in_contact")
+    g.refused(Melee("s1", "s1"), r"^Soldier \(M\) is on Soldier \(M\)'s side",
+              code="refusal.not_an_enemy")
+    g.refused(Melee("s1", "z1", weapon="katana"), "does not carry Katana")
     notes = g(Melee("s1", "z1", weapon="baton"), [1])
-    assert notes[:2] == ["Militaire (H) s1 attacks Rôdeur z1 (1 dice)",
-                         "rolls 1 (melee attack vs 2+, s1)"]
+    assert notes[:2] == ["Soldier (M) attacks Walker 1 with Staff (1 die)",
+                         "Soldier (M) rolls 1 (melee, hits on 2+)"]
     g(Move("zf", to=(18, 19)))
     g(Melee("s1", "z1", ap=2, weapon="barre_de_fer"), [2, 6])  # 1 die for 2 AP; saved on 6
     g.finish()
@@ -323,19 +340,21 @@ def test_melee_dice_capped_by_attack() -> None:
                   far_zombie()], [6, 6, 6])
     g = Golden(game)
     g.refused(Melee("s1", "z1", ap=5),
-              r"^Militaire \(H\) s1 rolls at most 4 attack dice \(A\); 5 AP would give 5$")
+              r"^Soldier \(M\) rolls at most 4 attack dice \(A 4\); 5 AP would give 5: spend "
+              r"fewer AP\.$", code="refusal.too_many_dice")
     # L230 "deux attaques pour 1PA", L118 A caps the dice (R2): 2 AP give A4's 4 dice
     g.refused(Melee("s1", "z1", ap=3, weapon="katana"),
-              r"at most 4 attack dice with the katana \(A 4, two attacks for 1 AP\), which 2 AP "
-              r"give; 3 AP would add none$")
+              r"at most 4 attack dice with Katana \(A 4, two attacks for 1 AP\), which 2 AP "
+              r"give; 3 AP would add none: spend 2 AP\.$")
     g.refused(Melee("s1", "z1", ap=3, weapon="barre_de_fer"),
-              "a barre_de_fer attack costs 2 AP per die; spend a multiple of 2")
-    g.refused({"type": "melee", "figure": "s1", "target": "z1", "ap": 0}, "action.ap",
-              InvalidActionError)
+              "An attack with Iron bar costs 2 AP a die: spend a multiple of 2 AP.")
+    g.refused({"type": "melee", "figure": "s1", "target": "z1", "ap": 0}, "1 or more, not 0",
+              InvalidActionError, code="refusal.action.bad_ap")
     notes = g(Melee("s1", "z1", ap=2, weapon="katana"), [1, 3, 2, 4, 5])
-    assert notes[0] == "Militaire (H) s1 attacks Ignoble z1 (4 dice)"
-    assert notes[-3:] == ["rolls 5 (save 6+, z1)", "Militaire (H) s1 kills Ignoble z1",
-                          "the survivors spent 2 AP at once: one zombie may react for 1 AP"]
+    assert notes[0] == "Soldier (M) attacks Abomination 1 with Katana (4 dice)"
+    assert notes[-3:] == ["Abomination 1 rolls 5 (save on 6+)",
+                          "Soldier (M) kills Abomination 1",
+                          "The survivors spent 2 AP at once: one zombie may react for 1 AP"]
     assert game.pools["survivors"] == 7 - 2
     g.finish()
 
@@ -349,7 +368,8 @@ def test_melee_ap_cap_setting(setting: str, ap: int, ok: bool) -> None:
     if ok:
         g(Melee("s1", "z1", ap=ap), [1] * ap)
     else:
-        g.refused(Melee("s1", "z1", ap=ap), "one attack per activation")
+        g.refused(Melee("s1", "z1", ap=ap), "^One attack per activation in this game: spend 1 "
+                  "AP on it.$", code="refusal.one_attack")
 
 
 @pytest.mark.parametrize(("save", "kept"), [(5, False), (6, True)])
@@ -357,7 +377,8 @@ def test_zombie_saves_melee_on_6(save: int, kept: bool) -> None:
     game = start([fighter(), zombie("z1", "slasher", 5, UP), far_zombie()], [6, 6, 6])
     g = Golden(game)
     notes = g(Melee("s1", "z1"), [3, save])
-    assert notes[1:3] == ["rolls 3 (melee attack vs 3+, s1)", f"rolls {save} (save 6+, z1)"]
+    assert notes[1:3] == ["Soldier (M) rolls 3 (melee, hits on 3+)",
+                          f"Slasher 1 rolls {save} (save on 6+)"]
     assert game.figures["z1"].on_table is kept
     g.finish()
 
@@ -389,7 +410,8 @@ def test_protection_effects_cosmetic() -> None:
     g = Golden(game)
     g(EndActivations())
     notes = g(Melee("z1", "s1"), [4, 4])
-    assert notes[1:3] == ["rolls 4 (melee attack vs 4+, z1)", "rolls 4 (save 5+, s1)"]
+    assert notes[1:3] == ["Walker 1 rolls 4 (melee, hits on 4+)",
+                          "Bruiser (M) rolls 4 (save on 5+)"]
     assert game.figures["s1"].pv == 9
     g.finish()
 
@@ -401,10 +423,10 @@ def test_combattant_rerolls_a_failed_melee_save() -> None:
     g(EndActivations())
     notes = g(Melee("z1", "s1", ap=2), [5, 2, 5, 6, 2, 3])
     assert notes[1:8] == [
-        "rolls 5 (melee attack vs 5+, z1)", "rolls 2 (save 5+, s1)",
-        "rolls 5 (save re-roll 5+, s1)", "Ex-flic (H) s1 saves the wound",
-        "rolls 6 (melee attack vs 5+, z1)", "rolls 2 (save 5+, s1)",
-        "rolls 3 (save re-roll 5+, s1)"]
+        "Abomination 1 rolls 5 (melee, hits on 5+)", "Ex-cop (M) rolls 2 (save on 5+)",
+        "Ex-cop (M) rolls 5 (save re-rolled, on 5+)", "Ex-cop (M) saves the wound",
+        "Abomination 1 rolls 6 (melee, hits on 5+)", "Ex-cop (M) rolls 2 (save on 5+)",
+        "Ex-cop (M) rolls 3 (save re-rolled, on 5+)"]
     assert game.figures["s1"].pv == 7
     g.finish()
 
@@ -450,10 +472,12 @@ def test_vengeur_attacks_again_when_the_zombie_saves() -> None:
     # die 1: hit, saved (6), vengeur die: hit, saved again: no third go
     # die 2: hit, the save (3) fails
     assert notes[1:] == [
-        "rolls 2 (melee attack vs 2+, s1)", "rolls 6 (save 6+, z1)",
-        "rolls 4 (melee attack vs 2+, s1)", "rolls 6 (save 6+, z1)", "Rôdeur z1 saves the wound",
-        "rolls 5 (melee attack vs 2+, s1)", "rolls 3 (save 6+, z1)", "Père (H) s1 kills Rôdeur z1",
-        "the survivors spent 2 AP at once: one zombie may react for 1 AP"]
+        "Father (M) rolls 2 (melee, hits on 2+)", "Walker 1 rolls 6 (save on 6+)",
+        "Father (M) rolls 4 (melee, hits on 2+)", "Walker 1 rolls 6 (save on 6+)",
+        "Walker 1 saves the wound",
+        "Father (M) rolls 5 (melee, hits on 2+)", "Walker 1 rolls 3 (save on 6+)",
+        "Father (M) kills Walker 1",
+        "The survivors spent 2 AP at once: one zombie may react for 1 AP"]
     g.finish()
 
 
@@ -463,8 +487,8 @@ def test_robuste_ignores_the_first_wound_of_the_game() -> None:
     g = Golden(game)
     g(EndActivations())
     notes = g(Melee("z1", "s1", ap=2), [4, 1, 4, 2])
-    assert notes[3] == "Bourrin (H) s1 shrugs off the first wound (robuste)"
-    assert notes[6] == "Bourrin (H) s1 loses 1 PV (9 left)"
+    assert notes[3] == "Bruiser (M) shrugs off the first wound (Tough)"
+    assert notes[6] == "Bruiser (M) loses a wound (9 left)"
     assert game.figures["s1"].pv == 9 and game.figures["s1"].wounds_ignored == 1
     g.finish()
 
@@ -476,13 +500,13 @@ def test_violent_hits_back_once_after_the_attack_at_minus_one() -> None:
     g(EndActivations())
     notes = g(Melee("z1", "s1", ap=2), [4, 1, 5, 2, 4, 5])
     assert notes[1:] == [
-        "rolls 4 (melee attack vs 4+, z1)", "rolls 1 (save 5+, s1)",
-        "Bourrin (H) s1 loses 1 PV (9 left)",
-        "rolls 5 (melee attack vs 4+, z1)", "rolls 2 (save 5+, s1)",
-        "Bourrin (H) s1 loses 1 PV (8 left)",
-        "Bourrin (H) s1 hits back (violent, -1)",
-        "rolls 4 (melee attack vs 4+, s1)",   # 4 + 1 (barre de fer) - 1 hits
-        "rolls 5 (save 6+, z1)", "Bourrin (H) s1 kills Ignoble z1"]
+        "Abomination 1 rolls 4 (melee, hits on 4+)", "Bruiser (M) rolls 1 (save on 5+)",
+        "Bruiser (M) loses a wound (9 left)",
+        "Abomination 1 rolls 5 (melee, hits on 4+)", "Bruiser (M) rolls 2 (save on 5+)",
+        "Bruiser (M) loses a wound (8 left)",
+        "Bruiser (M) hits back at Abomination 1 (Violent, -1)",
+        "Bruiser (M) rolls 4 (melee, hits on 4+)",   # 4 + 1 (barre de fer) - 1 hits
+        "Abomination 1 rolls 5 (save on 6+)", "Bruiser (M) kills Abomination 1"]
     g.finish()
 
 
@@ -492,10 +516,10 @@ def test_violent_does_not_answer_a_free_attack() -> None:
     g = Golden(game)
     notes = g(Move("s1", to=(5, 3)), [4, 1])
     assert notes[:4] == [
-        "Bourrin (H) s1 leaves the melee: Ignoble z1 strikes first",
-        "rolls 4 (melee attack vs 4+, z1)", "rolls 1 (save 5+, s1)",
-        "Bourrin (H) s1 loses 1 PV (9 left)"]
-    assert notes[4] == "Bourrin (H) s1 moves 2.00 in from (5.00, 5.00) to (5.00, 3.00)"
+        "Bruiser (M) leaves the melee: Abomination 1 strikes first",
+        "Abomination 1 rolls 4 (melee, hits on 4+)", "Bruiser (M) rolls 1 (save on 5+)",
+        "Bruiser (M) loses a wound (9 left)"]
+    assert notes[4] == "Bruiser (M) moves 2.0 in"
     g.finish()
 
 
@@ -509,12 +533,12 @@ def test_leaving_a_melee_gives_each_enemy_a_free_attack() -> None:
     g = Golden(game)
     notes = g(Move("s1", to=(3, 3)), [4, 5, 2, 2])
     assert notes == [
-        "Ex-flic (H) s1 leaves the melee: Rôdeur z1 strikes first",
-        "rolls 4 (melee attack vs 5+, z1)", "Rôdeur z1 misses Ex-flic (H) s1",
-        "Ex-flic (H) s1 leaves the melee: Slasher z2 strikes first",
-        "rolls 5 (melee attack vs 5+, z2)", "rolls 2 (save 5+, s1)",
-        "rolls 2 (save re-roll 5+, s1)", "Ex-flic (H) s1 loses 1 PV (7 left)",
-        "Ex-flic (H) s1 moves 2.83 in from (5.00, 5.00) to (3.00, 3.00)"]
+        "Ex-cop (M) leaves the melee: Walker 1 strikes first",
+        "Walker 1 rolls 4 (melee, hits on 5+)", "Walker 1 misses Ex-cop (M)",
+        "Ex-cop (M) leaves the melee: Slasher 2 strikes first",
+        "Slasher 2 rolls 5 (melee, hits on 5+)", "Ex-cop (M) rolls 2 (save on 5+)",
+        "Ex-cop (M) rolls 2 (save re-rolled, on 5+)", "Ex-cop (M) loses a wound (7 left)",
+        "Ex-cop (M) moves 2.8 in"]
     g.finish()
 
 
@@ -523,7 +547,7 @@ def test_sliding_round_an_enemy_in_contact_is_not_leaving() -> None:
     g = Golden(game)
     spot = (5 + TOUCH * math.sin(0.6), UP - TOUCH * math.cos(0.6))
     notes = g(Move("s1", to=spot))
-    assert len(notes) == 1 and notes[0].startswith("Ex-flic (H) s1 moves 0.")
+    assert notes in (["Ex-cop (M) moves 0.6 in"], ["Ex-cop (M) moves 0.7 in"])
     assert game.in_contact("s1", "z1")
     g.finish()
 
@@ -534,7 +558,7 @@ def test_agile_or_the_setting_leave_without_free_attacks(skill: str, setting: bo
                  [6, 6, 6], leave_melee_free_attack=setting)
     g = Golden(game)
     notes = g(Move("s1", to=(5, 3)))
-    assert notes == ["Ado (H) s1 moves 2.00 in from (5.00, 5.00) to (5.00, 3.00)"]
+    assert notes == ["Teen (M) moves 2.0 in"]
     g.finish()
 
 
@@ -544,10 +568,10 @@ def test_a_zombie_leaving_a_melee_suffers_the_free_attack_too() -> None:
     g = Golden(game)
     g(Move("s2", to=(9, 4)))
     notes = g(Move("z1", toward="s2"), [3, 5])  # 3 + 1 (barre de fer) hits the 4+; 5 < 6
-    assert notes == ["Ignoble z1 leaves the melee: Ex-flic (H) s1 strikes first",
-                     "rolls 3 (melee attack vs 4+, s1)", "rolls 5 (save 6+, z1)",
-                     "Ex-flic (H) s1 kills Ignoble z1",
-                     "game over: survivors win (no zombie is left on the table)"]
+    assert notes == ["Abomination 1 leaves the melee: Ex-cop (M) strikes first",
+                     "Ex-cop (M) rolls 3 (melee, hits on 4+)",
+                     "Abomination 1 rolls 5 (save on 6+)", "Ex-cop (M) kills Abomination 1",
+                     "Game over: the survivors win (no zombie is left on the table)"]
     assert at(game, "z1") == (5.0, round(UP, 2))  # removed where it stood
     assert game.outcome is not None and game.outcome["winner"] == "survivors"
     g.finish()
@@ -558,7 +582,7 @@ def test_a_figure_downed_by_a_free_attack_does_not_move_and_is_not_contaminated(
                   zombie("z1", "rodeur", 5, UP)], [6, 6, 6])
     g = Golden(game)
     notes = g(Move("s1", to=(5, 3)), [3, 4])
-    assert notes[-1] == "Enfant (H/F) s1 is down"
+    assert notes[-1] == "Kid (M/F) is down"
     assert at(game, "s1") == (5.0, 5.0) and game.figures["s1"].status == "down"
     assert game.pending == [] and game.to_act == "zombies"
     g.finish()
@@ -579,13 +603,14 @@ def test_after_a_two_ap_action_one_zombie_may_react() -> None:
     g = rifle_scene()
     game = g.game
     notes = g(Shoot("s1", "z2", "fusil"), [2, 6])
-    assert notes[-1] == "the survivors spent 2 AP at once: one zombie may react for 1 AP"
+    assert notes[-1] == "The survivors spent 2 AP at once: one zombie may react for 1 AP"
     assert game.pending == [{"kind": "reaction", "side": "zombies"}]
     assert game.current_side() == "zombies" and game.pools == {"survivors": 5, "zombies": 5}
     assert Decline() in game.legal_actions()
     assert all(a.ap == 1 for a in game.legal_actions() if isinstance(a, Melee))
-    g.refused(Move("s1", to=(5, 4)), r"is not a zombie")
-    g.refused(Melee("z2", "s1", ap=2), "the reaction is a 1-AP activation")
+    g.refused(Move("s1", to=(5, 4)), r"^Soldier \(M\) is not a zombie: only a zombie may "
+              r"react\.$", code="refusal.not_a_zombie")
+    g.refused(Melee("z2", "s1", ap=2), "The reaction is a 1-AP activation")
     notes = g(Move("z2", toward="s1"))
     assert game.pending == [] and game.to_act == "zombies"  # then their normal activation
     assert game.pools["zombies"] == 4
@@ -597,9 +622,9 @@ def test_after_a_two_ap_action_one_zombie_may_react() -> None:
 def test_the_reaction_may_be_declined() -> None:
     g = rifle_scene()
     g(Shoot("s1", "z2", "fusil"), [1])
-    assert g(Decline()) == ["zombies let the reaction pass"]
+    assert g(Decline()) == ["Declined: the zombies' reaction"]
     assert g.game.to_act == "zombies" and g.game.pools["zombies"] == 5
-    g.refused(Decline(), "there is nothing to decline now")
+    g.refused(Decline(), "There is nothing to decline now", code="refusal.nothing_to_decline")
     g.finish()
 
 
@@ -607,13 +632,13 @@ def test_reaction_before_the_action_resolves() -> None:
     g = rifle_scene(two_ap_reaction="before")
     game = g.game
     notes = g(Shoot("s1", "z2", "fusil"))
-    assert notes == ["the survivors commit 2 AP: one zombie may react for 1 AP before it "
-                     "resolves"]
+    assert notes == ["The survivors commit 2 AP: one zombie may react for 1 AP before the "
+                     "action resolves"]
     assert game.pools["survivors"] == 5 and game.figures["s1"].units == {"balles": 10}
     notes = g(Move("z2", toward="s1"), [3, 2])  # now the shot: hits, the save fails
-    assert notes[1:] == ["Militaire (H) s1 shoots Rôdeur z2 with the fusil (1 attack)",
-                         "rolls 3 (shoot attack vs 2+, s1)", "rolls 2 (save 5+, z2)",
-                         "Militaire (H) s1 kills Rôdeur z2"]
+    assert notes[1:] == ["Soldier (M) shoots at Walker 2 with Rifle (1 attack)",
+                         "Soldier (M) rolls 3 (shot, hits on 2+)", "Walker 2 rolls 2 (save on 5+)",
+                         "Soldier (M) kills Walker 2"]
     assert game.to_act == "zombies" and game.pools == {"survivors": 5, "zombies": 4}
     g.finish()
 
@@ -626,9 +651,9 @@ def test_reaction_before_can_spoil_the_action() -> None:
     g = Golden(game)
     g(Shoot("s1", "z1", "fusil"))
     notes = g(Move("z2", toward="s1"))  # z2 is now the nearest: z1 is no longer legal
-    assert notes[-1] == ("Militaire (H) s1 can no longer do it: z1 is not a legal target: "
-                         "shoot the nearest zombie (z2); no other zombie is within 2 in of a "
-                         "survivor")
+    assert notes[-1] == ("Soldier (M) can no longer do it: Walker 1 may not be shot now: "
+                         "shoot the nearest zombie (Walker 2); no other is within 2 in of a "
+                         "survivor.")
     assert game.pools["survivors"] == 5 and game.figures["s1"].units == {"balles": 10}
     g.finish()
 
@@ -681,9 +706,10 @@ def test_a_reactivation_of_two_ap_earns_its_own_reaction() -> None:
     g(Shoot("s1", "z1", "pistolet"), [3, 2])
     assert game.pending == [{"kind": "reactivate", "figure": "s1", "action": "shoot",
                              "side": "survivors"}]
-    g.refused(Melee("s1", "z2"), "now s1 may shoot again")
+    g.refused(Melee("s1", "z2"), r"^Now Ex-cop \(F\) may shoot again, or decline\.$",
+              code="refusal.now_shoot_again")
     notes = g(Shoot("s1", "z2", "fusil"), [1])
-    assert notes[-1] == "the survivors spent 2 AP at once: one zombie may react for 1 AP"
+    assert notes[-1] == "The survivors spent 2 AP at once: one zombie may react for 1 AP"
     assert game.pending == [{"kind": "reaction", "side": "zombies"}]
     assert game.pools == {"survivors": 7 - 3, "zombies": 5}
     g(Decline())
@@ -700,17 +726,19 @@ def test_a_survivor_at_zero_pv_is_down_and_may_be_contaminated() -> None:
     g = Golden(game)
     g(Move("s2", to=(15, 4)))
     notes = g(Melee("z1", "s1"), [5, 1, 4])
-    assert notes[-2:] == ["Ex-flic (H) s1 loses 1 PV (0 left)", "Ex-flic (H) s1 is down"]
+    assert notes[-2:] == ["Ex-cop (M) loses a wound (0 left)", "Ex-cop (M) is down"]
     s1 = game.figures["s1"]
     assert (s1.status, s1.pv, s1.downed_by) == ("down", 0, "z1")
     assert game.pending == [{"kind": "contaminate", "figure": "z1", "target": "s1",
                              "side": "zombies"}]
     assert game.legal_actions() == [Contaminate("z1", "s1"), Decline()]
-    g.refused(Move("z1", to=(5, 7)), "now z1 may contaminate s1")
+    g.refused(Move("z1", to=(5, 7)), r"^Now Abomination 1 may contaminate Ex-cop \(M\), or "
+              r"decline\.$", code="refusal.now_contaminate")
     notes = g(Contaminate("z1", "s1"), [5, 1])
     assert notes == [
-        "rolls 5 (contaminate vs 5+, z1)", "rolls 1 (resist contamination 4+, s1)",
-        "Ex-flic (H) s1 is contaminated and rises as an Ignoble"]
+        "Abomination 1 rolls 5 (contamination, on 5+)",
+        "Ex-cop (M) rolls 1 (resisting the contamination, on 4+)",
+        "Ex-cop (M) is contaminated and rises again as a zombie: Abomination"]
     assert game.pools["zombies"] == 12 - 2
     s1 = game.figures["s1"]  # (a failed try restores the figures: fetch them again)
     assert (s1.side, s1.kind, s1.name, s1.origin, s1.status) == (
@@ -732,10 +760,9 @@ def test_contaminated_class_becomes_its_zombie(archetype: str, becomes: str) -> 
     g(Move("s2", to=(15, 4)))
     g(Melee("z1", "s1"), [6, 1])
     notes = g(Contaminate("z1", "s1"), [6, 1])
-    article = "an" if becomes == "Ignoble" else "a"
-    assert notes[-1].endswith(f"s1 is contaminated and rises as {article} {becomes}")
-    assert game.figures["s1"].name == becomes and game.figures["s1"].is_zombie
     english = {"Ignoble": "Abomination", "Slasher": "Slasher", "Rôdeur": "Walker"}[becomes]
+    assert notes[-1].endswith(f"is contaminated and rises again as a zombie: {english}")
+    assert game.figures["s1"].name == becomes and game.figures["s1"].is_zombie
     assert game.figures["s1"].name_en == english
     g.finish()
 
@@ -748,10 +775,11 @@ def test_contamination_resisted_or_missed() -> None:
     g(Move("s2", to=(15, 4)))
     g(Melee("z1", "s1"), [3, 2])
     notes = g(Contaminate("z1", "s1"), [3, 3])  # casque: 3 + 1 resists on 4+
-    assert notes[-1] == "Enfant (H/F) s1 resists the contamination and stays down"
+    assert notes[-1] == "Kid (M/F) resists the contamination and stays down"
     assert game.figures["s1"].status == "down" and game.figures["s1"].side == "survivors"
     g(Move("s2", to=(15, 5)))
-    g.refused(Contaminate("z1", "s1"), "a zombie contaminates only right after putting")
+    g.refused(Contaminate("z1", "s1"), "A zombie contaminates only right after putting",
+              code="refusal.contaminate_when")
     g(Melee("z1", "s1"), [4, 4])  # an unsaved wound kills a down survivor
     assert game.figures["s1"].status == "dead"
     g.finish()
@@ -765,8 +793,8 @@ def test_the_contamination_roll_can_miss_and_the_window_be_declined() -> None:
     g(Move("s2", to=(15, 4)))
     g(Melee("z1", "s1"), [3, 2])
     notes = g(Contaminate("z1", "s1"), [2])
-    assert notes == ["rolls 2 (contaminate vs 3+, z1)",
-                     "Slasher z1 fails to contaminate Enfant (H/F) s1"]
+    assert notes == ["Slasher 1 rolls 2 (contamination, on 3+)",
+                     "Slasher 1 fails to contaminate Kid (M/F)"]
     g(Move("s2", to=(15, 5)))
     g(Melee("z2", "s1", ap=2), [1, 6, 1])  # the second die hits: the down enfant dies
     assert game.figures["s1"].status == "dead"
@@ -781,8 +809,8 @@ def test_a_second_hit_in_the_same_attack_kills_the_fallen_survivor() -> None:
     g = Golden(game)
     g(Move("s2", to=(15, 4)))
     notes = g(Melee("z1", "s1", ap=2), [3, 2, 3, 4])
-    assert notes[-3:] == ["Enfant (H/F) s1 is down", "rolls 3 (melee attack vs 3+, z1)",
-                          "rolls 4 (save 5+, s1)"] or "Enfant (H/F) s1 dies" in notes
+    assert notes[-3:] == ["Kid (M/F) is down", "Slasher 1 rolls 3 (melee, hits on 3+)",
+                          "Kid (M/F) rolls 4 (save on 5+)"] or "Kid (M/F) dies" in notes
     assert game.figures["s1"].status == "dead"
     assert game.pending == []  # no contamination of the dead
     g.finish()
@@ -794,8 +822,8 @@ def test_down_survivor_death_never() -> None:
                  down_survivor_death="never")
     g = Golden(game)
     g(Move("s2", to=(15, 4)))
-    g.refused(Melee("z1", "s1"), r"^Enfant \(H/F\) s1 is down and cannot be attacked "
-              r"\(setting down_survivor_death = never\)$")
+    g.refused(Melee("z1", "s1"), r"^Kid \(M/F\) is down and cannot be attacked: in this game "
+              r"a fallen survivor cannot be finished off\.$", code="refusal.down_not_attacked")
     g.finish()
 
 
@@ -809,14 +837,16 @@ def test_heal_uses_an_item_and_gives_two_pv() -> None:
                   survivor("s2", "bourrin", SIDE, 5, pv=9), survivor("s3", "geek", 12, 5),
                   far_zombie()], [6, 6, 6])
     g = Golden(game)
-    g.refused(Heal("s1", "s3"), r"^Geek \(H/F\) s3 is not in base contact with s1$")
-    g.refused(Heal("s3", "s3"), r"^Geek \(H/F\) s3 has all its PV$")
-    g.refused(Heal("s2", "s1"), r"^Ex-flic \(H\) s1 has all its PV$")
+    g.refused(Heal("s1", "s3"), r"^Geek \(M/F\) is 6\.0 in from Ex-cop \(M\): their bases "
+              r"must touch\. Move into contact first \(1 AP\)\.$", code="refusal.not_in_contact")
+    g.refused(Heal("s3", "s3"), r"^Geek \(M/F\) has all 6 wounds: there is nothing to heal\.$",
+              code="refusal.heal_full")
+    g.refused(Heal("s2", "s1"), r"^Ex-cop \(M\) has all 8 wounds")
     notes = g(Heal("s1", "s2"))
-    assert notes == ["Ex-flic (H) s1 heals Bourrin (H) s2 (PV 10)"]  # never above 10
+    assert notes == ["Ex-cop (M) heals Bruiser (M) (back to 10 wounds)"]  # never above 10
     assert game.figures["s1"].units == {"soins": 4} and game.pools["survivors"] == 8
     g(Move("zf", to=(18, 19)))
-    g.refused(Heal("s2", "s1"), "has all its PV")
+    g.refused(Heal("s2", "s1"), "has all 8 wounds")
     g.finish()
 
 
@@ -828,14 +858,16 @@ def test_heal_without_item_is_refused_and_the_last_use_discards_it() -> None:
     g(Heal("s1", "s1"))  # self_heal: true by default
     assert game.figures["s1"].pv == 4 and game.figures["s1"].items == {}
     g(Move("zf", to=(18, 19)))
-    g.refused(Heal("s1", "s2"), r"^Ex-flic \(H\) s1 has no healing item \(soins\) left$")
+    g.refused(Heal("s1", "s2"), r"^Ex-cop \(M\) has no heals left: get some from a friend or "
+              r"a crate first\.$", code="refusal.no_heals")
     g.finish()
 
 
 def test_self_heal_setting() -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5, items={"soins": 1}, pv=2), far_zombie()],
                  [6, 6, 6], self_heal=False)
-    Golden(game).refused(Heal("s1", "s1"), "a figure cannot heal itself")
+    Golden(game).refused(Heal("s1", "s1"), "a figure cannot heal itself",
+                         code="refusal.no_self_heal")
 
 
 def test_revive_costs_two_ap_and_the_friend_rests_this_turn() -> None:
@@ -844,18 +876,20 @@ def test_revive_costs_two_ap_and_the_friend_rests_this_turn() -> None:
                   zombie("z1", "rodeur", 5, 15)], [6, 2, 2], allow_pass=True)
     g = Golden(game)
     assert game.pools["survivors"] == 1 + 6  # the down Bourrin does not count
-    g.refused(Heal("s1", "s2"), r"^Bourrin \(H\) s2 is down: revive it \(2 AP\) instead$")
-    g.refused(Revive("s1", "s1"), "cannot revive itself")
+    g.refused(Heal("s1", "s2"), r"^Bruiser \(M\) is down: revive them instead \(2 AP\)\.$",
+              code="refusal.heal_down")
+    g.refused(Revive("s1", "s1"), "cannot revive themself", code="refusal.revive_self")
     notes = g(Revive("s1", "s2"))
-    assert notes == ["Ex-flic (H) s1 revives Bourrin (H) s2 (PV 2); it receives no AP this turn",
-                     "the survivors spent 2 AP at once: one zombie may react for 1 AP"]
+    assert notes == ["Ex-cop (M) revives Bruiser (M) (2 wounds): no AP for them this turn",
+                     "The survivors spent 2 AP at once: one zombie may react for 1 AP"]
     s2 = game.figures["s2"]
     assert (s2.status, s2.pv, s2.resting) == ("standing", 2, True)
-    g.refused(Revive("s1", "s2"), r"^the zombies' reaction is one 1-AP move or attack")
+    g.refused(Revive("s1", "s2"), r"^The zombies' reaction is one 1-AP move or attack",
+              code="refusal.reaction_kind")
     g(Decline())
     g(Move("z1", to=(5, 14)))
-    g.refused(Move("s2", to=(SIDE, 6)), r"^Bourrin \(H\) s2 was revived this turn and receives "
-              r"no AP$")
+    g.refused(Move("s2", to=(SIDE, 6)), r"^Bruiser \(M\) was revived this turn and gets no "
+              r"AP\.$", code="refusal.resting")
     g(Move("s1", to=(5, 4)))
     g(Move("z1", to=(5, 13)))
     g(EndActivations())
@@ -875,7 +909,8 @@ def test_revive_needs_healing_item_setting(whose: str, ok: bool) -> None:
                   far_zombie()], [6, 6, 6], revive_needs_healing_item=True)
     g = Golden(game)
     if not ok:
-        g.refused(Revive("s1", "s2"), "reviving needs a healing item")
+        g.refused(Revive("s1", "s2"), "reviving takes heals, and neither Ex-cop \\(M\\) nor "
+                  "Teen \\(M\\)|reviving takes heals", code="refusal.revive_needs_heals")
         return
     g(Revive("s1", "s2"))
     owner = "s1" if whose == "reviver" else "s2"
@@ -888,11 +923,11 @@ def test_carry_moves_m_minus_one_and_the_fallen_ends_in_contact() -> None:
                   survivor("s2", "ado_h", 5, UP, pv=0, status="down"),
                   survivor("s3", "geek", 12, 5, pv=0, status="down"), far_zombie()], [6, 6, 6])
     g = Golden(game)
-    g.refused(Carry("s1", "s2", to=(10, 5)), r"is 5\.00 in away along the shortest route; "
-              r"Ex-flic \(H\) s1 moves 4 in")
-    g.refused(Carry("s1", "s3", to=(9, 5)), "not in base contact")
+    g.refused(Carry("s1", "s2", to=(10, 5)), r"^That spot is 5\.0 in away and Ex-cop \(M\) "
+              r"moves 4\.0 in a move", code="refusal.too_far")
+    g.refused(Carry("s1", "s3", to=(9, 5)), "their bases must touch")
     notes = g(Carry("s1", "s2", to=(9, 5)))
-    assert notes == ["Ex-flic (H) s1 moves 4.00 in from (5.00, 5.00) to (9.00, 5.00)"]
+    assert notes == ["Ex-cop (M) moves 4.0 in"]
     assert at(game, "s1") == (9.0, 5.0)
     assert game.in_contact("s1", "s2") and game.figures["s2"].status == "down"
     assert game.figures["s1"].moves == 1
@@ -905,7 +940,7 @@ def test_carry_move_penalty_setting(penalty: object, reach: float) -> None:
                   survivor("s2", "ado_h", 5, UP, pv=0, status="down"), far_zombie()], [6, 6, 6],
                  carry_move_penalty=penalty)
     g = Golden(game)
-    g.refused(Carry("s1", "s2", to=(5 + reach + 0.1, 5)), f"moves {reach:g} in")
+    g.refused(Carry("s1", "s2", to=(5 + reach + 0.1, 5)), f"moves {reach:.1f} in a move")
     g(Carry("s1", "s2", to=(5 + reach, 5)))
     g.finish()
 
@@ -914,19 +949,19 @@ def test_carry_move_penalty_setting(penalty: object, reach: float) -> None:
 
 
 @pytest.mark.parametrize(("action", "where", "message"), [
-    ([], "action", "action: expected an object, got []"),
-    ({"type": "fly"}, "action.type", "action.type: unknown action 'fly' (known: move, shoot"),
-    ({"type": "move"}, "action.figure", "action: 'move' needs 'figure'"),
+    ([], "action", "An action is an object with a “type”, not []."),
+    ({"type": "fly"}, "action.type", 'There is no action "fly": the actions are move, shoot'),
+    ({"type": "move"}, "action.figure", "An action “move” needs the field “figure”."),
     ({"type": "move", "figure": "s1", "to": [1]}, "action.to",
-     "action.to: expected an [x, y] pair, got [1]"),
+     "The action's point (action.to) must be two numbers, [x, y], not [1]."),
     ({"type": "move", "figure": "s1", "to": [1, float("nan")]}, "action.to",
-     "action.to: expected an [x, y] pair, got [1, nan]"),
+     "The action's point (action.to) must be two numbers, [x, y], not [1, NaN]."),
     ({"type": "move", "figure": 3, "to": [1, 2]}, "action.figure",
-     "action.figure: expected an id, got 3"),
+     "“figure” must name something (an id), not 3."),
     ({"type": "melee", "figure": "s1", "target": "z1", "ap": True}, "action.ap",
-     "action.ap: expected a whole number >= 1, got True"),
+     "The AP spent must be a whole number, 1 or more, not true."),
     ({"type": "shoot", "figure": "s1", "target": "z1", "weapon": "arc", "dice": 3},
-     "action.dice", "action: unknown field 'dice' for 'shoot'"),
+     "action.dice", "An action “shoot” has no field “dice”."),
 ])
 def test_malformed_actions_name_the_field(action: object, where: str, message: str) -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [1, 1, 1])
@@ -935,19 +970,23 @@ def test_malformed_actions_name_the_field(action: object, where: str, message: s
         game.apply(action)  # type: ignore[arg-type]
     assert error.value.where == where
     assert str(error.value).startswith(message)
+    assert error.value.words is not None and error.value.words.code.startswith("refusal.action.")
     assert isinstance(error.value, ValueError) and game.to_json() == before
 
 
 @pytest.mark.parametrize(("action", "where", "message"), [
-    (Move("s9", to=(1, 1)), "action.figure", "there is no figure 's9'"),
-    (Move("z1", to=(5, 14)), "action.figure", "it is the survivors' activation, not the zombies'"),
-    (Move("s1", to=(40, 5)), "action.to", "Ex-flic (H) s1 cannot reach [40, 5]"),
+    (Move("s9", to=(1, 1)), "action.figure", "That figure is not in this game."),
+    (Move("z1", to=(5, 14)), "action.figure",
+     "It is the survivors' turn to activate a figure, and Walker 1 is not one of theirs."),
+    (Move("s1", to=(40, 5)), "action.to", "Ex-cop (M) cannot end a move there: the base would "
+     "not be wholly on the table there. Pick a spot where the base fits."),
     (Move("s1", to=(5, 5), toward="z1"), "action",
-     "a move needs either 'to' (a point) or 'toward' (a figure or point)"),
-    (Move("s1", toward="zz"), "action.toward", "there is no figure 'zz' on the table"),
-    (Contaminate("z1", "s1"), "action.type", "a zombie contaminates only right after"),
-    (Decline(), "action.type", "there is nothing to decline now"),
-    (Melee("s1", "z1", ap=9), "action", "melee costs 9 AP and only 2 are left"),
+     "Say where to move: a spot on the table or a figure to go toward, not both."),
+    (Move("s1", toward="zz"), "action.toward", "That figure is not in this game."),
+    (Contaminate("z1", "s1"), "action.type", "A zombie contaminates only right after"),
+    (Decline(), "action.type", "There is nothing to decline now."),
+    (Melee("s1", "z1", ap=9), "action", "This costs 9 AP and only 2 are left: choose something "
+     "cheaper, or pass."),
 ])
 def test_illegal_actions_say_which_rule(action: object, where: str, message: str) -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [1, 1, 1])
@@ -965,10 +1004,15 @@ def test_dice_typed_in_are_checked_and_missing_dice_change_nothing() -> None:
 
     game = start([gunner(), zombie("z1", "rodeur", 5, 12)], [6, 6, 6])
     before = game.to_json()
-    with pytest.raises(DiceError, match=r"dice\[0\]: a D6 shows 1 to 6, got 0"):
+    with pytest.raises(DiceError, match=r"^A die shows 1 to 6, not 0: type in the number on "
+                       r"its face\.$") as bad:
         game.apply(Shoot("s1", "z1", "pistolet"), dice=[0])
-    with pytest.raises(NeedDice, match=r"roll 1D6 \(save 5\+ for z1\) and type the result in"):
+    assert bad.value.where == "dice[0]"
+    with pytest.raises(NeedDice, match=r"^Roll a die for Walker 1 \(save on 5\+\) and type in "
+                       r"the result\.$") as missing:
         game.apply(Shoot("s1", "z1", "pistolet"), dice=[4])
+    assert missing.value.text("fr") == ("Lancez un dé pour Rôdeur 1 (sauvegarde sur 5+) et "
+                                        "saisissez le résultat.")
     assert game.to_json() == before and len(game.log) == 1
 
 
@@ -986,7 +1030,7 @@ def test_shooting_a_zombie_in_base_contact() -> None:
     game = start([gunner(), zombie("z1", "rodeur", 5, UP), zombie("z2", "rodeur", 9, 5)],
                  [6, 6, 6])
     g = Golden(game)
-    g.refused(Shoot("s1", "z2", "pistolet"), r"shoot the nearest zombie \(z1\)")
+    g.refused(Shoot("s1", "z2", "pistolet"), r"shoot the nearest zombie \(Walker 1\)")
     g(Shoot("s1", "z1", "pistolet"), [2, 1])
     assert not game.figures["z1"].on_table
     g.finish()

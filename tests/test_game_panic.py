@@ -31,18 +31,19 @@ def test_a_death_within_4_in_is_tested_and_failure_freezes_the_figure() -> None:
     g = death_scene(allow_pass=True)
     game = g.game
     notes = g(Melee("z1", "s1"), [3, 4, 4])
-    assert notes[3:] == ["Enfant (H/F) s1 dies", "rolls 4 (panic 5+ (Enfant (H/F) died within "
-                         "4 in), s2)", "Geek (H/F) panics (Enfant (H/F) died within 4 in): no "
-                         "action this turn, D -1"]
+    assert notes[3:] == ["Kid (M/F) dies", "Geek (M/F) 2 rolls 4 (panic test on 5+: Kid (M/F) "
+                         "died within 4 in)", "Geek (M/F) 2 panics (Kid (M/F) died within 4 in): "
+                         "no action this turn, D -1"]
     s2 = game.figures["s2"]
     assert s2.panicked and s2.panic_malus == 1 and defence_of(s2) == 3
     assert game.figures["s3"].panic_tests == 0  # 4.5 in away: no test
-    g.refused(Move("s2", to=(2, 2)), r"^Geek \(H/F\) s2 panicked this turn and cannot act$")
+    g.refused(Move("s2", to=(2, 2)), r"^Geek \(M/F\) 2 panicked this turn and cannot act\.$",
+              code="refusal.panicked")
     g(Move("s3", to=(5 + TOUCH + 4.49, 5)))
     g(Move("z1", toward="s2"))
     g(EndActivations())
     notes = g(Melee("z1", "s2"), [3, 6])
-    assert notes[1] == "rolls 3 (melee attack vs 3+, z1)"  # D 4+ lowered to 3+
+    assert notes[1] == "Slasher 1 rolls 3 (melee, hits on 3+)"  # D 4+ lowered to 3+
     g(EndActivations(), [1, 1, 1])
     assert not game.figures["s2"].panicked and defence_of(game.figures["s2"]) == 4
     g.finish()
@@ -51,8 +52,7 @@ def test_a_death_within_4_in_is_tested_and_failure_freezes_the_figure() -> None:
 def test_a_passed_test_changes_nothing() -> None:
     g = death_scene(allow_pass=True)
     notes = g(Melee("z1", "s1"), [3, 4, 5])
-    assert notes[-1] == "Geek (H/F) keeps calm (Enfant (H/F) died within 4 in, tested on " \
-                        "Geek (H/F)'s 5+)"
+    assert notes[-1] == "Geek (M/F) 2 keeps calm (Kid (M/F) died within 4 in, test on 5+)"
     assert not g.game.figures["s2"].panicked
     g.finish()
 
@@ -60,7 +60,7 @@ def test_a_passed_test_changes_nothing() -> None:
 def test_egoiste_takes_no_test_when_a_friend_dies() -> None:
     g = death_scene("bimbo", "egoiste", allow_pass=True)
     notes = g(Melee("z1", "s1"), [3, 4])
-    assert notes[-1] == "Bimbo (F) is égoïste: a friend's death leaves her cold"
+    assert notes[-1] == "Bimbo (F) takes no panic test for a friend's death (Selfish)"
     g.finish()
 
 
@@ -73,8 +73,8 @@ def test_a_contamination_counts_as_a_death(counts: bool, tested: bool) -> None:
     g(Pass())
     g(Melee("z1", "s1"), [3, 4])
     notes = g(Contaminate("z1", "s1"), [3, 1] + ([6] if tested else []))
-    assert ("rolls 6 (panic 5+ (Enfant (H/F) was contaminated within 4 in), s2)" in notes) \
-        is tested
+    assert ("Geek (M/F) rolls 6 (panic test on 5+: Kid (M/F) was contaminated within 4 in)"
+            in notes) is tested
     g.finish()
 
 
@@ -86,7 +86,7 @@ def test_down_figures_never_test() -> None:
     g = Golden(game)
     g(Pass())
     notes = g(Melee("z1", "s1"), [3, 4])
-    assert notes[-1] == "Enfant (H/F) s1 dies"
+    assert notes[-1] == "Kid (M/F) dies"
     g.finish()
 
 
@@ -108,9 +108,9 @@ def surrounded(skill: str | None = None, friend: tuple[float, float] = (20.0, 10
 def test_three_zombies_within_3_in_and_no_friend_closer() -> None:
     g = surrounded()
     notes = g(Move("z3", to=(10 - TOUCH - 2.5, 10)), [2])
-    assert notes[1:] == ["rolls 2 (panic 5+ (surrounded by 3 zombies within 3 in), s1)",
-                         "Geek (H/F) panics (surrounded by 3 zombies within 3 in): no action "
-                         "this turn, D -1"]
+    assert notes[1:] == ["Geek (M/F) rolls 2 (panic test on 5+: surrounded by 3 zombies within "
+                         "3 in)", "Geek (M/F) panics (surrounded by 3 zombies within 3 in): no "
+                         "action this turn, D -1"]
     g(Move("s2", to=(20, 9)))
     g(Move("z3", to=(10 - TOUCH - 2.4, 10)))  # once per turn: no second test
     assert g.game.figures["s1"].surrounded_tested
@@ -120,7 +120,7 @@ def test_three_zombies_within_3_in_and_no_friend_closer() -> None:
 def test_tete_brulee_takes_no_test_when_surrounded() -> None:
     g = surrounded("tete_brulee", archetype="racaille")
     notes = g(Move("z3", to=(10 - TOUCH - 2.5, 10)))
-    assert notes[-1] == "Racaille (H/F) is a tête brûlée: being surrounded is no reason to panic"
+    assert notes[-1] == "Thug (M/F) takes no panic test for being surrounded (Hothead)"
     g.finish()
 
 
@@ -148,7 +148,7 @@ def test_a_down_friend_does_not_count() -> None:
     g = Golden(start(figs, [6, 6, 6], allow_pass=True))
     g(Pass())
     notes = g(Move("z3", to=(10 - TOUCH - 2.5, 10)), [6])
-    assert notes[-1].startswith("Geek (H/F) keeps calm (surrounded")
+    assert notes[-1].startswith("Geek (M/F) keeps calm (surrounded")
     g.finish()
 
 
@@ -161,10 +161,11 @@ def test_losing_half_the_pv_is_tested_once() -> None:
     g = Golden(game)
     g(EndActivations())
     notes = g(Melee("z1", "s1"), [4, 1, 6])  # from 4 PV to 3, half of 6
-    assert notes[4:] == ["rolls 6 (panic 5+ (lost half its PV), s1)",
-                         "Geek (H/F) keeps calm (lost half its PV, tested on Geek (H/F)'s 5+)"]
+    assert notes[4:] == ["Geek (M/F) rolls 6 (panic test on 5+: lost half their starting "
+                         "wounds)",
+                         "Geek (M/F) keeps calm (lost half their starting wounds, test on 5+)"]
     notes = g(Melee("z1", "s1"), [4, 1])  # 2 PV: tested already
-    assert notes[-1] == "Geek (H/F) s1 loses 1 PV (2 left)"
+    assert notes[-1] == "Geek (M/F) loses a wound (2 left)"
     g.finish()
 
 
@@ -174,7 +175,7 @@ def test_no_half_pv_test_when_already_below_half() -> None:
     g = Golden(game)
     g(EndActivations())
     notes = g(Melee("z1", "s1"), [4, 1])
-    assert notes[-1] == "Geek (H/F) s1 loses 1 PV (1 left)"
+    assert notes[-1] == "Geek (M/F) loses a wound (1 left)"
     g.finish()
 
 
@@ -195,7 +196,7 @@ def half_pv_test(others: list[object], skill: str | None = None, archetype: str 
 
 def test_maline_passes_her_first_test_then_rolls() -> None:
     assert half_pv_test([], "maline", "ado_f") == [
-        "Ado (F) passes her first panic test automatically (maline)"]
+        "Teen (F) passes their first panic test automatically (Savvy)"]
     game = start([survivor("s1", "ado_f", 5, 5, skill="maline", pv=4),
                   survivor("s3", "enfant", 5 - TOUCH, 5, pv=0, status="down"),
                   zombie("z1", "slasher", 5, UP), zombie("z2", "slasher", 5 - TOUCH, 5 - TOUCH)],
@@ -206,19 +207,21 @@ def test_maline_passes_her_first_test_then_rolls() -> None:
     g(Melee("z1", "s1"), [4, 1])
     g(Pass())
     notes = g(Melee("z2", "s3"), [3, 4, 5])
-    assert notes[-3:] == ["rolls 5 (panic 6+ (Enfant (H/F) died within 4 in), s1)",
-                          "Ado (F) panics (Enfant (H/F) died within 4 in): no action this turn, "
-                          "D -1", "survivors cannot activate anyone and pass (7 AP kept)"]
+    assert notes[-3:] == ["Teen (F) rolls 5 (panic test on 6+: Kid (M/F) died within 4 in)",
+                          "Teen (F) panics (Kid (M/F) died within 4 in): no action this turn, "
+                          "D -1", "The survivors can activate no one: they pass (7 AP kept)"]
     g.finish()
 
 
 def test_paume_rerolls_once_even_with_rassurant_near() -> None:
     notes = half_pv_test([survivor("s2", "prof", 8, 5, skill="rassurant")], "paume", "junkie",
                          dice=(2, 3))
-    assert notes == ["rolls 2 (panic 6+ (lost half its PV), s1)",
-                     "Junkie (H/F) re-rolls the failed panic test (paumé)",
-                     "rolls 3 (panic 6+ (lost half its PV), re-roll, s1)",
-                     "Junkie (H/F) panics (lost half its PV): no action this turn, D -1"]
+    assert notes == ["Junkie (M/F) rolls 2 (panic test on 6+: lost half their starting wounds)",
+                     "Junkie (M/F) re-rolls the failed panic test (Spaced out)",
+                     "Junkie (M/F) rolls 3 (panic test re-rolled, on 6+: lost half their "
+                     "starting wounds)",
+                     "Junkie (M/F) panics (lost half their starting wounds): no action this "
+                     "turn, D -1"]
 
 
 @pytest.mark.parametrize(("x", "rerolls"), [(5 + TOUCH + 5.99, True), (5 + TOUCH + 6.5, False)])
@@ -226,43 +229,46 @@ def test_rassurant_friend_within_6_in_rerolls(x: float, rerolls: bool) -> None:
     notes = half_pv_test([survivor("s2", "prof", x, 5, skill="rassurant")],
                          dice=(2, 5) if rerolls else (2,))
     if rerolls:
-        assert notes[1:3] == ["Prof (H/F) calms Geek (H/F) down: re-roll (rassurant)",
-                              "rolls 5 (panic 5+ (lost half its PV), re-roll, s1)"]
+        assert notes[1:3] == ["Teacher (M/F) calms Geek (M/F) down: re-roll (Reassuring)",
+                              "Geek (M/F) rolls 5 (panic test re-rolled, on 5+: lost half their "
+                              "starting wounds)"]
     else:
-        assert notes[-1].startswith("Geek (H/F) panics")
+        assert notes[-1].startswith("Geek (M/F) panics")
 
 
 @pytest.mark.parametrize(("sex", "value"), [("F", 3), ("H", 5)])
 def test_meneuse_lends_her_p_to_women_anywhere(sex: str, value: int) -> None:
     notes = half_pv_test([survivor("s2", "bourrine", 30, 30, skill="meneuse")], sex=sex,
                          dice=(4,))
-    assert notes[0] == f"rolls 4 (panic {value}+ (lost half its PV), s1)"
+    assert notes[0] == f"Geek (M/F) rolls 4 (panic test on {value}+: lost half their starting " \
+                       "wounds)"
     if sex == "F":
-        assert notes[1] == ("Geek (H/F) keeps calm (lost half its PV, tested on Bourrine (F) "
-                            "(meneuse)'s 3+)")
+        assert notes[1] == ("Geek (M/F) keeps calm (lost half their starting wounds; tested on "
+                            "Bruiser (F)'s 3+, Ringleader)")
 
 
 @pytest.mark.parametrize(("gap", "value"), [(10.0, 3), (10.5, 5)])
 def test_autoritaire_within_10_in(gap: float, value: int) -> None:
     notes = half_pv_test([survivor("s2", "ex_flic_f", 5 + TOUCH - 0.01 + gap, 5,
                                    skill="autoritaire")], dice=(4,))
-    assert notes[0] == f"rolls 4 (panic {value}+ (lost half its PV), s1)"
+    assert notes[0] == f"Geek (M/F) rolls 4 (panic test on {value}+: lost half their starting " \
+                       "wounds)"
 
 
 @pytest.mark.parametrize(("gap", "passed"), [(10.0, True), (10.5, False)])
 def test_doyen_adds_one_within_10_in(gap: float, passed: bool) -> None:
     notes = half_pv_test([survivor("s2", "vieux", 5 + TOUCH - 0.01 + gap, 5, skill="doyen")],
                          dice=(4,))
-    assert notes[0] == "rolls 4 (panic 5+ (lost half its PV), s1)"
-    assert notes[1].startswith("Geek (H/F) keeps calm" if passed else "Geek (H/F) panics")
+    assert notes[0] == "Geek (M/F) rolls 4 (panic test on 5+: lost half their starting wounds)"
+    assert notes[1].startswith("Geek (M/F) keeps calm" if passed else "Geek (M/F) panics")
 
 
 def test_best_p_then_doyen() -> None:
     notes = half_pv_test([survivor("s2", "ex_flic_f", 10, 5, skill="autoritaire"),
                           survivor("s3", "vieux", 10, 8, skill="doyen")], dice=(2,))
-    assert notes == ["rolls 2 (panic 3+ (lost half its PV), s1)",
-                     "Geek (H/F) keeps calm (lost half its PV, tested on Ex-flic (F) "
-                     "(autoritaire)'s 3+)"]
+    assert notes == ["Geek (M/F) rolls 2 (panic test on 3+: lost half their starting wounds)",
+                     "Geek (M/F) keeps calm (lost half their starting wounds; tested on Ex-cop "
+                     "(F)'s 3+, Commanding)"]
 
 
 @pytest.mark.parametrize(("archetype", "skill"), [("pere", "paternel"), ("mere", "maternelle")])
@@ -276,17 +282,20 @@ def test_a_parent_never_panics_with_a_child_in_the_band(archetype: str, skill: s
     g = Golden(game)
     g(EndActivations())
     immune = child in ("standing", "down")
+    name = {"paternel": "Fatherly", "maternelle": "Motherly"}[skill]
+    who = {"pere": "Father (M)", "mere": "Mother (F)"}[archetype]
     notes = g(Melee("z1", "s1"), [4, 1] + ([] if immune else [4]))
     if immune:
-        assert notes[-1].endswith("never panics with a child in the band")
+        assert notes[-1].endswith(f"never panics while a child is in the band ({name})")
     else:
-        assert notes[-2].startswith("rolls 4 (panic 4+")
+        assert notes[-2].startswith(f"{who} rolls 4 (panic test on 4+")
     g.finish()
 
 
 def test_hysterique_runs_after_failing() -> None:
     notes = half_pv_test([], "hysterique", "bimbo", dice=(2,))
-    assert notes[-1] == "Bimbo (F) panics (lost half its PV): no action this turn, D -1"
+    assert notes[-1] == ("Bimbo (F) panics (lost half their starting wounds): no action this "
+                         "turn, D -1")
 
 
 def hysterique(mover: str) -> Golden:
@@ -304,12 +313,13 @@ def hysterique(mover: str) -> Golden:
 def test_hysterique_free_move_where_the_player_wants() -> None:
     g = hysterique("survivors")
     game = g.game
-    g.refused(UseSkill("s1", "hysterique"), "hystérique: say where to run")
-    g.refused(UseSkill("s1", "hysterique", to=(5, 11)), "moves 5 in")
+    g.refused(UseSkill("s1", "hysterique"), "^Hysterical: say where to run",
+              code="refusal.hysterical_where")
+    g.refused(UseSkill("s1", "hysterique", to=(5, 11)), "moves 5.0 in a move")
     notes = g(UseSkill("s1", "hysterique", to=(5, 0.6)), [3, 6])  # leaving: a free attack
-    assert notes[:4] == ["Bimbo (F) s1 runs off screaming (hystérique)",
-                         "Bimbo (F) s1 leaves the melee: Slasher z1 strikes first",
-                         "rolls 3 (melee attack vs 2+, z1)", "rolls 6 (save 5+, s1)"]
+    assert notes[:4] == ["Bimbo (F) runs off screaming (Hysterical)",
+                         "Bimbo (F) leaves the melee: Slasher 1 strikes first",
+                         "Slasher 1 rolls 3 (melee, hits on 2+)", "Bimbo (F) rolls 6 (save on 5+)"]
     s1 = game.figures["s1"]
     assert (s1.x, s1.y) == (5, 0.6) and s1.panicked and s1.moves == 1
     g.finish()
@@ -317,7 +327,7 @@ def test_hysterique_free_move_where_the_player_wants() -> None:
 
 def test_hysterique_mover_zombies() -> None:
     g = hysterique("zombies")
-    assert g(Decline()) == ["zombies let the hysterique pass"]
+    assert g(Decline()) == ["Declined: Hysterical"]
     g.finish()
 
 
@@ -329,10 +339,10 @@ def test_rassurant_once_per_turn() -> None:
     g = Golden(game)
     g(Pass())
     notes = g(Melee("z1", "s1"), [4, 1, 2, 3])
-    assert "Prof (H/F) calms Geek (H/F) down: re-roll (rassurant)" in notes
+    assert "Teacher (M/F) calms Geek (M/F) 1 down: re-roll (Reassuring)" in notes
     g(Pass())
     notes = g(Melee("z3", "s3"), [4, 1, 2])
-    assert notes[-1].startswith("Geek (H/F) panics")
+    assert notes[-1].startswith("Geek (M/F) 3 panics")
     g(Pass())
     g(Pass(), [1, 1, 1])
     assert game.figures["s2"].used_turn == {}

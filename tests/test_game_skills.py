@@ -33,13 +33,15 @@ def test_chanceux_removes_the_two_nearest_zombies_once_per_game() -> None:
     g = Golden(game)
     assert UseSkill("s1", "chanceux") in game.legal_actions()
     notes = g(UseSkill("s1", "chanceux"))
-    assert notes == ["luck: Rôdeur z1 is killed by another zombie (chanceux)",
-                     "luck: Ignoble z2 is killed by another zombie (chanceux)"]
+    assert notes == ["Luck: Walker 1 is killed by another zombie (Lucky)",
+                     "Luck: Abomination 2 is killed by another zombie (Lucky)"]
     assert [z for z in ("z1", "z2", "z3") if game.figures[z].on_table] == ["z3"]
     assert game.pools["survivors"] == 1 + 6 - 1
     g(Move("z3", to=(5, 11)))
-    g.refused(UseSkill("s1", "chanceux"), "chanceux is once per game and s1 has used it")
-    g.refused(UseSkill("s1", "sprinter"), "does not have the skill 'sprinter'")
+    g.refused(UseSkill("s1", "chanceux"), r"^Old-timer \(F\) has used Lucky already: it is "
+              r"once per game\.$", code="refusal.skill_used")
+    g.refused(UseSkill("s1", "sprinter"), r"^Old-timer \(F\) does not have Sprinter\.$",
+              code="refusal.no_skill")
     g(Move("s1", to=(5, 4)))
     g.finish()
 
@@ -49,7 +51,7 @@ def test_chanceux_with_one_zombie_left_removes_it() -> None:
                  [6, 6, 6])
     g = Golden(game)
     notes = g(UseSkill("s1", "chanceux"))
-    assert notes[-1] == "game over: survivors win (no zombie is left on the table)"
+    assert notes[-1] == "Game over: the survivors win (no zombie is left on the table)"
     g.finish()
 
 
@@ -60,14 +62,13 @@ def test_sprinter_free_move_once_per_game() -> None:
     game = start([survivor("s1", "ado_h", 5, 5, skill="sprinter"), zombie("z1", "rodeur", 5, 15)],
                  [6, 6, 6])
     g = Golden(game)
-    g.refused(UseSkill("s1", "sprinter", to=(5, 10.5)), "moves 5 in")
+    g.refused(UseSkill("s1", "sprinter", to=(5, 10.5)), "moves 5.0 in a move")
     notes = g(UseSkill("s1", "sprinter", to=(5, 10)))
-    assert notes == ["Ado (H) s1 sprints: a free move (sprinter)",
-                     "Ado (H) s1 moves 5.00 in from (5.00, 5.00) to (5.00, 10.00)"]
+    assert notes == ["Teen (M) sprints: a free move (Sprinter)", "Teen (M) moves 5.0 in"]
     assert game.pools["survivors"] == 7 and game.to_act == "zombies"
     assert game.figures["s1"].moves == 1  # it counts as a move (D11)
     g(Move("z1", to=(5, 14)))
-    g.refused(UseSkill("s1", "sprinter", to=(5, 9)), "sprinter is once per game")
+    g.refused(UseSkill("s1", "sprinter", to=(5, 9)), "has used Sprinter already")
     g.finish()
 
 
@@ -97,18 +98,18 @@ def test_savoir_cancels_a_zombie_activation_once_per_turn() -> None:
     g = savoir_scene()
     game = g.game
     notes = g(Move("z1", to=(5, 11)))
-    assert notes == ["Rôdeur z1 is about to move: Scientifique (H/F) s1 may cancel it (savoir)"]
+    assert notes == ["Walker 1 is about to move: Scientist (M/F) may cancel it (Know-how)"]
     assert game.pending == [{"kind": "savoir", "figure": "s1", "side": "survivors",
                              "deferred": {"type": "move", "figure": "z1", "to": [5, 11]}}]
     assert game.current_side() == "survivors" and game.pools["zombies"] == 4
     assert game.legal_actions() == [UseSkill("s1", "savoir"), Decline()]
     notes = g(UseSkill("s1", "savoir"))
-    assert notes == ["Scientifique (H/F) s1 foresees it: the activation of z1 is cancelled "
-                     "(savoir)"]
+    assert notes == ["Scientist (M/F) saw it coming: Walker 1's activation is cancelled "
+                     "(Know-how)"]
     assert at(game, "z1") == (5.0, 12.0) and game.to_act == "survivors"
     g(Pass())
     notes = g(Move("z1", to=(5, 11)))  # used this turn: no window
-    assert notes == ["Rôdeur z1 moves 1.00 in from (5.00, 12.00) to (5.00, 11.00)"]
+    assert notes == ["Walker 1 moves 1.0 in"]
     g.finish()
 
 
@@ -116,8 +117,7 @@ def test_savoir_declined_lets_the_activation_happen() -> None:
     g = savoir_scene()
     g(Move("z1", to=(5, 11)))
     notes = g(Decline())
-    assert notes == ["survivors let the savoir pass",
-                     "Rôdeur z1 moves 1.00 in from (5.00, 12.00) to (5.00, 11.00)"]
+    assert notes == ["Declined: Know-how", "Walker 1 moves 1.0 in"]
     assert g.game.pools["zombies"] == 4 and g.game.to_act == "survivors"
     g.finish()
 
@@ -146,10 +146,10 @@ def test_savoir_cancels_a_two_ap_reaction() -> None:
     g = Golden(game)
     g(Shoot("s2", "z1", "fusil"))
     notes = g(Move("z1", toward="s2"))
-    assert notes[-1] == "Rôdeur z1 is about to move: Scientifique (H/F) s1 may cancel it (savoir)"
+    assert notes[-1] == "Walker 1 is about to move: Scientist (M/F) may cancel it (Know-how)"
     notes = g(UseSkill("s1", "savoir"), [2, 3])  # cancelled: then the held-back shot
-    assert notes[1:3] == ["Militaire (H) s2 shoots Rôdeur z1 with the fusil (1 attack)",
-                          "rolls 2 (shoot attack vs 2+, s2)"]
+    assert notes[1:3] == ["Soldier (M) shoots at Walker 1 with Rifle (1 attack)",
+                          "Soldier (M) rolls 2 (shot, hits on 2+)"]
     assert at(game, "z1") == (12.0, 12.0) and not game.figures["z1"].on_table
     g.finish()
 
@@ -160,7 +160,7 @@ def test_no_savoir_when_the_scientist_is_down() -> None:
                  allow_pass=True)
     g = Golden(game)
     g(Pass())
-    assert g(Move("z1", to=(5, 11)))[0].startswith("Rôdeur z1 moves")
+    assert g(Move("z1", to=(5, 11)))[0].startswith("Walker 1 moves")
     g.finish()
 
 
@@ -175,8 +175,8 @@ def test_didactique_rerolls_the_ap_die_once_per_game() -> None:
                              "die": 1}]
     assert game.legal_actions() == [UseSkill("s1", "didactique"), Decline()]
     notes = g(UseSkill("s1", "didactique"), [5])
-    assert notes == ["rolls 5 (survivors' action points, re-rolled, s1)",
-                     "didactique: the AP die is re-rolled (1 -> 5); survivors have 6 AP"]
+    assert notes == ["Scientist (M/F) rolls 5 (the action point die, re-rolled)",
+                     "Didactic: the AP die is re-rolled (1 → 5); now 6 AP"]
     assert game.pools["survivors"] == 6 and game.to_act == "survivors"
     g(Pass())
     notes = g(Pass(), [2, 1, 1])
@@ -205,7 +205,7 @@ def extremiste(**settings: object) -> Golden:
                  **settings)
     g = Golden(game)
     notes = g(Melee("s1", "z1"), [3, 2])
-    assert notes[-1] == "Anarchiste (H/F) s1 kills Rôdeur z1"
+    assert notes[-1] == "Anarchist (M/F) kills Walker 1"
     assert game.pending == [{"kind": "extremiste", "figure": "s1", "side": "survivors"}]
     return g
 
@@ -215,7 +215,7 @@ def test_extremiste_free_move_toward_the_nearest_zombie() -> None:
     game = g.game
     assert game.legal_actions() == [UseSkill("s1", "extremiste"), Decline()]
     notes = g(UseSkill("s1", "extremiste"))
-    assert notes[0] == "Anarchiste (H/F) s1 charges the nearest zombie (extrémiste)"
+    assert notes[0] == "Anarchist (M/F) charges the nearest zombie (Extremist)"
     assert at(game, "s1") == (10.0, 5.0) and game.pools["survivors"] == 1 + 6 - 1
     assert game.figures["s1"].moves == 1 and game.to_act == "zombies"
     g.finish()
@@ -223,11 +223,12 @@ def test_extremiste_free_move_toward_the_nearest_zombie() -> None:
 
 def test_extremiste_is_optional_unless_mandatory() -> None:
     g = extremiste()
-    assert g(Decline()) == ["survivors let the extremiste pass"]
+    assert g(Decline()) == ["Declined: Extremist"]
     g.finish()
     g = extremiste(extremiste_move="mandatory")
     assert g.game.legal_actions() == [UseSkill("s1", "extremiste")]
-    g.refused(Decline(), "the extrémiste move must be made")
+    g.refused(Decline(), r"^Anarchist \(M/F\) must make the Extremist move \(this game's "
+              r"setting\): it cannot be declined\.$", code="refusal.must_charge")
     g(UseSkill("s1", "extremiste"))
     g.finish()
 
@@ -242,9 +243,10 @@ def test_entraine_may_fight_again_once() -> None:
     g(Melee("s1", "z1"), [3])
     assert game.pending == [{"kind": "reactivate", "figure": "s1", "action": "melee",
                              "side": "survivors"}]
-    g.refused(Move("s1", to=(4, 4)), "now s1 may melee again")
+    g.refused(Move("s1", to=(4, 4)), r"^Now Soldier \(M\) may attack again, or decline\.$",
+              code="refusal.now_melee_again")
     notes = g(Melee("s1", "z2"), [4, 5])
-    assert notes[-1] == "Militaire (H) s1 kills Rôdeur z2"
+    assert notes[-1] == "Soldier (M) kills Walker 2"
     assert game.pending == [] and game.to_act == "zombies"  # no third go
     assert game.pools["survivors"] == 1 + 6 - 2
     g.finish()
@@ -277,23 +279,25 @@ def heroic(death: str = "never", **items: int) -> Golden:
 def test_a_down_heroique_acts_once_a_turn_for_one_ap() -> None:
     g = heroic(katana=1)
     game = g.game
-    g.refused(Melee("s1", "z1", ap=2), "down: héroïque allows only 1-AP actions")
+    g.refused(Melee("s1", "z1", ap=2), r"^Soldier \(M\) is down: Heroic allows only 1-AP "
+              r"actions\.$", code="refusal.heroic_one_ap")
     notes = g(Melee("s1", "z1", weapon="katana"), [1, 1])  # one AP: two katana dice
-    assert notes[0] == "Militaire (H) s1 attacks Rôdeur z1 (2 dice)"
+    assert notes[0] == "Soldier (M) attacks Walker 1 with Katana (2 dice)"
     assert game.pending == [] and game.pools["survivors"] == 6
     g(Pass())
-    g.refused(Melee("s1", "z1"), r"^Militaire \(H\) s1 is down and cannot act$")
+    g.refused(Melee("s1", "z1"), r"^Soldier \(M\) is down and cannot act\.$",
+              code="refusal.is_down")
     g.finish()
 
 
 @pytest.mark.parametrize(("death", "dice"), [("never", []), ("unsaved_wound", [1])])
 def test_a_down_heroique_may_crawl_but_not_revive_itself(death: str, dice: list[int]) -> None:
     g = heroic(death)
-    g.refused(Revive("s1", "s1"), "down: héroïque allows only 1-AP actions")
+    g.refused(Revive("s1", "s1"), "down: Heroic allows only 1-AP actions")
     # leaving the zombie: no free attack on a figure out of action (L86, L117, R4), unless
     # down survivors may be finished off (then it misses)
     notes = g(Move("s1", to=(5, 3)), dice)
-    assert notes[-1] == "Militaire (H) s1 moves 2.00 in from (5.00, 5.00) to (5.00, 3.00)"
+    assert notes[-1] == "Soldier (M) moves 2.0 in"
     assert g.game.figures["s1"].status == "down"
     g.finish()
 
@@ -302,7 +306,7 @@ def test_a_down_heroique_heals_itself_back_to_its_feet() -> None:
     g = heroic(soins=1)
     game = g.game
     notes = g(Heal("s1", "s1"))
-    assert notes == ["Militaire (H) s1 heals Militaire (H) s1 (PV 2)"]
+    assert notes == ["Soldier (M) heals themself (back to 2 wounds)"]
     s1 = game.figures["s1"]
     assert (s1.status, s1.pv, s1.resting) == ("standing", 2, True)
     g(Pass())
@@ -322,7 +326,7 @@ def test_premiers_soins_heals_without_an_item_but_cannot_raise_the_fallen() -> N
     g(Heal("s1", "s2"))
     assert game.figures["s2"].pv == 5 and game.figures["s1"].units == {}
     g(Move("z1", to=(20, 19)))
-    g.refused(Heal("s1", "s3"), r"^Geek \(H/F\) s3 is down: revive it \(2 AP\) instead$")
+    g.refused(Heal("s1", "s3"), r"^Geek \(M/F\) is down: revive them instead \(2 AP\)\.$")
     g.finish()
 
 
@@ -344,13 +348,13 @@ def test_chirurgien_raises_the_fallen_with_a_friend_s_item(owner: str, items: st
                   zombie("z1", "rodeur", 20, 20)], [6, 6, 6], chirurgien_items=items)
     g = Golden(game)
     if not ok:
-        g.refused(Heal("s1", "s3"), r"^Médecin \(H/F\) s1 needs a healing item \(soins\): its "
-                  r"own, s3's or one of a friend in base contact$")
+        g.refused(Heal("s1", "s3"), r"^Doctor \(M/F\) needs heals: their own, Geek \(M/F\)'s "
+                  r"or those of a friend in contact, and none has any left\.$",
+                  code="refusal.no_heals_contact")
         return
     notes = g(Heal("s1", "s3"))
-    lender = "" if owner == "s1" else \
-        f" with {game.figures[owner].name} {owner}'s healing item"
-    assert notes == [f"Médecin (H/F) s1 heals Geek (H/F) s3{lender} (PV 2)"]
+    lender = "" if owner == "s1" else f" with {game.figures[owner].name_en}'s heals"
+    assert notes == [f"Doctor (M/F) heals Geek (M/F){lender} (back to 2 wounds)"]
     s3 = game.figures["s3"]
     assert (s3.status, s3.pv, s3.resting) == ("standing", 2, True)
     assert game.figures[owner].units == {"soins": 4}
@@ -370,8 +374,8 @@ def test_discrete_zombies_reach_her_only_from_within_3_in(start_gap: float,
     assert d(game, "s1", "z1") == pytest.approx(start_gap)
     g(Pass())
     if not reaches:
-        g.refused(Move("z1", to=(5, UP)), r"^Ado \(F\) s1 is discrète: z1 must start within "
-                  r"3 in to reach her$")
+        g.refused(Move("z1", to=(5, UP)), r"^Teen \(F\) has Stealthy: Walker 1 must start its "
+                  r"move less than 3 in from her to reach her\.$", code="refusal.discrete")
     g(Move("z1", toward="s1"))
     assert game.in_contact("s1", "z1") is reaches
     if not reaches:
@@ -396,7 +400,8 @@ def test_sprinter_with_an_empty_pool() -> None:
     # offered beside the sprint
     assert game.legal_actions() == [UseSkill("s1", "sprinter", target="z1"), Pass(),
                                     EndActivations()]
-    g.refused(Move("s1", to=(5, 5)), "move costs 1 AP and only 0 are left")
+    g.refused(Move("s1", to=(5, 5)), "This costs 1 AP and only 0 are left",
+              code="refusal.not_enough_ap")
     g(UseSkill("s1", "sprinter", to=(5, 9)))
     assert game.to_act == "zombies"
     g(Move("z1", to=(5, 12)), [1, 1, 1])  # the survivors cannot act: the turn ends

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 import pytest
-from golden_helpers import TOUCH, Golden, survivor, zombie
+from golden_helpers import TOUCH, Golden, english, survivor, zombie
 
 from rules.actions import Decline, Melee, Move, Shoot
 from rules.figures import Fig
@@ -48,7 +48,8 @@ def test_after_its_activation_a_band_sets_a_zombie_on_the_other_band() -> None:
     options = g.game.legal_actions()
     assert Melee("z1", "b1", 1) in options and Decline() in options
     assert not any(getattr(o, "figure", "") == "z2" for o in options)
-    g.refused(Move("z2", toward="b1"), "not a zombie within 20 in of band B")
+    g.refused(Move("z2", toward="b1"), "^Walker 2 is not a zombie within 20 in of band B.$",
+              code="refusal.not_controllable")
     pools = dict(g.game.pools)
     g(Melee("z1", "b1", 1), dice=[6, 1])  # hits, b1 fails its 5+ save
     assert g.game.figures["b1"].pv == 7
@@ -89,7 +90,10 @@ def test_a_band_with_no_one_standing_loses() -> None:
     g = Golden(war([a1, b1, zombie("z1", "rodeur", 28, 28)], dice=[6, 6]))
     g(Melee("a1", "b1", 1, "katana"), dice=[5, 1])
     assert g.game.outcome == {"winner": "A", "reason": "band B has no one left standing",
-                              "turn": 1}
+                              "turn": 1, "reason_words": {"code": "engine.end.war_wiped",
+                                                          "params": {"band": "B"}}}
+    assert english(g.game.log[-1]["notes"])[-1] == ("Game over: band A wins (band B has no one "
+                                                    "left standing)")
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -5,7 +5,7 @@ die and refusal names the rulebook line it comes from."""
 from __future__ import annotations
 
 import pytest
-from golden_helpers import TOUCH, Golden, start, survivor, zombie
+from golden_helpers import TOUCH, Golden, english, start, survivor, zombie
 
 from rules.actions import (
     Contaminate,
@@ -33,10 +33,11 @@ def test_r1_a_side_with_ap_and_an_activation_cannot_pass() -> None:
     assert game.pools == {"survivors": 3, "zombies": 2}
     for give_up in (Pass(), EndActivations()):
         assert give_up not in game.legal_actions()
-        g.refused(give_up, r"^the survivors must activate a figure while they can "
-                  r"\(setting allow_pass = false\)$")
+        g.refused(give_up, r"^The survivors must activate a figure while they can \(this "
+                  r"game's setting\): their AP cannot be kept\.$")
     g(Move("s1", to=(5, 4)))
-    g.refused(Pass(), r"^the zombies must activate a figure while they can")
+    g.refused(Pass(), r"^The zombies must activate a figure while they can",
+              code="refusal.must_activate.zombies")
     g(Move("z1", to=(5, 14)))
     g(Move("s1", to=(5, 3)))
     g(Move("z1", to=(5, 13)))
@@ -45,7 +46,7 @@ def test_r1_a_side_with_ap_and_an_activation_cannot_pass() -> None:
     assert game.turn == 1 and game.to_act == "survivors" and game.pools["survivors"] == 1
     g.refused(EndActivations(), "must activate a figure")
     notes = g(Move("s1", to=(5, 2)), [4, 1, 1])
-    assert notes[1:3] == ["end of turn 1", "rolls 4 (survivors' action points)"]
+    assert notes[1:3] == ["End of turn 1", "Die: 4 (the survivors' action points)"]
     assert game.turn == 2
     g.finish()
 
@@ -55,11 +56,11 @@ def test_r1_a_forced_pass_keeps_the_ap_and_two_forced_passes_end_the_turn() -> N
     game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 27)], [1, 2, 2])
     g = Golden(game)
     notes = g(Move("s1", to=(5, 4)))
-    assert notes[-1] == "zombies cannot activate anyone and pass (4 AP kept)"
+    assert notes[-1] == "The zombies can activate no one: they pass (4 AP kept)"
     assert game.to_act == "survivors" and game.pools == {"survivors": 1, "zombies": 4}
     notes = g(Move("s1", to=(5, 3)), [3, 1, 1])  # L74: out of AP, the survivors must pass
-    assert notes[1:4] == ["zombies cannot activate anyone and pass (4 AP kept)",
-                          "both sides passed: the zombies' 4 AP are lost", "end of turn 1"]
+    assert notes[1:4] == ["The zombies can activate no one: they pass (4 AP kept)",
+                          "Both sides passed: the zombies' 4 AP left are lost", "End of turn 1"]
     assert game.turn == 2
     g.finish()
 
@@ -68,7 +69,7 @@ def test_r1_the_old_reading_stays_a_setting() -> None:
     game = start([survivor("s1", "ex_flic_h", 5, 5), zombie("z1", "rodeur", 5, 15)], [2, 1, 1],
                  allow_pass=True)
     assert Pass() in game.legal_actions()
-    assert game.apply(Pass()) == ["the survivors pass (3 AP kept)"]
+    assert english(game.apply(Pass())) == ["The survivors pass (3 AP kept)"]
 
 
 # --- R2: katana and fronde always make their two attacks (L230, L233, L118) -------------------
@@ -81,11 +82,12 @@ def test_r2_an_enfant_strikes_twice_with_a_katana_for_one_ap() -> None:
     assert Melee("s1", "z1", 1, "katana") in game.legal_actions()
     assert Melee("s1", "z1", 2, "katana") not in game.legal_actions()
     g.refused(Melee("s1", "z1", 2, "katana"),
-              r"^Enfant \(H/F\) s1 rolls at most 2 attack dice with the katana \(A 1, two "
-              r"attacks for 1 AP\), which 1 AP give; 2 AP would add none$")
+              r"^Kid \(M/F\) rolls at most 2 attack dice with Katana \(A 1, two attacks for 1 "
+              r"AP\), which 1 AP give; 2 AP would add none: spend 1 AP\.$",
+              code="refusal.too_many_dice_weapon")
     # die 1: a natural 1 misses; die 2: 2 beats the Rôdeur's D2+; its save 6+ fails on a 3
     notes = g(Melee("s1", "z1", 1, "katana"), [1, 2, 3])
-    assert notes[0] == "Enfant (H/F) s1 attacks Rôdeur z1 (2 dice)"
+    assert notes[0] == "Kid (M/F) attacks Walker 1 with Katana (2 dice)"
     assert game.figures["z1"].status == "removed" and game.pools["survivors"] == 1 + 6 - 1
     g.finish()
 
@@ -96,10 +98,10 @@ def test_r2_a_racaille_spends_two_ap_on_three_katana_dice() -> None:
     g = Golden(game)
     offered = [a for a in game.legal_actions() if isinstance(a, Melee) and a.weapon == "katana"]
     assert offered == [Melee("s1", "z1", 1, "katana"), Melee("s1", "z1", 2, "katana")]
-    g.refused(Melee("s1", "z1", 3, "katana"), "at most 3 attack dice with the katana")
+    g.refused(Melee("s1", "z1", 3, "katana"), "at most 3 attack dice with Katana")
     notes = g(Melee("s1", "z1", 2, "katana"), [1, 3, 2])  # dice = min(2 x 2, max(3, 2)) = 3
-    assert notes[0] == "Racaille (H/F) s1 attacks Ignoble z1 (3 dice)"
-    assert notes[-1] == "the survivors spent 2 AP at once: one zombie may react for 1 AP"
+    assert notes[0] == "Thug (M/F) attacks Abomination 1 with Katana (3 dice)"
+    assert notes[-1] == "The survivors spent 2 AP at once: one zombie may react for 1 AP"
     g.finish()
 
 
@@ -107,7 +109,8 @@ def test_r2_within_attack_keeps_the_old_cap() -> None:
     game = start([survivor("s1", "enfant", 5, 5, items={"katana": 1}),
                   zombie("z1", "rodeur", 5, UP)], [6, 6, 6], two_attacks_per_ap="within_attack")
     assert not [a for a in game.legal_actions() if isinstance(a, Melee) and a.weapon]
-    with pytest.raises(ValueError, match=r"rolls at most 1 attack dice \(A\); 1 AP would give 2"):
+    with pytest.raises(ValueError, match=r"rolls at most 1 attack dice \(A 1\); 1 AP would "
+                       r"give 2"):
         game.apply(Melee("s1", "z1", 1, "katana"))
 
 
@@ -118,7 +121,7 @@ def test_r2_the_fronde_throws_two_stones_for_one_ap_whatever_a(setting: str) -> 
     g = Golden(game)
     assert Shoot("s1", "z1", "fronde") in game.legal_actions()
     notes = g(Shoot("s1", "z1", "fronde"), [1, 1])
-    assert notes[0] == "Enfant (H/F) s1 shoots Rôdeur z1 with the fronde (2 attacks)"
+    assert notes[0] == "Kid (M/F) shoots at Walker 1 with Slingshot (2 attacks)"
     g.finish()
 
 
@@ -133,7 +136,7 @@ def test_r3_the_medecin_raises_a_friend_with_an_item_carried_across_the_table() 
     g = Golden(game)
     assert Heal("s1", "s3") in game.legal_actions()
     notes = g(Heal("s1", "s3"))
-    assert notes == ["Médecin (H/F) s1 heals Geek (H/F) s3 with Ado (H) s4's healing item (PV 2)"]
+    assert notes == ["Doctor (M/F) heals Geek (M/F) with Teen (M)'s heals (back to 2 wounds)"]
     assert game.figures["s4"].units == {"soins": 4} and game.figures["s3"].status == "standing"
     g.finish()
 
@@ -148,13 +151,13 @@ def test_r4_the_second_die_on_a_fallen_survivor_is_lost_and_it_can_be_contaminat
     g(Move("s2", to=(15, 4)))
     # die 1 hits (3 vs D3+), the save 5+ fails on a 2: down; die 2 is not rolled (L117)
     notes = g(Melee("z1", "s1", ap=2), [3, 2])
-    assert notes[-1] == "Enfant (H/F) s1 is down"
+    assert notes[-1] == "Kid (M/F) is down"
     assert game.figures["s1"].status == "down" and game.pending[0]["kind"] == "contaminate"
     g(Decline())  # L100: the zombie may contaminate at once; here it does not
     g(Move("s2", to=(15, 5)))
     assert not [a for a in game.legal_actions() if isinstance(a, Melee)]
-    g.refused(Melee("z1", "s1"), r"^Enfant \(H/F\) s1 is down and cannot be attacked")
-    g.refused(Contaminate("z1", "s1"), "a zombie contaminates only right after putting")
+    g.refused(Melee("z1", "s1"), r"^Kid \(M/F\) is down and cannot be attacked")
+    g.refused(Contaminate("z1", "s1"), "A zombie contaminates only right after putting")
     g.finish()
 
 
@@ -177,8 +180,8 @@ def test_r5_a_friend_put_out_of_action_3_in_away_causes_a_test() -> None:
     g = fall_scene()
     notes = g(Melee("z1", "s1"), [3, 2, 4])
     assert notes[-2:] == [
-        "rolls 4 (panic 5+ (Enfant (H/F) was put out of action within 4 in), s2)",
-        "Geek (H/F) panics (Enfant (H/F) was put out of action within 4 in): no action this "
+        "Geek (M/F) 2 rolls 4 (panic test on 5+: Kid (M/F) was put out of action within 4 in)",
+        "Geek (M/F) 2 panics (Kid (M/F) was put out of action within 4 in): no action this "
         "turn, D -1"]
     assert g.game.figures["s2"].panicked and g.game.figures["s3"].panic_tests == 0
     g.finish()
@@ -188,15 +191,17 @@ def test_r5_a_contamination_is_a_second_fall() -> None:
     g = fall_scene()
     g(Melee("z1", "s1"), [3, 2, 6])  # s2 keeps calm
     notes = g(Contaminate("z1", "s1"), [3, 1, 5])  # contaminated (3 vs 3+, resist 1 < 4+)
-    assert "rolls 5 (panic 5+ (Enfant (H/F) was contaminated within 4 in), s2)" in notes
+    assert ("Geek (M/F) 2 rolls 5 (panic test on 5+: Kid (M/F) was contaminated within 4 in)"
+            in notes)
     g.finish()
 
 
 def test_r5_egoiste_and_the_old_trigger() -> None:
-    notes = fall_scene("bimbo", "egoiste").game.apply(Melee("z1", "s1"), dice=[3, 2])
-    assert notes[-1] == "Bimbo (F) is égoïste: a friend's death leaves her cold"
-    notes = fall_scene(panic_friend_falls="death").game.apply(Melee("z1", "s1"), dice=[3, 2])
-    assert notes[-1] == "Enfant (H/F) s1 is down"  # only a death is tested
+    notes = english(fall_scene("bimbo", "egoiste").game.apply(Melee("z1", "s1"), dice=[3, 2]))
+    assert notes[-1] == "Bimbo (F) takes no panic test for a friend's death (Selfish)"
+    notes = english(fall_scene(panic_friend_falls="death").game.apply(Melee("z1", "s1"),
+                                                                      dice=[3, 2]))
+    assert notes[-1] == "Kid (M/F) is down"  # only a death is tested
 
 
 # --- R6: once per partie is once per campaign (L8, L107) -------------------------------------
@@ -228,8 +233,9 @@ def test_chanceuse_names_the_tied_zombie_taken() -> None:
     offered = [a for a in game.legal_actions() if isinstance(a, UseSkill)]
     assert offered == [UseSkill("s1", "chanceux")] + [
         UseSkill("s1", "chanceux", target=z) for z in ("z1", "z2", "z3")]  # all in contact
-    g.refused(UseSkill("s1", "chanceux", target="z4"), "not one of the zombies tied")
+    g.refused(UseSkill("s1", "chanceux", target="z4"), r"^Name a zombie only to break a tie "
+              r"for nearest: Walker 1, Walker 2, and Walker 3\.$", code="refusal.lucky_tie")
     notes = g(UseSkill("s1", "chanceux", target="z3"))
-    assert [n.split(" is killed")[0] for n in notes] == ["luck: Rôdeur z3", "luck: Rôdeur z1"]
+    assert [n.split(" is killed")[0] for n in notes] == ["Luck: Walker 3", "Luck: Walker 1"]
     assert game.figures["z2"].on_table and game.figures["z4"].on_table
     g.finish()

@@ -28,14 +28,16 @@ def test_round_trip() -> None:
     ("data", "where", "words"),
     [
         ({"skill_cost": "x"}, "settings.skill_cost", "'per_skill', a whole number"),
-        ({"foo": 1}, "settings.foo", "unknown setting 'foo'"),
+        ({"foo": 1}, "settings.foo", "no setting “foo”"),
         ({"two_ap_reaction": "sometimes"}, "settings.two_ap_reaction", "'after', 'before'"),
         ({"leave_melee_free_attack": 1}, "settings.leave_melee_free_attack", "true or false"),
-        ({"band_points_limit": -3}, "settings.band_points_limit", "not allowed"),
-        ([], "settings", "expected an object"),
+        ({"band_points_limit": -3}, "settings.band_points_limit", "cannot be -3"),
+        ([], "settings", "are an object of names and values"),
     ],
 )
 def test_bad_settings(data: object, where: str, words: str) -> None:
     with pytest.raises(SettingsError) as caught:
         Settings.from_json(data)
     assert caught.value.where == where and words in caught.value.message
+    assert caught.value.words is not None and caught.value.words.code.startswith(
+        "refusal.settings.")

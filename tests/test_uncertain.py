@@ -187,8 +187,8 @@ def test_answers_given_with_a_malformed_question() -> None:
     from rules.uncertain import flag_answers
 
     space = Space(load_scene({"figures": [fig("s1", "survivors", 3, 3)]}))
-    with pytest.raises(QuestionError, match=r"questions\[0\]: the uncertainty of this question cannot be "
-                       r"weighed"):
+    with pytest.raises(QuestionError,
+                       match=r"questions\[0\]: the uncertainty of this question cannot be weighed"):
         flag_answers(space, {}, [{"ask": "distance", "a": "s1"}], [{"inches": 0.0}])
     with pytest.raises(QuestionError, match="1 answers for 0 questions"):
         flag_answers(space, {}, [], [{"inches": 0.0}])
