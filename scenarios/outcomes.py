@@ -10,10 +10,16 @@ winning) and loot (the crate table, D20) are small tagged values:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar
 
+from i18n import Message
 from rules.catalog import SurvivorClass
+from rules.warband import class_name
+from scenarios import words
 from scenarios.schema import Range, Ref, Tagged
+
+if TYPE_CHECKING:
+    from rules.catalog import Catalog
 
 __all__ = [
     "Consequence",
@@ -37,9 +43,14 @@ _CLASS_FR = {"hero": "héros", "follower": "suiveur", "burden": "boulet"}
 
 @dataclass(frozen=True)
 class Consequence(Tagged):
-    """One effect on the band between scenarios; `describe()` gives (French, English)."""
+    """One effect on the band between scenarios, as the card's table says it: `words(catalog)`
+    a message naming archetypes and items, `describe()` (French, English) with ids, for the
+    generated docs."""
 
     def describe(self) -> tuple[str, str]:
+        raise NotImplementedError
+
+    def words(self, catalog: Catalog) -> Message:
         raise NotImplementedError
 
 
@@ -50,6 +61,8 @@ class Nothing(Consequence):
     def describe(self) -> tuple[str, str]:
         return "rien", "nothing"
 
+    def words(self, catalog: Catalog) -> Message:
+        return Message("scenario.consequence.nothing")
 
 @dataclass(frozen=True)
 class NewMember(Consequence):
@@ -68,6 +81,11 @@ class NewMember(Consequence):
         return (f"nouveau membre ({_CLASS_FR[self.class_]}, au choix)",
                 f"new member (a {self.class_} of your choice)")
 
+    def words(self, catalog: Catalog) -> Message:
+        if self.archetype:
+            return Message("scenario.consequence.new_member", {
+                "archetype": words.archetype(catalog, self.archetype)})
+        return Message("scenario.consequence.new_member_any", {"class": class_name(self.class_)})
 
 @dataclass(frozen=True)
 class GainEquipment(Consequence):
@@ -81,6 +99,9 @@ class GainEquipment(Consequence):
         times = f" x{self.count}" if self.count > 1 else ""
         return f"nouvel équipement : {self.item}{times}", f"new equipment: {self.item}{times}"
 
+    def words(self, catalog: Catalog) -> Message:
+        return Message("scenario.consequence.equipment", {
+            "n": self.count, "item": words.item(None, catalog, self.item)})
 
 @dataclass(frozen=True)
 class SecondSkill(Consequence):
@@ -93,6 +114,10 @@ class SecondSkill(Consequence):
         return (f"{self.count} membre(s) gagne(nt) une seconde compétence",
                 f"{self.count} member(s) gain a second skill")
 
+    def words(self, catalog: Catalog) -> Message:
+        if self.count == 1:
+            return Message("scenario.consequence.second_skill.one")
+        return Message("scenario.consequence.second_skill", {"n": self.count})
 
 @dataclass(frozen=True)
 class LoseWounded(Consequence):
@@ -105,6 +130,8 @@ class LoseWounded(Consequence):
         return ("le blessé le plus grave meurt de ses blessures",
                 "the most wounded member dies of their wounds")
 
+    def words(self, catalog: Catalog) -> Message:
+        return Message("scenario.consequence.lose_wounded")
 
 @dataclass(frozen=True)
 class LoseWeapon(Consequence):
@@ -116,6 +143,8 @@ class LoseWeapon(Consequence):
     def describe(self) -> tuple[str, str]:
         return "une arme perdue (au choix des zombies)", "a weapon lost (zombie player's choice)"
 
+    def words(self, catalog: Catalog) -> Message:
+        return Message("scenario.consequence.lose_weapon")
 
 @dataclass(frozen=True)
 class LoseItem(Consequence):
@@ -127,6 +156,9 @@ class LoseItem(Consequence):
     def describe(self) -> tuple[str, str]:
         return f"tous les « {self.item} » sont perdus", f"every '{self.item}' is lost"
 
+    def words(self, catalog: Catalog) -> Message:
+        return Message("scenario.consequence.lose_item",
+                       {"item": words.item(None, catalog, self.item)})
 
 @dataclass(frozen=True)
 class HealBand(Consequence):
@@ -138,6 +170,8 @@ class HealBand(Consequence):
     def describe(self) -> tuple[str, str]:
         return (f"chaque membre récupère {self.pv} PV", f"every member recovers {self.pv} PV")
 
+    def words(self, catalog: Catalog) -> Message:
+        return Message("scenario.consequence.heal", {"pv": self.pv})
 
 @dataclass(frozen=True)
 class Loot(Tagged):

@@ -27,10 +27,12 @@ from shapely.geometry.base import BaseGeometry
 
 from geometry.scene import load_scene
 from geometry.units import DEFAULT_BASE_MM, TABLE_INCHES, base_radius
+from i18n import Message
 from rules.catalog import Catalog, load_catalog
 from rules.dice import Dice, Roll
 from rules.settings import Settings
 from rules.warband import Roster, band_cost, example_bands
+from scenarios import words
 from scenarios.cards import (
     TOWN,
     Card,
@@ -57,7 +59,8 @@ MAX_TOWNS = 20
 
 
 class _Record:
-    """The dice of the set-up, each with what it was for, and the choices made by default."""
+    """The dice of the set-up, each with what it was for, and the choices made by default:
+    `purpose` in English (for programs), `words` the same as a message for a person."""
 
     def __init__(self, dice: Dice) -> None:
         self.dice = dice
@@ -66,8 +69,9 @@ class _Record:
     def d6(self, purpose: str) -> int:
         return self.dice.roll(Roll(purpose))
 
-    def note(self, purpose: str, dice: list[int], result: Any) -> None:
-        self.rolls.append({"purpose": purpose, "dice": dice, "result": result})
+    def note(self, purpose: Message, dice: list[int], result: Any) -> None:
+        self.rolls.append({"purpose": purpose.text("en"), "words": purpose.to_json(),
+                           "dice": dice, "result": result})
 
 
 def roll_dice(expression: int | str, roll: Any) -> tuple[int, list[int]]:
@@ -164,7 +168,8 @@ def setup_scenario(card: Card | str, seed: int, band: Roster | None = None, *,
         die = record.d6(f"crate {i + 1} contents")
         entry = _face(card.crates.loot, die)
         crate_loot.append((die, entry.value.to_json()))
-        record.note(f"crate{i + 1} contents (hidden until opened)", [die], entry.value.to_json())
+        record.note(Message("scenario.setup.crate", {"crate": words.crate(f"crate{i + 1}")}),
+                    [die], entry.value.to_json())
     weather = _roll_weather(card, settings, record)
     deployment = _roll_deployment(card, settings, record, tables.deployment)
 
@@ -213,9 +218,10 @@ def setup_scenario(card: Card | str, seed: int, band: Roster | None = None, *,
         ],
         "turns": to_json(card.turns),
         "objectives": {
-            "survivors": _victory_json(card.objectives.survivors),
-            "zombies": _victory_json(card.objectives.zombies),
-            "ends_when": [c.to_json() for c in card.objectives.ends_when],
+            "survivors": _victory_json(card.objectives.survivors, card),
+            "zombies": _victory_json(card.objectives.zombies, card),
+            "ends_when": [{**c.to_json(), "words": c.words(card).to_json()}
+                          for c in card.objectives.ends_when],
         },
         "zones": [to_json(z) for z in card.zones],
         "exits": [{**to_json(e), "segment": exit_segment(e.edge, e.from_, e.to)}
@@ -223,19 +229,28 @@ def setup_scenario(card: Card | str, seed: int, band: Roster | None = None, *,
         "crates": crates,
         "markers": placed["crates"] + placed["items"],
         "items": [to_json(i) for i in card.items],
-        "special_rules": [{**r.to_json(), "text": dict(zip(("fr", "en"), r.describe(),
-                                                           strict=True))}
-                          for r in card.special_rules],
-        "consequences": [{"roll": [e.low, e.high], **e.value.to_json()}
+        "special_rules": [_rule_json(r, card, catalog) for r in card.special_rules],
+        "consequences": [{"roll": [e.low, e.high], **e.value.to_json(),
+                          "words": e.value.words(catalog).to_json()}
                          for e in card.consequences],
-        "rewards": to_json(card.rewards),
+        "rewards": {side: [{**c.to_json(), "words": c.words(catalog).to_json()} for c in given]
+                    for side, given in (("survivors_win", card.rewards.survivors_win),
+                                        ("zombies_win", card.rewards.zombies_win))},
         "scene": scene_json,
     }
 
 
-def _victory_json(victory: Any) -> dict[str, Any]:
+def _rule_json(rule: Any, card: Card, catalog: Catalog) -> dict[str, Any]:
+    """A special rule as data, its text in French and English and its message."""
+    said = rule.words(card, catalog)
+    return {**rule.to_json(), "text": {"fr": said.text("fr"), "en": said.text("en")},
+            "words": said.to_json()}
+
+
+def _victory_json(victory: Any, card: Card) -> dict[str, Any]:
     return {"text": to_json(victory.text), "mode": victory.mode,
-            "conditions": [c.to_json() for c in victory.conditions]}
+            "conditions": [{**c.to_json(), "words": c.words(card).to_json()}
+                           for c in victory.conditions]}
 
 
 def _face(table: Sequence[RollEntry[Any]], die: int) -> RollEntry[Any]:
@@ -246,20 +261,24 @@ def _roll_weather(card: Card, settings: Settings, record: _Record) -> dict[str, 
     if settings.weather == "clear":
         chosen = load_random_tables().weather_by_id("clear")
         assert chosen is not None
-        record.note("weather (setting: clear)", [], "clear")
+        record.note(Message("scenario.setup.weather_setting", {
+            "weather": words.text(chosen.name)}), [], "clear")
         return {"roll": None, "fixed": True, "id": chosen.id, **to_json(chosen)}
     if settings.weather != "roll":
         fixed = load_random_tables().weather_by_id(settings.weather)
         if fixed is not None:
-            record.note(f"weather (setting: {fixed.id})", [], fixed.id)
+            record.note(Message("scenario.setup.weather_setting", {
+                "weather": words.text(fixed.name)}), [], fixed.id)
             return {"roll": None, "fixed": True, **to_json(fixed)}
     if len(card.weather) == 1:
         only = card.weather[0].value
-        record.note(f"weather (fixed by the card: {only.id})", [], only.id)
+        record.note(Message("scenario.setup.weather_card", {"weather": words.text(only.name)}),
+                    [], only.id)
         return {"roll": None, "fixed": True, **to_json(only)}
     die = record.d6("weather")
     entry = _face(card.weather, die).value
-    record.note("weather", [die], entry.id)
+    record.note(Message("scenario.setup.weather", {"weather": words.text(entry.name)}),
+                [die], entry.id)
     return {"roll": die, "fixed": False, **to_json(entry)}
 
 
@@ -268,25 +287,26 @@ def _roll_deployment(card: Card, settings: Settings, record: _Record,
     zones_entry = next(e.value for e in table if e.value.method == "zones")
     card_only = card.zombies.deployment == "zones" or settings.zombie_deployment == "card"
     if card_only and card.zombies.zones:
-        record.note("zombie deployment (the card's zones)", [], "zones")
+        record.note(Message("scenario.setup.deployment_card"), [], "zones")
         return None, zones_entry
     die = record.d6("zombie deployment")
     entry = _face(table, die).value
     if entry.method == "zones" and not card.zombies.zones:
         entry = next(e.value for e in table if e.value.method == "far_edge")
-    record.note("zombie deployment", [die], entry.method)
+    record.note(Message("scenario.setup.deployment", {"method": words.text(entry.name)}),
+                [die], entry.method)
     return die, entry
 
 
 class _NoRoom(Exception):
-    def __init__(self, what: str, where: str) -> None:
-        super().__init__(what)
+    def __init__(self, what: Message, where: str) -> None:
+        super().__init__(what.text("en"))
         self.what, self.where = what, where
 
     def error(self) -> Exception:
         from geometry.errors import SceneError
 
-        return SceneError(f"scenario set-up: no room for {self.what}", self.where)
+        return SceneError(Message("scenario.setup.no_room", {"what": self.what}), self.where)
 
 
 def _zone_pieces(card: Card) -> list[dict[str, Any]]:
@@ -316,28 +336,33 @@ def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any], bought: Mapp
         if not spots:
             spots = placer.place(region, 1, TOKEN_RADIUS, rng=rng, gap=0.2)
         if not spots:
-            raise _NoRoom(f"crate {i + 1}", "crates.zones")
+            raise _NoRoom(words.crate(f"crate{i + 1}"), "crates.zones")
         crates.append({"id": f"crate{i + 1}", "kind": "crate", "x": spots[0].x,
                        "y": spots[0].y})
-        marker_pieces.append(_marker_piece(f"crate{i + 1}", spots[0], "crate"))
+        marker_pieces.append(_marker_piece(f"crate{i + 1}", spots[0], "crate", name={
+            "fr": f"Caisse {i + 1}", "en": f"Crate {i + 1}"}))
     items: list[dict[str, Any]] = []
     for group in card.markers:
         spots = placer.place(zones[group.zone], group.count, TOKEN_RADIUS, rng=rng, gap=0.6)
         if len(spots) < group.count:
-            raise _NoRoom(f"{group.count} {group.item}", f"markers.{group.item}")
+            raise _NoRoom(Message("scenario.setup.items", {
+                "n": group.count, "item": words.item(card, catalog, group.item)}),
+                f"markers.{group.item}")
         for n, spot in enumerate(spots, start=1):
             marker_id = f"{group.item}{n}"
             items.append({"id": marker_id, "kind": "item", "item": group.item, "x": spot.x,
                           "y": spot.y})
-            marker_pieces.append(_marker_piece(marker_id, spot, "item", group.item))
+            marker_pieces.append(_marker_piece(marker_id, spot, "item", group.item,
+                                               words.item(card, catalog, group.item)))
 
     figures: list[dict[str, Any]] = []
     for civilians in card.civilians:
         spots = placer.place(zones[civilians.zone], civilians.count, r, rng=rng,
                              gap=SURVIVOR_GAP)
         if len(spots) < civilians.count:
-            raise _NoRoom(f"{civilians.count} civilians '{civilians.id}'",
-                          f"civilians.{civilians.id}")
+            raise _NoRoom(Message("scenario.setup.civilians", {
+                "n": civilians.count, "group": words.text(civilians.name)}),
+                f"civilians.{civilians.id}")
         for n, spot in enumerate(spots, start=1):
             figures.append({"id": f"{civilians.id}{n}", "side": "civilians", "x": spot.x,
                             "y": spot.y, "base_mm": DEFAULT_BASE_MM, "type": civilians.kind,
@@ -351,7 +376,8 @@ def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any], bought: Mapp
         placer.taken = [s for s in placer.taken if s not in spots]
         spots = placer.place(home, len(roster.members), r, gap=SURVIVOR_GAP)
     if len(spots) < len(roster.members):
-        raise _NoRoom(f"{len(roster.members)} survivors", "survivors.deployment")
+        raise _NoRoom(Message("scenario.setup.survivors", {"n": len(roster.members)}),
+                      "survivors.deployment")
     survivors = list(spots)
     for member, spot in zip(roster.members, spots, strict=True):
         archetype = catalog.archetypes[member.archetype]
@@ -384,7 +410,8 @@ def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any], bought: Mapp
                                        steps=(1.5, 3.0, 5.0, 8.0, 12.0, 20.0, 40.0),
                                        gap=ZOMBIE_GAP, away=[*away, *keep_away], avoid=avoid)
         if len(spots) < len(queue):
-            raise _NoRoom(f"{len(queue)} zombies ({method.method})", "zombies")
+            raise _NoRoom(Message("scenario.setup.zombies", {
+                "n": len(queue), "method": words.text(method.name)}), "zombies")
         placed_zombies += list(zip(queue, spots, strict=False))
     for n, (zombie, spot) in enumerate(placed_zombies, start=1):
         figures.append({"id": f"z{n}", "side": "zombies", "x": spot.x, "y": spot.y,
@@ -424,7 +451,7 @@ def _zombie_areas(card: Card, method: Deployment, zones: Mapping[str, Polygon], 
         odd = None
         if count % 2:
             odd = rng.choice(["left", "right"])
-            record.note("the odd zombie's edge (zombie player's choice, by default at random)",
+            record.note(Message("scenario.setup.odd_zombie", {"edge": words.edge(odd)}),
                         [], odd)
         info["odd_one"] = odd
         return [box(0, far_two_thirds, method.depth, depth),
@@ -433,8 +460,8 @@ def _zombie_areas(card: Card, method: Deployment, zones: Mapping[str, Polygon], 
     return [box(0, 0, width, depth)], info
 
 
-def _marker_piece(marker_id: str, spot: Spot, kind: str, item: str | None = None) -> dict[
-        str, Any]:
+def _marker_piece(marker_id: str, spot: Spot, kind: str, item: str | None = None,
+                  name: words.Words | None = None) -> dict[str, Any]:
     h = CRATE_HALF if kind == "crate" else TOKEN_RADIUS * 0.8
     x, y = spot.x, spot.y
     piece: dict[str, Any] = {
@@ -445,5 +472,7 @@ def _marker_piece(marker_id: str, spot: Spot, kind: str, item: str | None = None
     }
     if item:
         piece["item"] = item
+    if isinstance(name, dict):  # what a person calls it (the scene's name and name_en)
+        piece["name"], piece["name_en"] = name["fr"], name["en"]
     return piece
 

@@ -2,16 +2,24 @@
 
     special_rules = [{ type = "escorted", civilians = "refugees" }]
 
-Each rule says what it changes in a line (`describe()`), and `events` names what it can make
-happen, for the card's `event` conditions.
+Each rule says what it changes in a line: `words(card, catalog)` as a player reads it (a
+message naming the card's groups, zones and items), `describe()` in French and English with
+ids, for the generated docs. `events` names what it can make happen, for the card's `event`
+conditions.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, ClassVar
+from typing import TYPE_CHECKING, Annotated, ClassVar
 
+from i18n import Message
+from scenarios import words
 from scenarios.schema import Range, Ref, Tagged
+
+if TYPE_CHECKING:
+    from rules.catalog import Catalog
+    from scenarios.cards import Card
 
 __all__ = [
     "SpecialRule",
@@ -31,6 +39,9 @@ class SpecialRule(Tagged):
     events: ClassVar[tuple[str, ...]] = ()
 
     def describe(self) -> tuple[str, str]:
+        raise NotImplementedError
+
+    def words(self, card: Card, catalog: Catalog) -> Message:
         raise NotImplementedError
 
 
@@ -53,6 +64,8 @@ class Escorted(SpecialRule):
             " base contact).",
         )
 
+    def words(self, card: Card, catalog: Catalog) -> Message:
+        return Message("scenario.rule.escorted", {"group": words.group(card, self.civilians)})
 
 @dataclass(frozen=True)
 class Immobile(SpecialRule):
@@ -70,6 +83,9 @@ class Immobile(SpecialRule):
             " contaminated civilian becomes a rôdeur).",
         )
 
+    def words(self, card: Card, catalog: Catalog) -> Message:
+        return Message("scenario.rule.immobile", {"group": words.group(card, self.civilians),
+                                                  "zombie": words.zombie(catalog, "rodeur")})
 
 @dataclass(frozen=True)
 class Trapped(SpecialRule):
@@ -96,6 +112,11 @@ class Trapped(SpecialRule):
             " equipment, activated from the next turn.",
         )
 
+    def words(self, card: Card, catalog: Catalog) -> Message:
+        return Message("scenario.rule.trapped", {
+            "group": words.group(card, self.civilians),
+            "archetype": words.archetype(catalog, self.joins_as),
+            "skill": words.skill(catalog, self.skill)})
 
 @dataclass(frozen=True)
 class Treat(SpecialRule):
@@ -117,6 +138,10 @@ class Treat(SpecialRule):
             f" use of: {using}. Each needs care once.",
         )
 
+    def words(self, card: Card, catalog: Catalog) -> Message:
+        using = [words.item(card, catalog, i) for i in (*self.equipment, *self.items)]
+        return Message("scenario.rule.treat", {"group": words.group(card, self.civilians),
+                                               "ap": self.ap, "items": using})
 
 @dataclass(frozen=True)
 class HeavyItem(SpecialRule):
@@ -132,6 +157,9 @@ class HeavyItem(SpecialRule):
             f"Carrying '{self.item}' lowers the carrier's M by {self.move_malus} in.",
         )
 
+    def words(self, card: Card, catalog: Catalog) -> Message:
+        return Message("scenario.rule.heavy_item", {"item": words.item(card, catalog, self.item),
+                                                    "n": self.move_malus})
 
 @dataclass(frozen=True)
 class Refuge(SpecialRule):
@@ -149,6 +177,8 @@ class Refuge(SpecialRule):
             " out of the scenario, alive.",
         )
 
+    def words(self, card: Card, catalog: Catalog) -> Message:
+        return Message("scenario.rule.refuge", {"zone": words.zone(card, self.zone)})
 
 @dataclass(frozen=True)
 class Helicopter(SpecialRule):
@@ -174,6 +204,9 @@ class Helicopter(SpecialRule):
             " takes off.",
         )
 
+    def words(self, card: Card, catalog: Catalog) -> Message:
+        return Message("scenario.rule.helicopter", {"turn": self.from_turn,
+                                                    "zone": words.zone(card, self.zone)})
 
 @dataclass(frozen=True)
 class NoisyCrates(SpecialRule):
@@ -191,3 +224,7 @@ class NoisyCrates(SpecialRule):
             f"Opening a crate is noisy: {self.count} {self.zombie} (free) arrives at the table"
             " edge nearest to the crate.",
         )
+
+    def words(self, card: Card, catalog: Catalog) -> Message:
+        return Message("scenario.rule.noisy_crates", {"n": self.count,
+                                                      "zombie": words.zombie(catalog, self.zombie)})

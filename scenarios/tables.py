@@ -9,6 +9,7 @@ from typing import Any
 
 from geometry.errors import SceneError
 from geometry.scene import Scene, load_scene
+from i18n import Message
 from rules.catalog_schema import Location, source_label
 from scenarios.schema import PIECE_NAMES, Builder, check_piece_names
 
@@ -26,8 +27,8 @@ def table_data(name: str, directory: Path = TABLES_DIR) -> dict[str, Any]:
     piece's `name` (French) and `name_en` (English), a `DataError` naming the piece if not."""
     path = directory / f"{name}.json"
     if not path.is_file():
-        known = ", ".join(table_names())
-        raise SceneError(f"no demo table {name!r} (known: {known})", name)
+        raise SceneError(Message("scenario.unknown_table", {
+            "table": name, "known": [_title(t) for t in table_names()]}), name)
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     builder = Builder(Location(source_label(path), path.name, name))
     for key in PIECE_NAMES:
@@ -41,8 +42,16 @@ def table_data(name: str, directory: Path = TABLES_DIR) -> dict[str, Any]:
     return data
 
 
+def _title(name: str) -> dict[str, str]:
+    """A demo table's name in French and English."""
+    data = json.loads((TABLES_DIR / f"{name}.json").read_text(encoding="utf-8"))
+    return {"fr": str(data.get("name") or name), "en": str(data.get("name_en") or name)}
+
+
 def load_table(name: str) -> Scene:
     try:
         return load_scene(table_data(name))
     except SceneError as error:
-        raise SceneError(f"scenarios/tables/{name}.json: {error.message}", error.where) from None
+        raise SceneError(Message("scenario.bad_table", {
+            "table": _title(name), "problem": error.words or error.message}),
+            error.where) from None

@@ -228,7 +228,7 @@ def test_allies_are_led_and_strike() -> None:
     g.refused(Special("s1", "ally", target="d1", marker="ally1"), "already acted")
     notes = g(Special("s1", "lead", target="ally1", marker=f"{LEFT},12"))
     assert said(notes, "Ex-cop (M) leads Ally 1 toward the point chosen")
-    assert "scenario.leads" in codes(notes)
+    assert "scenario.leads" in codes(game.log[-1]["notes"])
     assert game.in_contact("s1", "ally1") and game.figures["s1"].y > 3
     g.finish()
 

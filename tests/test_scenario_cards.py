@@ -576,8 +576,10 @@ def test_scenarios_list(capsys: pytest.CaptureFixture[str]) -> None:
     for row in rows:
         assert {"id", "name", "kind"} <= set(row)
         assert row["kind"] in ("regular", "conclusive")
-    assert main(["scenarios", "list"]) == 0
-    assert "Évacuation (Evacuation)" in capsys.readouterr().out
+    assert main(["--lang", "fr", "scenarios", "list"]) == 0
+    assert "Évacuation" in capsys.readouterr().out
+    assert main(["--lang", "en", "scenarios", "list"]) == 0
+    assert "Evacuation" in capsys.readouterr().out
 
 
 def test_scenario_setup_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -616,7 +618,7 @@ def test_scenario_show(capsys: pytest.CaptureFixture[str]) -> None:
     assert shown == json.loads(json.dumps(CARDS["remede"].to_json()))
     assert shown["objectives"]["survivors"]["conditions"] == [
         {"type": "heal", "targets": "malade", "count": 3}]
-    assert main(["scenario", "show", "remede"]) == 0
+    assert main(["--lang", "fr", "scenario", "show", "remede"]) == 0
     assert "Le remède" in capsys.readouterr().out
 
 
