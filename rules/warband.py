@@ -179,9 +179,9 @@ class Roster:
         members = obj.get("members", _MISSING)
         members_at = _join(where, "members")
         if members is _MISSING:
-            raise RosterError(f"{members_at}: missing required field", members_at)
+            raise RosterError(_malformed("missing", members_at), members_at)
         if not isinstance(members, list):
-            raise RosterError(f"{members_at}: expected a list, got {members!r}", members_at)
+            raise RosterError(_malformed("list", members_at, members), members_at)
         return cls(
             name=_text(obj, "name", where),
             members=tuple(
@@ -196,7 +196,8 @@ class Roster:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise RosterError(f"{path.name}: cannot read band: {error}", path.name) from None
+            raise RosterError(Message("warband.json.unreadable", {
+                "file": path.name, "error": str(error)}), path.name) from None
         return cls.from_json(data)
 
     def to_json(self) -> JsonDict:
@@ -768,6 +769,20 @@ def _suggest(wrong: str, known: Mapping[str, Name], otherwise: Message) -> Messa
 _MISSING: Any = object()
 
 
+def _malformed(kind: str, field: str, value: Any = None) -> Message:
+    """A field of the roster's JSON that is not well-formed, for whoever wrote the JSON: the
+    field's path, what it must be, what it was."""
+    said = {"missing": Message("warband.json.missing"),
+            "list": Message("warband.json.expected_list"),
+            "object": Message("warband.json.expected_object"),
+            "text": Message("warband.json.expected_text"),
+            "sex": Message("warband.json.expected_sex"),
+            "equipment": Message("warband.json.expected_equipment"),
+            "item_ids": Message("warband.json.expected_item_ids"),
+            "count": Message("warband.json.expected_count")}[kind]
+    return Message(said.code, {"field": field, "value": repr(value)})
+
+
 def _join(prefix: str, key: str) -> str:
     return f"{prefix}.{key}" if prefix else key
 
@@ -776,11 +791,12 @@ def _object(data: Any, where: str, allowed: tuple[str, ...]) -> dict[str, Any]:
     """`data` as a dict with only `allowed` keys; `where` is its path ("" for the roster)."""
     if not isinstance(data, Mapping):
         label = where or "band"
-        raise RosterError(f"{label}: expected an object, got {data!r}", label)
+        raise RosterError(_malformed("object", label, data), label)
     for key in data:
         if key not in allowed:
             at = _join(where, str(key))
-            raise RosterError(f"{at}: unknown field (allowed: {', '.join(allowed)})", at)
+            raise RosterError(Message("warband.json.unknown_field", {
+                "field": at, "allowed": ", ".join(allowed)}), at)
     return dict(data)
 
 
@@ -788,9 +804,9 @@ def _text(obj: Mapping[str, Any], key: str, where: str) -> str:
     at = _join(where, key)
     value = obj.get(key, _MISSING)
     if value is _MISSING:
-        raise RosterError(f"{at}: missing required field", at)
+        raise RosterError(_malformed("missing", at), at)
     if not isinstance(value, str) or not value.strip():
-        raise RosterError(f"{at}: expected a non-empty string, got {value!r}", at)
+        raise RosterError(_malformed("text", at, value), at)
     return value
 
 
@@ -809,20 +825,20 @@ def _sex(obj: Mapping[str, Any], where: str) -> Literal["H", "F"] | None:
     if value == "F":
         return "F"
     at = _join(where, "sex")
-    raise RosterError(f"{at}: expected 'H', 'F' or null, got {value!r}", at)
+    raise RosterError(_malformed("sex", at, value), at)
 
 
 def _equipment(data: Any, where: str) -> dict[str, int]:
     if data is None:
         return {}
     if not isinstance(data, Mapping):
-        raise RosterError(f"{where}: expected an object of item id -> count, got {data!r}", where)
+        raise RosterError(_malformed("equipment", where, data), where)
     out: dict[str, int] = {}
     for key, count in data.items():
         at = f"{where}.{key}"
         if not isinstance(key, str) or not key.strip():
-            raise RosterError(f"{where}: expected item ids, got {key!r}", where)
+            raise RosterError(_malformed("item_ids", where, key), where)
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise RosterError(f"{at}: expected a whole number >= 1, got {count!r}", at)
+            raise RosterError(_malformed("count", at, count), at)
         out[key] = count
     return out
