@@ -191,8 +191,11 @@ def _nearest_spot(game: Game, fig: Fig, goal: Point) -> tuple[Point, Path] | Non
     free = np.flatnonzero(ok)
     if free.size == 0:
         return None
-    # the free spots about as near as the nearest (both sides of a wall): the shortest way
-    near = free[rings[free] <= rings[free[0]] + SPOT_BAND][:SPOT_TRIES]
+    # the free spots about as near the goal as the nearest (both sides of a wall), those
+    # nearest the figure first: the shortest way is among them
+    near = free[rings[free] <= rings[free[0]] + SPOT_BAND]
+    near = near[np.argsort(np.hypot(xy[near, 0] - fig.x, xy[near, 1] - fig.y),
+                           kind="stable")][:SPOT_TRIES]
     best: tuple[Point, Path] | None = None
     for i in near:
         spot = (float(xy[i, 0]), float(xy[i, 1]))
