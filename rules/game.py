@@ -425,7 +425,7 @@ class Game:
     def finish(self, winner: str, reason: str | Message) -> None:
         """End the game: `winner` is a side, a band, or "draw". `reason` is best a message:
         the outcome keeps its English words in `reason` (for programs and older readers)
-        and, then, the message itself in `reason_words`."""
+        and, then, the message itself in `words` (what the page says)."""
         self._finish(winner, reason)
 
     def _finish(self, winner: str, reason: str | Message) -> None:
@@ -433,7 +433,7 @@ class Game:
             text = reason.text("en") if isinstance(reason, Message) else reason
             self.outcome = {"winner": winner, "reason": text, "turn": self.turn}
             if isinstance(reason, Message):
-                self.outcome["reason_words"] = reason.to_json()
+                self.outcome["words"] = reason.to_json()
             self.pending = []
             won = words.by_side(winner, _WINS) if winner != "draw" else Message(
                 "engine.win.draw")
@@ -521,7 +521,7 @@ class Game:
         act = parse_action(action, where)
         if self.outcome is not None:
             raise IllegalActionError(Message("refusal.game_over", {
-                "reason": self.outcome.get("reason_words") or self.outcome["reason"]}), where)
+                "reason": self.outcome.get("words") or self.outcome["reason"]}), where)
         legal.check(self, act)
         # Typed-in dice may run short: keep a copy to leave the game untouched. A replay
         # (atomic=False) is thrown away whole on any error, so it needs none.

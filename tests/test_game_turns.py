@@ -177,7 +177,7 @@ def test_survivors_win_after_max_turns() -> None:
     assert notes[-2:] == ["End of turn 2",
                           "Game over: the survivors win (the survivors held out for 2 turns)"]
     assert game.outcome == {"winner": "survivors", "reason": "the survivors held out for 2 turns",
-                            "turn": 2, "reason_words": {"code": "engine.end.held_out",
+                            "turn": 2, "words": {"code": "engine.end.held_out",
                                                         "params": {"turns": 2}}}
     assert game.legal_actions() == []
     g.refused(Move("s1", to=(5, 5)), r"The game is over \(the survivors held out",
@@ -206,7 +206,7 @@ def test_zombies_win_when_the_last_survivor_falls() -> None:
     assert notes[-1] == "Game over: the zombies win (no survivor is left standing)"
     assert game.pending == []  # no contamination window once the game is over
     assert game.outcome == {"winner": "zombies", "reason": "no survivor is left standing",
-                            "turn": 1, "reason_words": {"code": "engine.end.no_survivor",
+                            "turn": 1, "words": {"code": "engine.end.no_survivor",
                                                         "params": {}}}
     assert english(game.log[-1]["notes"], "fr")[-1] == (
         "Fin de la partie : les zombies l'emportent (plus aucun survivant n'est debout)")

@@ -90,7 +90,7 @@ def test_a_band_with_no_one_standing_loses() -> None:
     g = Golden(war([a1, b1, zombie("z1", "rodeur", 28, 28)], dice=[6, 6]))
     g(Melee("a1", "b1", 1, "katana"), dice=[5, 1])
     assert g.game.outcome == {"winner": "A", "reason": "band B has no one left standing",
-                              "turn": 1, "reason_words": {"code": "engine.end.war_wiped",
+                              "turn": 1, "words": {"code": "engine.end.war_wiped",
                                                           "params": {"band": "B"}}}
     assert english(g.game.log[-1]["notes"])[-1] == ("Game over: band A wins (band B has no one "
                                                     "left standing)")
