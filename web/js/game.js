@@ -283,10 +283,10 @@ class GameView {
         h("p", { class: "muted" }, t("game.tap_hint")),
         h("div", { class: "row" }, actors.map((f) => h("button", {
           type: "button", "data-select": f.id, onclick: () => this.select(f.id),
-        }, `${this.names.figure(f.id)} · ${this.kindName(f)}`))));
+        }, f.side === "survivors" ? `${this.names.figure(f.id)} · ${this.kindName(f)}` : this.names.figure(f.id)))));
     }
     const items = Object.entries(fig.items || {}).map(([k, n]) => `${this.names.thing(k)}${n > 1 ? ` ×${n}` : ""}`);
-    const units = Object.entries(fig.units || {}).map(([k, n]) => `${this.names.thing(k)}: ${n}`);
+    const units = Object.entries(fig.units || {}).map(([k, n]) => t("game.labelled", { label: this.names.thing(k), value: n }));
     const marks = statusMarks(fig).map((k) => t(k));
     const mine = this.data.legal.filter((a) => a.figure === fig.id && !(this.state.pending || []).length);
     const card = h("div", { class: "figure-card" },
@@ -651,8 +651,10 @@ function figureTitle(fig, names) {
   const marks = statusMarks(fig).map((k) => t(k));
   if (marks.length) lines.push(marks.join(", "));
   const items = Object.keys(fig.items || {}).map((k) => names.thing(k));
-  if (items.length) lines.push(`${t("stat.equipment")}: ${items.join(", ")}`);
-  if (fig.skills && fig.skills.length) lines.push(`${t("stat.skills")}: ${fig.skills.map((k) => names.thing(k)).join(", ")}`);
+  if (items.length) lines.push(t("game.labelled", { label: t("stat.equipment"), value: items.join(", ") }));
+  if (fig.skills && fig.skills.length) {
+    lines.push(t("game.labelled", { label: t("stat.skills"), value: fig.skills.map((k) => names.thing(k)).join(", ") }));
+  }
   return lines.join("\n");
 }
 

@@ -3,7 +3,7 @@
 // Distances between figures are edge to edge (the closest points of the two bases).
 
 import { el, edgeDistance, label, points, radiusOf, round } from "./svg.js";
-import { num, t } from "./i18n.js";
+import { lang, num, t } from "./i18n.js";
 
 export const ACTIVATION_RANGE = 20; // inches, edge to edge (DESIGN: zombie activation)
 export const CONTACT = 0.05; // base contact, inches
@@ -116,7 +116,8 @@ export function sightNodes(state, answer) {
     const f = state.figures.find((g) => g.id === target.id);
     if (!f) continue;
     const r = radiusOf(f.base_mm);
-    const text = target.visible ? `${Math.round(target.fraction * 100)} %` : t("tools.hidden");
+    const text = target.visible
+      ? target.fraction.toLocaleString(lang(), { style: "percent", maximumFractionDigits: 0 }) : t("tools.hidden");
     const g = tag(f.x, f.y + r + 0.35, text, `sight-tag ${target.visible ? "visible" : "hidden"}`);
     g.querySelector("rect").setAttribute("class", "");
     nodes.push(g);
