@@ -16,16 +16,17 @@ from typing import Any
 
 from apiflask import APIFlask
 from apiflask.exceptions import HTTPError
-from flask import Response, current_app, jsonify, send_from_directory
+from flask import Response, current_app, jsonify, request, send_from_directory
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 
 from geometry.errors import SurviveUsError
-from i18n import catalog
+from i18n import Message, catalog
 from service.errors import ApiError, error_body
 from service.language import request_lang
 from service.live import LiveGames
 from service.storage.db import Database, database_url
+from service.validation import field_problems, json_problem
 
 __all__ = ["create_app", "services", "Services", "WEB_DIR"]
 
@@ -97,28 +98,33 @@ def _blueprints(app: APIFlask) -> None:
 def _errors(app: APIFlask) -> None:
     @app.error_processor
     def http_error(error: HTTPError) -> tuple[dict[str, Any], int, Any]:
+        lang = request_lang()
         detail = error.detail if isinstance(error.detail, dict) else {}
         if error.status_code == 422 and detail:  # a request body/query that fails its schema
-            problems = [(f"{loc}.{field}" if field != "_schema" else loc, "; ".join(msgs))
-                        for loc, fields in detail.items() for field, msgs in fields.items()]
-            message = "; ".join(f"{where}: {msg}" for where, msg in problems)
-            return error_body("invalid_request", message, problems[0][0]), 422, error.headers
+            problems = _schema_problems(error, detail)
+            words = problems[0][1] if len(problems) == 1 else Message(
+                "service.request.problems", {"problems": [m for _, m in problems]})
+            body = error_body("invalid_request", words, problems[0][0], lang)
+            return body, 422, error.headers
         code = _CODES.get(error.status_code, "http_error")
-        return error_body(code, error.message or "error"), error.status_code, error.headers
+        words = _status_message(error.status_code, request.path, request.method)
+        return error_body(code, words, "", lang), error.status_code, error.headers
 
     @app.errorhandler(HTTPException)
     def werkzeug_error(error: HTTPException) -> tuple[Response, int]:
         status = error.code or 500
-        message = error.description or error.name
         cause = error.__cause__  # Flask hides the JSON parser's words behind a bare 400
+        lang = request_lang()
         if status == 400 and isinstance(cause, HTTPException) and "JSON" in str(
                 cause.description):
-            body = error_body("invalid_json", f"the body is not valid JSON: "
-                              f"{cause.description}", "body")
+            body = error_body("invalid_json", json_problem(str(cause.description)), "body",
+                              lang)
         elif status == 413:
-            body = error_body("too_large", f"the body is over {MAX_BODY} bytes", "body")
+            body = error_body("too_large", Message("service.request.too_large",
+                                                   {"n": MAX_BODY}), "body", lang)
         else:
-            body = error_body(_CODES.get(status, "http_error"), str(message))
+            body = error_body(_CODES.get(status, "http_error"),
+                              _status_message(status, request.path, request.method), "", lang)
         response = jsonify(body)
         for key, value in error.get_headers():
             if key.lower() != "content-type":
@@ -135,6 +141,42 @@ def _errors(app: APIFlask) -> None:
     @app.errorhandler(SurviveUsError)
     def rules_error(error: SurviveUsError) -> tuple[Response, int]:
         return jsonify(error.to_json(request_lang())), 422
+
+
+def _schema_problems(error: HTTPError, detail: dict[str, Any]) -> list[tuple[str, Message]]:
+    """Each field's problem as a message; pydantic's own errors (the cause) give its kind
+    and limits; without them, the field is named with a plain 'not valid'."""
+    location = next(iter(detail))
+    cause = error.__cause__
+    errors = getattr(cause, "errors", None)
+    if callable(errors):
+        found = field_problems(str(location), errors())
+        if found:
+            return found
+    return [(f"{loc}.{field}" if field != "_schema" else str(loc),
+             Message("service.field.invalid", {"field": f"{loc}.{field}"}))
+            for loc, fields in detail.items() for field in fields]
+
+
+def _status_message(status: int, path: str, method: str) -> Message:
+    """What an HTTP status says about the request, in words."""
+    if status == 404:
+        return Message("service.request.no_route", {"path": path})
+    if status == 405:
+        return Message("service.request.method", {"method": method, "path": path})
+    if status == 415:
+        return Message("service.request.media_type")
+    if status == 400:
+        return Message("service.request.bad")
+    if status == 401:
+        return Message("service.request.token")
+    if status == 409:
+        return Message("service.request.stale")
+    if status == 413:
+        return Message("service.request.too_large", {"n": MAX_BODY})
+    if status >= 500:
+        return Message("service.request.server", {"status": status})
+    return Message("service.request.refused", {"status": status})
 
 
 _CODES = {400: "bad_request", 401: "token_required", 404: "not_found",

@@ -1,13 +1,19 @@
-"""`survive-us arbitrate [FILE]`: answer arbitration questions about a scene (DESIGN.md)."""
+"""`survive-us arbitrate [FILE]`: answer arbitration questions about a scene (DESIGN.md).
+
+Each answer's `explain` is said in the command's language (`--lang`) and kept as messages
+under `explain_words`; `--explain` prints the explanations alone, one line a question.
+"""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
+from ai.words import said
 from geometry.errors import SurviveUsError
-from rules.arbitration import arbitrate
-from service.jsonio import print_error, print_json, read_json
+from i18n import Message
+from service.explain import arbitrate_explained
+from service.jsonio import language, print_error, print_json, read_json
 
 
 def register(sub: Any) -> None:
@@ -25,12 +31,15 @@ def register(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        result = arbitrate(read_json(args.file))
+        result = arbitrate_explained(read_json(args.file))
     except SurviveUsError as error:
         return print_error(error)
+    lang = language()
+    for item in result["answers"]:
+        item["explain"] = said([Message.from_json(m) for m in item["explain_words"]], lang)
     if args.explain:
         for i, item in enumerate(result["answers"]):
-            print(f"{i + 1}. {item.get('explain', '')}")
+            print(f"{i + 1}. {item['explain']}")
         return 0
     print_json(result)
     return 0

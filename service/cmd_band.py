@@ -4,7 +4,9 @@
 it exits 0 when the band is legal, 1 when it has errors, 2 when the file is malformed (with
 `--json`, the body is `{"error": {"code", "message", "where"}}`). `band cost FILE` prints the
 costs only. FILE '-' reads standard input. `--settings FILE` reads changed settings (JSON
-object, docs/rules.md names); `--limit N` sets `band_points_limit`.
+object, docs/rules.md names); `--limit N` sets `band_points_limit`. The text is in the
+command's language (`--lang`), members by their names; with `--json` each problem keeps its
+English `message` and `fix` and adds them as messages (`words`, `fix_words`).
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from dataclasses import replace
 from typing import Any
 
 from geometry.errors import SurviveUsError
+from i18n import Message, render_text
 from rules.catalog import Catalog, load_catalog
 from rules.settings import Settings
-from rules.warband import Roster, RosterError, cost_breakdown, validate
-from service.jsonio import print_error, print_json, read_json
+from rules.warband import Roster, RosterError, cost_breakdown, member_name, points, validate
+from service.jsonio import language, print_error, print_json, read_json
+from service.words import said
 
 __all__ = ["register", "costs"]
 
@@ -48,7 +52,7 @@ def _read(args: argparse.Namespace) -> tuple[Roster, Settings]:
     settings = Settings.from_json(read_json(args.settings)) if args.settings else Settings()
     if args.limit is not None:
         if args.limit < 0:
-            raise RosterError(f"--limit: expected a whole number >= 0, got {args.limit}", "limit")
+            raise RosterError(Message("cli.band.limit", {"got": args.limit}), "limit")
         settings = replace(settings, band_points_limit=args.limit)
     return roster, settings
 
@@ -91,11 +95,19 @@ def run_check(args: argparse.Namespace) -> int:
             }
         )
     else:
-        verdict = "legal" if errors == 0 else f"NOT legal ({errors} error(s))"
-        print(f"{roster.name}: {verdict}, {len(problems) - errors} warning(s)")
+        lang = language()
+        warnings = len(problems) - errors
+        print(render_text("cli.band.legal", {"name": roster.name, "warnings": warnings}, lang)
+              if errors == 0 else render_text("cli.band.illegal", {
+                  "name": roster.name, "errors": errors, "warnings": warnings}, lang))
         for p in problems:
-            print(f"  {p.severity}: {p.where}: {p.message}\n      fix: {p.fix}")
-        print(_cost_text(priced))
+            data = p.to_json()
+            line = {"where": p.where, "message": said(data, "message", lang)}
+            print("  " + (render_text("cli.band.error", line, lang) if p.severity == "error"
+                          else render_text("cli.band.warning", line, lang)))
+            print("      " + render_text("cli.band.fix", {"fix": said(data, "fix", lang)},
+                                         lang))
+        print(_cost_text(priced, roster, catalog, lang))
     return 0 if errors == 0 else 1
 
 
@@ -104,35 +116,41 @@ def run_cost(args: argparse.Namespace) -> int:
         roster, settings = _read(args)
     except SurviveUsError as error:
         return _fail(error, args.json)
-    priced = costs(roster, load_catalog(), settings)
+    catalog = load_catalog()
+    priced = costs(roster, catalog, settings)
     if args.json:
         print_json({"name": roster.name, "cost": priced})
     else:
         print(f"{roster.name}")
-        print(_cost_text(priced))
+        print(_cost_text(priced, roster, catalog, language()))
     return 0 if priced["band"] is not None else 1
 
 
 def _fail(error: SurviveUsError, as_json: bool) -> int:
     if as_json:
         return print_error(error)
-    print(f"survive-us band: {error.message}", file=sys.stderr)
+    print(f"survive-us band: {error.text(language())}", file=sys.stderr)
     return 2
 
 
-def _cost_text(priced: dict[str, Any]) -> str:
+def _cost_text(priced: dict[str, Any], roster: Roster, catalog: Catalog, lang: str) -> str:
+    """Each member's cost by its name, then the band's, in `lang`."""
     lines = []
-    for m in priced["members"]:
+    for member, m in zip(roster.members, priced["members"], strict=True):
+        name = member_name(member, roster, catalog)
         if m["total"] is None:
-            lines.append(f"  {m['id']:<6} cannot be priced")
+            lines.append("  " + render_text("cli.band.unpriced", {"member": name}, lang))
             continue
-        skills = m["skill"] + m["second_skill"]
-        lines.append(
-            f"  {m['id']:<6} {m['total']:>3} pts = base {m['base']} + skill {skills}"
-            f" + equipment {m['equipment']}  (E {m['carried']}/{m['capacity']},"
-            f" {m['free']} free)"
-        )
-    band = "unknown" if priced["band"] is None else f"{priced['band']} pts"
-    limit = "" if priced["limit"] is None else f" (limit {priced['limit']} pts)"
-    lines.append(f"  band: {band}{limit}")
+        lines.append("  " + render_text("cli.band.cost", {
+            "member": name, "total": points(m["total"]), "base": m["base"],
+            "skills": m["skill"] + m["second_skill"], "equipment": m["equipment"],
+            "carried": m["carried"], "capacity": m["capacity"], "free": m["free"]}, lang))
+    if priced["band"] is None:
+        lines.append("  " + render_text("cli.band.total_unknown", {}, lang))
+    elif priced["limit"] is None:
+        lines.append("  " + render_text("cli.band.total", {"total": points(priced["band"])},
+                                        lang))
+    else:
+        lines.append("  " + render_text("cli.band.total_limit", {
+            "total": points(priced["band"]), "limit": points(priced["limit"])}, lang))
     return "\n".join(lines)

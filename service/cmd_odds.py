@@ -1,4 +1,9 @@
-"""`survive-us odds`: one attack die's exact chances (DESIGN.md)."""
+"""`survive-us odds`: one attack die's exact chances (DESIGN.md).
+
+The text says who attacks whom and how, by the profiles' names in the command's language
+(`--lang`), then the chances with their exact fractions; `--json` prints the numbers, the
+die, `explain` in that language and `explain_words`, the same as a message.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +11,12 @@ import argparse
 from typing import Any
 
 from geometry.errors import SurviveUsError
+from i18n import Message, Name, render, render_text
+from rules.catalog import Catalog, load_catalog
 from rules.odds import OddsQuestion, attack_odds
-from service.jsonio import print_error, print_json
+from service.jsonio import language, print_error, print_json
+
+__all__ = ["register", "odds_words", "profile_name"]
 
 
 def register(sub: Any) -> None:
@@ -30,6 +39,44 @@ def register(sub: Any) -> None:
     p.set_defaults(func=run)
 
 
+def profile_name(catalog: Catalog, profile: str) -> Name | str:
+    """An archetype ("Ex-flic (H)" / "Ex-cop (M)") or a zombie type by its names."""
+    if profile in catalog.archetypes:
+        a = catalog.archetypes[profile]
+        return {"fr": a.label, "en": a.label_en}
+    if profile in catalog.zombies:
+        z = catalog.zombies[profile]
+        return {"fr": z.name, "en": z.name_en}
+    return profile
+
+
+def _signed(n: int) -> str:
+    return f"{n:+d}"
+
+
+def odds_words(q: OddsQuestion, result: dict[str, Any], catalog: Catalog) -> Message:
+    """Who attacks whom, how, and what the die needs, as a message."""
+    die = result["die"]
+    mode = Message("cli.odds.shoot") if die["mode"] == "shoot" else Message("cli.odds.melee")
+    hit = (Message("cli.odds.hits_bonus", {"n": die["to_hit"], "bonus": _signed(die["bonus"])})
+           if die["bonus"] else Message("cli.odds.hits", {"n": die["to_hit"]}))
+    if die["save"] is None:
+        save = Message("cli.odds.no_save")
+    else:
+        save = (Message("cli.odds.save_bonus", {"n": die["save"],
+                                                "bonus": _signed(die["save_bonus"])})
+                if die["save_bonus"] else Message("cli.odds.save", {"n": die["save"]}))
+        if die["reroll_save"]:
+            save = Message("cli.odds.rerolled", {"save": save})
+    p: dict[str, Any] = {"attacker": profile_name(catalog, q.attacker), "mode": mode,
+                         "target": profile_name(catalog, q.target), "hit": hit, "save": save}
+    if q.weapon and q.weapon in catalog.equipment:
+        item = catalog.equipment[q.weapon]
+        return Message("cli.odds.attack_weapon", {**p, "weapon": {"fr": item.name,
+                                                                  "en": item.name_en}})
+    return Message("cli.odds.attack", p)
+
+
 def run(args: argparse.Namespace) -> int:
     q = OddsQuestion(
         attacker=args.attacker, target=args.target, weapon=args.weapon, mode=args.mode,
@@ -40,12 +87,16 @@ def run(args: argparse.Namespace) -> int:
         result = attack_odds(q)
     except SurviveUsError as error:
         return print_error(error)
+    lang = language()
+    words = odds_words(q, result, load_catalog())
     if args.json:
-        print_json({k: result[k] for k in ("hit", "saved", "unsaved", "exact", "die",
-                                           "explain")})
+        print_json({**{k: result[k] for k in ("hit", "saved", "unsaved", "exact", "die")},
+                    "explain": render(words, lang), "explain_words": words.to_json()})
     else:
         e = result["exact"]
-        print(result["explain"])
-        print(f"hit {result['hit']:.4f} ({e['hit']}), saved {result['saved']:.4f} "
-              f"({e['saved']}), unsaved {result['unsaved']:.4f} ({e['unsaved']})")
+        print(render(words, lang))
+        print(render_text("cli.odds.chances", {
+            "hit": result["hit"], "saved": result["saved"], "unsaved": result["unsaved"],
+            "hit_exact": e["hit"], "saved_exact": e["saved"],
+            "unsaved_exact": e["unsaved"]}, lang))
     return 0

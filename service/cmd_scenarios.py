@@ -9,21 +9,26 @@ objectives; `--module ID[:key=value,...]` (repeatable) adds an optional rule mod
 `scenario play ID --seed S [--band B] [--turns N] [--survivors BOT] [--zombies BOT]
 [--record FILE] [--json]` plays the card to its end with bots (random, greedy or idle; the
 real AI is ai/) and prints who won and why, what became of the band, the referee's counts.
-A bad id, band or table exits with status 2 and `{"error": ...}`.
+A bad id, band or table exits with status 2 and `{"error": ...}`. The text is in the
+command's language (`--lang`): cards, zones, items and figures by their names.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 from pathlib import Path
 from typing import Any
 
 from geometry.errors import SurviveUsError
+from i18n import Message, Name, render_text
+from rules.catalog import load_catalog
 from rules.warband import Roster, example_bands
-from scenarios.cards import Card, load_cards
+from scenarios.cards import Card, Text, load_cards
 from scenarios.play_policy import POLICIES
 from scenarios.setup import DEFAULT_BAND, setup_scenario
-from service.jsonio import print_error, print_json
+from service.jsonio import language, print_error, print_json
+from service.words import said, say, side_word, status_word
 
 __all__ = ["register", "ScenarioLookupError", "find_card", "listing"]
 
@@ -85,9 +90,20 @@ def register(sub: Any) -> None:
 def find_card(card_id: str) -> Card:
     cards = load_cards()
     if card_id not in cards:
-        raise ScenarioLookupError(
-            f"unknown scenario {card_id!r} (known: {', '.join(cards)})", "id")
+        raise ScenarioLookupError(Message("cli.scenario.unknown", {
+            "name": card_id, "known": list(cards)}), "id")
     return cards[card_id]
+
+
+def _both(text: Text) -> Name:
+    """A card's text in French and English."""
+    return {"fr": text.fr, "en": text.en}
+
+
+def kind_word(kind: str) -> Message:
+    """'regular' / 'régulier', 'conclusive' / 'conclusif'."""
+    return Message("cli.scenario.conclusive") if kind == "conclusive" \
+        else Message("cli.scenario.regular")
 
 
 def listing() -> list[dict[str, Any]]:
@@ -102,9 +118,11 @@ def run_list(args: argparse.Namespace) -> int:
     if args.json:
         print_json(rows)
         return 0
-    for row in rows:
-        print(f"{row['kind']:<10} {row['number']}  {row['id']:<11} {row['name']} "
-              f"({row['name_en']}): {row['summary']}")
+    lang = language()
+    for card in load_cards().values():  # the id is what `scenario show ID` takes
+        print(render_text("cli.scenario.row", {
+            "id": card.id, "kind": kind_word(card.kind), "number": card.number,
+            "name": _both(card.name), "summary": _both(card.summary)}, lang))
     return 0
 
 
@@ -116,10 +134,19 @@ def run_show(args: argparse.Namespace) -> int:
     if args.json:
         print_json(card.to_json())
         return 0
-    print(f"{card.name.fr} ({card.name.en}), {card.kind} {card.number}")
-    print(card.story.fr)
-    print(f"Survivors: {card.objectives.survivors.text.fr}")
-    print(f"Zombies: {card.objectives.zombies.text.fr}")
+    lang = language()
+    print(render_text("cli.scenario.title", {"name": _both(card.name),
+                                             "kind": kind_word(card.kind),
+                                             "number": card.number}, lang))
+    print(say(_both(card.story), lang))
+    print(render_text("cli.scenario.survivors_win", {
+        "text": _both(card.objectives.survivors.text)}, lang))
+    print(render_text("cli.scenario.zombies_win", {
+        "text": _both(card.objectives.zombies.text)}, lang))
+    print(render_text("cli.scenario.turns", {"n": card.turns.limit}, lang))
+    for rule in card.special_rules:
+        fr, en = rule.describe()
+        print(render_text("cli.scenario.rule", {"text": {"fr": fr, "en": en}}, lang))
     return 0
 
 
@@ -128,9 +155,8 @@ def _band(value: str) -> Roster:
     if value in bands:
         return bands[value]
     if not Path(value).is_file():
-        raise ScenarioLookupError(
-            f"--band: no file {value!r} and no example band of that name "
-            f"(examples: {', '.join(sorted(bands))})", "band")
+        raise ScenarioLookupError(Message("cli.scenario.no_band", {
+            "name": value, "known": sorted(bands)}), "band")
     return Roster.load(value)
 
 
@@ -143,9 +169,8 @@ def run_setup(args: argparse.Namespace) -> int:
 
             known = [*table_names(), "town"]
             if args.table not in known:
-                raise ScenarioLookupError(
-                    f"--table: unknown table {args.table!r} (known: {', '.join(known)})",
-                    "table")
+                raise ScenarioLookupError(Message("cli.scenario.no_table", {
+                    "name": args.table, "known": known}), "table")
         result = setup_scenario(card, args.seed, band, table=args.table)
         if args.module:
             from scenarios import modules
@@ -165,19 +190,51 @@ def run_setup(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result)
         return 0
-    print(f"{card.name.fr} ({card.name.en}), seed {args.seed}, band {result['band']['name']} "
-          f"({result['band']['cost']} pts)")
-    for roll in result["rolls"]:
-        dice = ", ".join(map(str, roll["dice"])) or "-"
-        print(f"  {roll['purpose']}: {dice} -> {roll['result']}")
-    z = result["zombies"]
-    bought = ", ".join(f"{n} {kind}" for kind, n in z["bought"].items())
-    print(f"  zombies: {z['points']} points, bought {bought} ({z['spent']} spent)")
-    print(f"  deployment: {result['zombie_deployment']['name']['en']}")
-    print(f"  survivors win: {card.objectives.survivors.text.en}")
-    print(f"  zombies win: {card.objectives.zombies.text.en}")
-    print(f"  {len(result['scene']['figures'])} figures placed; --json prints the scene")
+    _print_setup(card, args.seed, result, language())
     return 0
+
+
+_CRATE = re.compile(r"^crate(\d+) contents")
+
+
+def _roll_words(roll: dict[str, Any], result: dict[str, Any]) -> Message:
+    """A set-up roll in words: its own words when it has them, else what the purpose
+    names (a crate, the weather, the deployment)."""
+    dice = ", ".join(map(str, roll["dice"])) or "-"
+    words = roll.get("words") or roll.get("purpose_words")
+    if words is not None:
+        return Message("cli.setup.roll", {"what": words, "dice": dice})
+    purpose = str(roll.get("purpose", ""))
+    crate = _CRATE.match(purpose)
+    if crate:
+        return Message("cli.setup.crate", {"n": int(crate.group(1)), "dice": dice})
+    if purpose.startswith("weather"):
+        return Message("cli.setup.weather", {"name": result["weather"]["name"], "dice": dice})
+    if purpose.startswith("zombie deployment"):
+        return Message("cli.setup.deployment", {
+            "name": result["zombie_deployment"]["name"], "dice": dice})
+    return Message("cli.setup.other_roll", {"dice": dice})
+
+
+def _print_setup(card: Card, seed: int, result: dict[str, Any], lang: str) -> None:
+    catalog = load_catalog()
+    print(render_text("cli.setup.title", {"name": _both(card.name), "seed": seed,
+                                          "band": result["band"]["name"],
+                                          "cost": result["band"]["cost"]}, lang))
+    for roll in result["rolls"]:
+        print("  " + render_text("cli.setup.line", {"what": _roll_words(roll, result)}, lang))
+    z = result["zombies"]
+    bought = [Message("cli.setup.bought", {
+        "n": n, "kind": {"fr": catalog.zombies[k].name, "en": catalog.zombies[k].name_en}
+        if k in catalog.zombies else k}) for k, n in z["bought"].items()]
+    print("  " + render_text("cli.setup.zombies", {"points": z["points"], "bought": bought,
+                                                   "spent": z["spent"]}, lang))
+    print("  " + render_text("cli.scenario.survivors_win", {
+        "text": _both(card.objectives.survivors.text)}, lang))
+    print("  " + render_text("cli.scenario.zombies_win", {
+        "text": _both(card.objectives.zombies.text)}, lang))
+    print("  " + render_text("cli.setup.placed", {"n": len(result["scene"]["figures"])},
+                             lang))
 
 
 def _check_table(table: str | None) -> None:
@@ -187,8 +244,8 @@ def _check_table(table: str | None) -> None:
 
     known = [*table_names(), "town"]
     if table not in known:
-        raise ScenarioLookupError(
-            f"--table: unknown table {table!r} (known: {', '.join(known)})", "table")
+        raise ScenarioLookupError(Message("cli.scenario.no_table", {
+            "name": table, "known": known}), "table")
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -203,7 +260,8 @@ def run_play(args: argparse.Namespace) -> int:
         band = _band(args.band)
         _check_table(args.table)
         if args.turns is not None and not 1 <= args.turns <= 12:
-            raise ScenarioLookupError(f"--turns: 1 to 12, got {args.turns}", "turns")
+            raise ScenarioLookupError(Message("cli.scenario.turns_range", {"got": args.turns}),
+                                      "turns")
         game = start_scenario(card, band, args.seed, table=args.table, max_turns=args.turns,
                               modules=args.module, balanced=not args.unbalanced)
         bots = {side: policy(getattr(args, side), side, random.Random(f"{args.seed}:{side}"))
@@ -229,13 +287,35 @@ def run_play(args: argparse.Namespace) -> int:
     if args.json:
         print_json(out)
         return 0
-    outcome = game.outcome or {"winner": "nobody", "reason": "unfinished"}
-    print(f"{card.name.fr} ({card.name.en}), seed {args.seed}, {band.name}: "
-          f"{args.survivors} survivors against {args.zombies} zombies")
-    print(f"  {outcome['winner']} win after turn {game.turn} ({len(game.log) - 1} actions): "
-          f"{outcome['reason']}")
-    for fig in survivors:
-        where = f" by {fig['exit']}" if fig["exit"] else ""
-        side = "" if fig["side"] == "survivors" else f" ({fig['side']})"
-        print(f"  {fig['id']:<10} {fig['name']:<20} {fig['status']}{where}{side}")
+    _print_play(card, args, band.name, game, survivors, language())
     return 0
+
+
+def _print_play(card: Card, args: argparse.Namespace, band: str, game: Any,
+                survivors: list[dict[str, Any]], lang: str) -> None:
+    """Who played, who won and why, and what became of each member of the band."""
+    from ai.words import place, side_name
+    from rules.names import figure_name
+
+    print(render_text("cli.play.title", {"name": _both(card.name), "seed": args.seed,
+                                         "band": band, "survivors": args.survivors,
+                                         "zombies": args.zombies}, lang))
+    outcome = game.outcome
+    p = {"turn": game.turn, "n": len(game.log) - 1}
+    if outcome is None:
+        line = render_text("cli.play.unfinished", p, lang)
+    else:
+        p["reason"] = said(outcome, "reason", lang)
+        line = render_text("cli.play.draw", p, lang) if outcome["winner"] not in (
+            "survivors", "zombies") else render_text("cli.play.won", {
+                **p, "winner": side_name(outcome["winner"])}, lang)
+    print(f"  {line}")
+    for fig in survivors:
+        parts = [say(status_word(fig["status"]), lang)]
+        if fig["exit"]:
+            parts.append(render_text("cli.play.by_exit", {"exit": place(game, fig["exit"])},
+                                     lang))
+        if fig["side"] != "survivors":
+            parts.append(say(side_word(fig["side"]), lang))
+        print("  " + render_text("cli.play.fate", {"figure": figure_name(game, fig["id"]),
+                                                   "fate": ", ".join(parts)}, lang))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from geometry.errors import SurviveUsError
-from i18n import Message
+from i18n import Message, render
 
 __all__ = ["ApiError", "NotFound", "Conflict", "TokenRequired", "error_body"]
 
@@ -45,5 +45,11 @@ class TokenRequired(ApiError):
     status = 401
 
 
-def error_body(code: str, message: str, where: str = "") -> dict[str, Any]:
+def error_body(code: str, message: str | Message, where: str = "",
+               lang: str = "en") -> dict[str, Any]:
+    """The error body; a message (code and parameters) is said in `lang` and kept under
+    `words`, as `SurviveUsError.to_json` does."""
+    if isinstance(message, Message):
+        return {"error": {"code": code, "message": render(message, lang), "where": where,
+                          "words": message.to_json()}}
     return {"error": {"code": code, "message": message, "where": where}}

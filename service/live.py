@@ -31,6 +31,7 @@ from service.errors import ApiError, Conflict
 from service.storage import gamelog
 from service.storage.db import Database
 from service.tokens import require_token
+from service.words import stored
 
 __all__ = ["LiveGames", "Change", "rebuild", "table_view"]
 
@@ -175,7 +176,7 @@ class LiveGames:
             try:
                 with self.db.read() as conn:
                     row = gamelog.get_game(conn, game_id)
-                    require_token(row.token_hash, f"game {game_id}")
+                    require_token(row.token_hash, stored("game", game_id))
                     _check_version(game_id, row.version, version)
                     game = self._get(conn, row)
                 rng = None if typed else random.Random(f"{row.seed}:{row.version + 1}")
@@ -209,5 +210,6 @@ class LiveGames:
 
 def _check_version(game_id: str, current: int, seen: int) -> None:
     if seen != current:
-        raise Conflict(f"game {game_id} is at version {current}, not {seen}: reload it and "
-                       "try again", "version", extra={"version": current})
+        raise Conflict(Message("service.game.stale_reload", {"game": game_id, "version": current,
+                                                             "sent": seen}),
+                       "version", extra={"version": current})

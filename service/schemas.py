@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
-    "Strict", "ErrorOut", "Die", "Json",
+    "Strict", "Words", "ErrorOut", "Die", "Json",
     "ArbitrateIn", "ArbitrateOut", "OddsIn", "OddsOut", "DrawIn",
     "RosterIn", "RosterOut", "CreatedRosterOut", "ValidationOut",
     "CampaignIn", "CampaignImportIn", "CampaignOut", "CreatedCampaignOut", "ResultIn",
@@ -85,7 +85,8 @@ class OddsOut(Strict):
     unsaved: float
     exact: dict[str, str]
     die: Json
-    explain: str
+    explain: str = Field(description="who attacks whom and how, in the request's language")
+    explain_words: Words | None = Field(default=None, description="`explain` as a message")
 
 
 class DrawIn(Strict):
@@ -261,7 +262,10 @@ class ChangeOut(Strict):
     notes_words: list[Words | None] = Field(
         description="each note as a message (code and parameters); null for a note of a "
         "game recorded before messages had codes")
-    explanation: str | None = None
+    explanation: str | None = Field(default=None, description="the AI's reasons (ai/play), in "
+                                     "the request's language")
+    messages: list[Words] = Field(default_factory=list, description="the explanation as "
+                                  "messages: {code, params}")
     game: GameOut
 
 
@@ -274,7 +278,8 @@ class LegalOut(Strict):
 class SuggestOut(Strict):
     version: int
     action: Json
-    text: str
+    text: str = Field(description="the action in words, in the language asked for")
+    text_words: Words | None = Field(default=None, description="`text` as a message")
     explanation: str
     policy: str
     messages: list[Json] = Field(default_factory=list,
@@ -326,7 +331,10 @@ class PathOut(Strict):
     moves: int | None
     ap_cost: int | None
     legal_now: bool
-    refused: str | None
+    refused: str | None = Field(description="why the move is refused now, in the request's "
+                                "language")
+    refused_words: Words | None = Field(default=None, description="`refused` as a message "
+                                        "(code and parameters), when it has one")
     reason: str
 
 

@@ -8,6 +8,7 @@ import secrets
 
 from flask import request
 
+from i18n import Message
 from service.errors import NotFound, TokenRequired
 
 __all__ = ["new_token", "token_hash", "require_token"]
@@ -23,17 +24,17 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def require_token(stored_hash: str, what: str) -> None:
+def require_token(stored_hash: str, what: Message | str) -> None:
     """The request must carry `Authorization: Bearer TOKEN` matching `stored_hash`.
 
     No header: 401. A wrong token: 404, as for an unknown id (the thing is not yours to
-    change, and nothing says whether the token or the id was wrong).
+    change, and nothing says whether the token or the id was wrong). `what` names the
+    thing (`service.words.stored`; text is shown as it is).
     """
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise TokenRequired(f"changing {what} needs its token: send 'Authorization: Bearer "
-                            "TOKEN' (the token was given when it was created)", "Authorization")
+        raise TokenRequired(Message("service.token.needed", {"what": what}), "Authorization")
     if not hmac.compare_digest(token_hash(token.strip()), stored_hash):
-        raise NotFound(f"{what} does not exist or the token does not open it", "Authorization",
+        raise NotFound(Message("service.token.wrong", {"what": what}), "Authorization",
                        code="not_yours")

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from api_support import auth, error_of, make_app, start_game
 
+from i18n import render
 from rules.game import Game
 from service.live import table_view
 
@@ -91,7 +92,8 @@ def test_unknown_game_is_404(client: Any) -> None:
 def test_legal_actions_all_and_per_figure(client: Any, game: dict[str, Any]) -> None:
     every = client.get(f"/api/v1/games/{game['id']}/actions").json
     assert every["version"] == 0 and every["deciding"] == "survivors"
-    assert all(set(a) == {"action", "text", "cost"} for a in every["actions"])
+    assert all(set(a) == {"action", "text", "text_words", "cost"} for a in every["actions"])
+    assert all(render(a["text_words"], "en") == a["text"] for a in every["actions"])
     types = {a["action"]["type"] for a in every["actions"]}
     # L74 (R1): the survivors hold AP and can act, so they may not give up; a figure may
     # stand still instead
@@ -99,7 +101,11 @@ def test_legal_actions_all_and_per_figure(client: Any, game: dict[str, Any]) -> 
     assert any("stands still" in a["text"] for a in every["actions"])
     one = client.get(f"/api/v1/games/{game['id']}/actions?figure=m1").json["actions"]
     assert one and all(a["action"].get("figure") == "m1" for a in one)
-    assert all("m1" in a["text"] for a in one)
+    name = game["names"]["m1"]
+    assert all(name["en"] in a["text"] and "m1" not in a["text"] for a in one)
+    french = client.get(f"/api/v1/games/{game['id']}/actions?figure=m1&lang=fr").json["actions"]
+    assert all(name["fr"] in a["text"] for a in french)
+    assert any("reste sur place" in a["text"] for a in french)
     error_of(client.get(f"/api/v1/games/{game['id']}/actions?figure=zz"), 404)
     error_of(client.get(f"/api/v1/games/{game['id']}/actions?colour=red"), 422)
 

@@ -188,3 +188,44 @@ def test_batched_sight_gives_the_pairwise_answers(client: Any) -> None:
     request["questions"].append({"ask": "line_of_sight", "from": "s0", "to": "ghost"})
     error = error_of(client.post("/api/v1/arbitrate", json=request), 422)
     assert error == cli("arbitrate", stdin=json.dumps(request))["error"]
+
+
+FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
+
+
+def test_request_errors_are_said_in_the_request_s_language(client: Any) -> None:
+    """A field the schema refuses, a route that does not exist, a body that is not JSON and
+    an unknown card: in French with Accept-Language: fr, each with its code and parameters
+    under `words`; the same in English otherwise."""
+    body = {"length": "4", "seed": 1}
+    fr = error_of(client.post("/api/v1/draws", json=body, headers=FRENCH), 422)
+    en = error_of(client.post("/api/v1/draws", json=body), 422)
+    assert fr["message"] == "champ json.length : nombre entier attendu, reçu '4'"
+    assert en["message"] == "field json.length: expected a whole number, got '4'"
+    assert fr["where"] == en["where"] == "json.length"
+    words = client.post("/api/v1/draws", json=body, headers=FRENCH).json["error"]["words"]
+    assert words["code"] == "service.field.got"
+    assert words["params"]["problem"]["code"] == "service.field.whole"
+    missing = error_of(client.post("/api/v1/draws?lang=fr", json={"length": 4}), 422)
+    assert missing["message"] == "champ json.seed : manquant"
+    route = error_of(client.get("/api/v1/nowhere", headers=FRENCH), 404)
+    assert route["code"] == "not_found" and route["message"] == "rien à l'adresse /api/v1/nowhere"
+    broken = error_of(client.post("/api/v1/draws", data='{"length": 3,', headers=FRENCH,
+                                  content_type="application/json"), 400)
+    assert broken["code"] == "invalid_json" and "ligne 1" in broken["message"]
+    card = error_of(client.get("/api/v1/scenarios/atlantis", headers=FRENCH), 404)
+    assert card["message"].startswith("scénario « atlantis » inconnu (connus : ")
+
+
+def test_answers_explain_themselves_in_the_request_s_language(client: Any) -> None:
+    request = json.loads(GOLDEN[0].read_text())["request"]
+    fr = client.post("/api/v1/arbitrate", json=request, headers=FRENCH).json["answers"]
+    en = client.post("/api/v1/arbitrate", json=request).json["answers"]
+    for a, b in zip(fr, en, strict=True):
+        assert a["explain_words"] == b["explain_words"] and a["explain_words"]
+        assert a["explain"] != b["explain"]
+    odds = {"attacker": "ex_flic_h", "target": "rodeur", "weapon": "pistolet"}
+    said = client.post("/api/v1/odds", json=odds, headers=FRENCH).json
+    assert said["explain"] == ("Ex-flic (H) avec Pistolet, au tir, contre Rôdeur : touche sur "
+                               "2+, +1 aux blessures ; sauvegarde sur 5+")
+    assert said["explain_words"]["code"] == "cli.odds.attack_weapon"

@@ -51,10 +51,13 @@ def test_r1_no_pass_while_the_ap_last_and_standing_still_is_offered(client: Flas
     hold = next(a for a in actions if a["action"] == {"type": "move", "figure": "s1",
                                                        "to": [5.0, 5.0]})
     assert "stands still" in hold["text"]
-    error = error_of(play(client, game_id, token, {"type": "pass"}), 422)
-    assert "the survivors must activate a figure while they can" in error["message"]
+    refused = play(client, game_id, token, {"type": "pass"})
+    error = error_of(refused, 422)
+    assert refused.json["error"]["words"]["code"] == "refusal.must_activate.survivors"
+    assert "must activate a figure while they can" in error["message"]
     r = play(client, game_id, token, hold["action"])
-    assert r.status_code == 200 and r.json["notes"] == ["Ex-flic (H) s1 stands still"]
+    assert r.status_code == 200 and r.json["notes"] == ["Ex-cop (M) stands still"]
+    assert [n["code"] for n in r.json["notes_words"]] == ["engine.stands_still"]
 
 
 def test_r2_katana_attacks_at_a1_and_a3(client: FlaskClient) -> None:
@@ -67,7 +70,8 @@ def test_r2_katana_attacks_at_a1_and_a3(client: FlaskClient) -> None:
                        "weapon": "katana"}]
     r = play(client, game_id, token, katana[0], [1, 2, 3])  # L230: two dice for 1 AP
     assert r.status_code == 200
-    assert r.json["notes"][0] == "Enfant (H/F) s1 attacks Rôdeur z1 (2 dice)"
+    assert r.json["notes"][0] == "Kid (M/F) attacks Walker 1 with Katana (2 dice)"
+    assert r.json["notes_words"][0]["params"]["n"] == 2
     game_id, token = table(client, [survivor("s1", "racaille", 5, 5, items={"katana": 1}),
                                     zombie("z1", "ignoble", 5, UP),
                                     zombie("z2", "rodeur", 25, 25)], [6, 6, 6])
@@ -76,7 +80,8 @@ def test_r2_katana_attacks_at_a1_and_a3(client: FlaskClient) -> None:
     assert aps == [1, 2]
     r = play(client, game_id, token, {"type": "melee", "figure": "s1", "target": "z1", "ap": 2,
                                       "weapon": "katana"}, [1, 3, 2])
-    assert r.json["notes"][0] == "Racaille (H/F) s1 attacks Ignoble z1 (3 dice)"
+    assert r.json["notes_words"][0]["code"] == "engine.attacks_with"
+    assert r.json["notes_words"][0]["params"]["n"] == 3
 
 
 def test_r3_chirurgien_with_a_far_friend_s_item(client: FlaskClient) -> None:
@@ -102,8 +107,8 @@ def test_r4_and_r5_a_fall_is_not_a_death_but_frightens_a_friend(client: FlaskCli
              [3, 2, 4])  # down on the first die; the second is lost (L117); s2 tests (L127)
     assert r.status_code == 200, r.json
     assert r.json["dice"] == [3, 2, 4]
-    assert "rolls 4 (panic 5+ (Enfant (H/F) was put out of action within 4 in), s2)" in \
-        r.json["notes"]
+    assert ("Geek (M/F) rolls 4 (panic test on 5+: Kid (M/F) was put out of action within "
+            "4 in)") in r.json["notes"]
     assert play(client, game_id, token, {"type": "decline"}).status_code == 200
     error = error_of(play(client, game_id, token, {"type": "melee", "figure": "z1",
                                                     "target": "s1", "ap": 1}, [6, 1]), 422)

@@ -19,6 +19,7 @@ from apiflask import APIBlueprint
 from flask import request
 
 from geometry.errors import SurviveUsError
+from i18n import Message
 from rules.dice import Dice
 from rules.settings import Settings
 from rules.warband import Roster, example_bands
@@ -48,6 +49,7 @@ from service.schemas import (
 )
 from service.storage import gamelog, records
 from service.tokens import new_token, require_token
+from service.words import NONE, stored
 
 bp = APIBlueprint("campaigns", __name__, tag="Campaigns")
 
@@ -72,8 +74,8 @@ def link(campaign_id: str) -> str:
 def _roster(body: CampaignIn) -> Roster:
     given = [k for k in ("roster_id", "roster", "example") if getattr(body, k) is not None]
     if len(given) != 1:
-        raise ApiError("give exactly one of roster_id, roster or example (got "
-                       f"{', '.join(given) or 'none'})", "roster", code="invalid_request")
+        raise ApiError(Message("service.campaign.one_band", {"given": given or NONE}),
+                       "roster", code="invalid_request")
     if body.roster_id is not None:
         with services().db.read() as conn:
             return Roster.from_json(records.get_roster(conn, body.roster_id).data)
@@ -81,7 +83,8 @@ def _roster(body: CampaignIn) -> Roster:
         return Roster.from_json(body.roster, "roster")
     bands = example_bands()
     if body.example not in bands:
-        raise ApiError(f"no example band {body.example!r} (known: {', '.join(sorted(bands))})",
+        raise ApiError(Message("service.unknown_band", {"name": str(body.example),
+                                                        "known": sorted(bands)}),
                        "example", code="unknown_band")
     return bands[str(body.example)]
 
@@ -116,23 +119,25 @@ def post_import(body: CampaignImportIn) -> dict[str, Any]:
     except SurviveUsError:
         raise
     except Exception as error:  # a record is the client's JSON: any flaw is its flaw
-        raise ApiError(f"campaign: malformed campaign record: {type(error).__name__} {error}",
-                       "campaign", code="invalid_campaign") from None
+        raise ApiError(Message("service.campaign.malformed", {
+            "detail": f"{type(error).__name__} {error}"}), "campaign",
+            code="invalid_campaign") from None
     checked = []
     for i, item in enumerate(body.games):
         where = f"games[{i}]"
         export = item.get("export")
         if not isinstance(export, dict):
-            raise ApiError(f"{where}.export: expected a game export object", f"{where}.export",
-                           code="invalid_export")
+            raise ApiError(Message("service.export.object", {"where": f"{where}.export"}),
+                           f"{where}.export", code="invalid_export")
         game, log = replay_export(export, f"{where}.export")
         seed = item.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2**53:
-            raise ApiError(f"{where}.seed: expected a whole number >= 0, got {seed!r}",
-                           f"{where}.seed")
+            raise ApiError(Message("service.export.seed", {"where": f"{where}.seed",
+                                                           "got": repr(seed)}), f"{where}.seed")
         scenario = item.get("scenario")
         if scenario is not None and not isinstance(scenario, str):
-            raise ApiError(f"{where}.scenario: expected a scenario id", f"{where}.scenario")
+            raise ApiError(Message("service.export.scenario", {"where": f"{where}.scenario"}),
+                           f"{where}.scenario")
         checked.append((game, log, export, seed, scenario, bool(item.get("recorded", False))))
     token, digest = new_token()
     with services().db.write() as conn:
@@ -197,7 +202,7 @@ def _change(campaign_id: str,
     """Apply `step` to the campaign under its row lock, with its token; save the result."""
     with services().db.write() as conn:
         row = records.get_campaign(conn, campaign_id, lock=True)
-        require_token(row.token_hash, f"campaign {campaign_id}")
+        require_token(row.token_hash, stored("campaign", campaign_id))
         after, extra = step(conn, Campaign.from_json(row.data))
         records.update_campaign(conn, campaign_id, after.to_json(), row.version)
     return {**read_campaign(campaign_id), **extra}
@@ -212,7 +217,7 @@ def post_campaign_game(campaign_id: str, body: CampaignGameIn) -> dict[str, Any]
     db = services().db
     with db.write() as conn:
         row = records.get_campaign(conn, campaign_id, lock=True)
-        require_token(row.token_hash, f"campaign {campaign_id}")
+        require_token(row.token_hash, stored("campaign", campaign_id))
         campaign = Campaign.from_json(row.data)
         game = start_next(campaign, body.seed)
         export = game.export()
@@ -234,11 +239,11 @@ def post_result(campaign_id: str, body: ResultIn) -> dict[str, Any]:
     def step(conn: sa.Connection, campaign: Campaign) -> tuple[Campaign, dict[str, Any]]:
         row = gamelog.get_game(conn, body.game_id, lock=True)
         if row.campaign_id != campaign_id:
-            raise NotFound(f"game {body.game_id} is not a game of campaign {campaign_id}",
-                           "game_id", code="not_found")
+            raise NotFound(Message("service.campaign.not_its_game", {
+                "game": body.game_id, "campaign": campaign_id}), "game_id", code="not_found")
         if row.recorded:
-            raise ApiError(f"game {body.game_id} is already recorded", "game_id",
-                           code="already_recorded")
+            raise ApiError(Message("service.campaign.recorded", {"game": body.game_id}),
+                           "game_id", code="already_recorded")
         _row, game = stored_game(body.game_id)
         result = result_from_game(game, str(row.scenario), body.zombie_players)
         dice = Dice(rng=random.Random(body.seed), typed=list(body.dice))

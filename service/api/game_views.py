@@ -13,27 +13,33 @@ from apiflask import APIBlueprint
 
 from geometry.space import enemies
 from geometry.units import CONTACT_INCHES
+from i18n import Message
 from rules import legal
 from rules.actions import Move
 from rules.arbitration import activatable_zombies
 from rules.errors import IllegalActionError
 from rules.game import ZOMBIES, Game
+from rules.names import figure_name
 from service.app import services
 from service.errors import ApiError, NotFound
+from service.language import request_lang
 from service.schemas import EngagedOut, FigureQuery, PathIn, PathOut, SightOut, ZoneOut
+from service.words import status_word
 
 bp = APIBlueprint("game_views", __name__, tag="Games")
 
 
 def _on_table(game: Game, figure: str | None, game_id: str) -> str:
     if figure is None:
-        raise ApiError("give ?figure=ID", "figure", code="invalid_request")
+        raise ApiError(Message("service.figure.needed"), "figure", code="invalid_request")
     fig = game.figures.get(figure)
     if fig is None:
-        raise NotFound(f"no figure {figure!r} in game {game_id}", "figure")
+        raise NotFound(Message("service.figure.unknown", {"figure": figure, "game": game_id}),
+                       "figure")
     if not fig.on_table:
-        raise ApiError(f"{fig.name} {figure} is not on the table ({fig.status})", "figure",
-                       code="not_on_table")
+        raise ApiError(Message("service.figure.off_table", {
+            "figure": figure_name(game, figure), "status": status_word(fig.status)}),
+            "figure", code="not_on_table")
     return figure
 
 
@@ -68,15 +74,17 @@ def post_path(game_id: str, body: PathIn) -> dict[str, Any]:
             moves = 0 if path.length <= 1e-9 else (
                 math.ceil(path.length / move - 1e-9) if move > 0 else None)
         refused: str | None = None
+        refused_words: dict[str, Any] | None = None
         try:
             legal.check(game, Move(figure=figure, to=to))
         except IllegalActionError as error:
-            refused = error.message
+            refused = error.text(request_lang())
+            refused_words = None if error.words is None else error.words.to_json()
         return {"figure": figure, "to": list(to), "reachable": path.reachable,
                 "length": path.length if path.reachable else None,
                 "waypoints": [list(p) for p in path.waypoints], "move": move,
                 "moves": moves, "ap_cost": moves, "legal_now": refused is None,
-                "refused": refused, "reason": path.reason}
+                "refused": refused, "refused_words": refused_words, "reason": path.reason}
 
     out: dict[str, Any] = services().games.read(game_id, use)
     return out

@@ -15,9 +15,9 @@ from apiflask import APIBlueprint
 
 from ai.chances import curve, turning_point
 from ai.evaluation import chances
-from ai.policy import Choice, describe, make_policy
+from ai.policy import Choice, action_message, make_policy
 from geometry.errors import SurviveUsError
-from i18n import note_text, render, render_text
+from i18n import Message, note_text, render
 from rules import legal
 from rules.actions import actor, parse_action
 from rules.game import ZOMBIES, Game, Note
@@ -47,6 +47,7 @@ from service.schemas import (
 )
 from service.storage import gamelog, records
 from service.tokens import new_token
+from service.words import side_word
 
 bp = APIBlueprint("games", __name__, tag="Games")
 
@@ -81,7 +82,7 @@ def read_game(game_id: str) -> dict[str, Any]:
 
 def _band(body: GameIn) -> Roster | None:
     if body.band is not None and body.roster_id is not None:
-        raise ApiError("give either band or roster_id, not both", "band")
+        raise ApiError(Message("service.game.band_or_roster"), "band")
     if body.roster_id is not None:
         with services().db.read() as conn:
             row = records.get_roster(conn, body.roster_id)
@@ -89,7 +90,8 @@ def _band(body: GameIn) -> Roster | None:
     if body.band is not None:
         bands = example_bands()
         if body.band not in bands:
-            raise ApiError(f"no example band {body.band!r} (known: {', '.join(sorted(bands))})",
+            raise ApiError(Message("service.unknown_band", {"name": body.band,
+                                                            "known": sorted(bands)}),
                            "band", code="unknown_band")
         return bands[body.band]
     return None
@@ -135,19 +137,21 @@ def replay_export(export: dict[str, Any], where: str) -> tuple[Game, list[dict[s
     """Check an export by replaying it; answers the game and its actions after the start."""
     log = export.get("log")
     if not isinstance(export.get("start"), dict) or not isinstance(log, list) or not log:
-        raise ApiError(f"{where}: a game export has 'start' (an object) and 'log' (a list "
-                       "starting with the start entry)", where, code="invalid_export")
-    if not isinstance(log[0], dict) or log[0].get("action", {}).get("type") != "start":
-        raise ApiError(f"{where}.log[0]: the first entry must be the start", f"{where}.log[0]",
+        raise ApiError(Message("service.export.shape", {"where": where}), where,
                        code="invalid_export")
+    if not isinstance(log[0], dict) or log[0].get("action", {}).get("type") != "start":
+        raise ApiError(Message("service.export.first", {"where": f"{where}.log[0]"}),
+                       f"{where}.log[0]", code="invalid_export")
     try:
         game = Game.replay(export)
     except SurviveUsError as error:
-        raise ApiError(f"{where}: {error.message}", f"{where}.{error.where}".rstrip("."),
-                       code=error.code) from None
+        raise ApiError(Message("service.export.refused", {
+            "where": where, "error": error.words or error.message}),
+            f"{where}.{error.where}".rstrip("."), code=error.code) from None
     except Exception as error:  # an export is the client's JSON: any flaw is its flaw
-        raise ApiError(f"{where}: malformed game export: missing or bad "
-                       f"{type(error).__name__} {error}", where, code="invalid_export") from None
+        raise ApiError(Message("service.export.malformed", {
+            "where": where, "detail": f"{type(error).__name__} {error}"}), where,
+            code="invalid_export") from None
     return game, [dict(e) for e in log[1:]]
 
 
@@ -176,12 +180,16 @@ def get_export(game_id: str) -> dict[str, Any]:
 def get_actions(game_id: str, query: FigureQuery) -> dict[str, Any]:
     def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
         if query.figure is not None and query.figure not in game.figures:
-            raise NotFound(f"no figure {query.figure!r} in game {game_id}", "figure")
+            raise NotFound(Message("service.figure.unknown", {"figure": query.figure,
+                                                              "game": game_id}), "figure")
         listed = []
+        lang = query.lang or request_lang()
         for act in game.legal_actions():
             if query.figure is not None and actor(act) != query.figure:
                 continue
-            listed.append({"action": act.to_json(), "text": describe(game, act),
+            words = action_message(game, act)
+            listed.append({"action": act.to_json(), "text": render(words, lang),
+                           "text_words": words.to_json(),
                            "cost": legal.cost(game, act) if actor(act) else 0})
         return {"version": row.version, "deciding": game.current_side(), "actions": listed}
 
@@ -189,10 +197,15 @@ def get_actions(game_id: str, query: FigureQuery) -> dict[str, Any]:
     return out
 
 
-def change_out(change: Change, game: Game,
-               explanation: str | None = None) -> dict[str, Any]:
+def change_out(change: Change, game: Game, choice: Choice | None = None) -> dict[str, Any]:
+    """A change's answer; the AI's (`choice`) explanation in the request's language, with
+    its messages beside."""
+    explained: dict[str, Any] = {"explanation": None}
+    if choice is not None:
+        explained = {"explanation": choice.text(request_lang()),
+                     "messages": [m.to_json() for m in choice.messages]}
     return {"version": change.version, "kind": change.kind, "action": change.action,
-            "dice": change.dice, **notes_out(change.notes), "explanation": explanation,
+            "dice": change.dice, **notes_out(change.notes), **explained,
             "game": game_out(change.row, game, change.version)}
 
 
@@ -234,10 +247,11 @@ def post_undo(game_id: str, body: VersionIn) -> dict[str, Any]:
 
 def _suggest(game_id: str, game: Game, version: int, level: str) -> Choice:
     if game.is_terminal:
-        raise ApiError(f"game {game_id} is over: {game.outcome}", "game", code="game_over")
+        raise ApiError(Message("service.game.over", {"game": game_id}), "game",
+                       code="game_over")
     if game.current_side() != ZOMBIES:
-        raise ApiError(f"the zombies do not decide now: the {game.current_side()} do",
-                       "game.deciding", code="not_zombies_turn")
+        raise ApiError(Message("service.game.not_zombies", {
+            "side": side_word(game.current_side())}), "game.deciding", code="not_zombies_turn")
     return make_policy(_policy(level), ZOMBIES, f"{game_id}:{version}").choose(game)
 
 
@@ -255,14 +269,15 @@ def post_suggest(game_id: str, body: SuggestIn) -> dict[str, Any]:
         if body.version != row.version:
             from service.errors import Conflict
 
-            raise Conflict(f"game {game_id} is at version {row.version}, not {body.version}",
+            raise Conflict(Message("service.game.stale", {"game": game_id, "version": row.version,
+                                                          "sent": body.version}),
                            "version", extra={"version": row.version})
         choice = _suggest(game_id, game, row.version, body.level)
         lang = body.lang or request_lang()
-        why = render_text("word.separator", {}, lang).join(
-            render(m, lang) for m in choice.messages) or choice.explanation
+        words = action_message(game, choice.action)
         return {"version": row.version, "action": choice.action.to_json(),
-                "text": describe(game, choice.action), "explanation": why,
+                "text": render(words, lang), "text_words": words.to_json(),
+                "explanation": choice.text(lang),
                 "policy": _policy(body.level),
                 "messages": [m.to_json() for m in choice.messages], "chances": chances(game)}
 
@@ -296,12 +311,12 @@ def get_chances(game_id: str, query: ChancesQuery) -> dict[str, Any]:
 @bp.doc(summary="Let the AI make the zombies' next choice and apply it (token needed); "
         "dice rolled at the table may be typed in", security="Bearer")
 def post_ai_play(game_id: str, body: AiPlayIn) -> dict[str, Any]:
-    why: list[str] = []
+    why: list[Choice] = []
 
     def run(game: Game, _rng: random.Random | None) -> tuple[str, dict[str, Any] | None]:
         choice = _suggest(game_id, game, body.version, body.level)
         act = choice.action
-        why.append(choice.explanation)
+        why.append(choice)
         game.apply(act, dice=body.dice)
         return "action", act.to_json()
 

@@ -16,11 +16,13 @@ from apiflask import APIBlueprint
 from pydantic import Field
 
 from geometry.errors import SurviveUsError
+from i18n import Message
 from rules import legal, resolve
 from rules.actions import Carry, Move, actor, parse_action
 from rules.game import Game
 from service.app import services
-from service.schemas import Json, Strict
+from service.language import request_lang
+from service.schemas import Json, Strict, Words
 
 __all__ = ["bp", "preview"]
 
@@ -37,7 +39,9 @@ class PreviewOut(Strict):
     version: int
     action: Json
     legal: bool
-    reason: str | None
+    reason: str | None = Field(description="why the rules refuse it, in the request's language")
+    reason_words: Words | None = Field(default=None, description="`reason` as a message "
+                                       "(code and parameters), when it has one")
     cost: int | None
     figure: str | None
     end: list[float] | None
@@ -65,10 +69,12 @@ def preview(game: Game, data: Json) -> dict[str, Any]:
     act = parse_action(data, "action")
     who = actor(act) or None
     reason: str | None = None
+    reason_words: dict[str, Any] | None = None
     try:
         legal.check(game, act)
     except SurviveUsError as error:
-        reason = error.message
+        reason = error.text(request_lang())
+        reason_words = None if error.words is None else error.words.to_json()
     # the AP an action costs is only known for a well-formed one (a known weapon, rule...)
     cost = (legal.cost(game, act) if who else 0) if reason is None else None
     end: tuple[float, float] | None = None
@@ -86,7 +92,8 @@ def preview(game: Game, data: Json) -> dict[str, Any]:
             end = act.to
         if end is not None:
             length, waypoints = _route(game, fig.id, end)
-    return {"action": act.to_json(), "legal": reason is None, "reason": reason, "cost": cost,
+    return {"action": act.to_json(), "legal": reason is None, "reason": reason,
+            "reason_words": reason_words, "cost": cost,
             "figure": who, "end": None if end is None else [float(end[0]), float(end[1])],
             "length": length, "waypoints": waypoints}
 
@@ -100,7 +107,8 @@ def post_preview(game_id: str, body: PreviewIn) -> dict[str, Any]:
         if body.version is not None and body.version != row.version:
             from service.errors import Conflict
 
-            raise Conflict(f"game {game_id} is at version {row.version}, not {body.version}",
+            raise Conflict(Message("service.game.stale", {"game": game_id, "version": row.version,
+                                                          "sent": body.version}),
                            "version", extra={"version": row.version})
         return {"version": row.version, **preview(game, body.action)}
 

@@ -18,20 +18,25 @@ from rules.settings import Settings
 from rules.warband import Roster, validate
 from service.app import services
 from service.cmd_band import costs
+from service.language import request_lang
 from service.schemas import CreatedRosterOut, RosterIn, RosterOut, ValidationOut
 from service.storage import records
 from service.tokens import new_token, require_token
+from service.words import localized, stored
 
 bp = APIBlueprint("rosters", __name__, tag="Rosters")
 
 
 def check(roster: Roster, settings: Settings) -> dict[str, Any]:
-    """`band check --json`'s body: legal or not, every problem, the costs."""
+    """`band check --json`'s body: legal or not, every problem (in the request's language
+    where it has words), the costs."""
     catalog = load_catalog()
     problems = validate(roster, catalog, settings)
     errors = sum(p.severity == "error" for p in problems)
+    lang = request_lang()
     return {"name": roster.name, "legal": errors == 0, "errors": errors,
-            "warnings": len(problems) - errors, "problems": [p.to_json() for p in problems],
+            "warnings": len(problems) - errors,
+            "problems": [localized(p.to_json(), lang) for p in problems],
             "cost": costs(roster, catalog, settings)}
 
 
@@ -99,7 +104,7 @@ def put_roster(roster_id: str, body: RosterIn) -> dict[str, Any]:
     db = services().db
     with db.write() as conn:
         row = records.get_roster(conn, roster_id, lock=True)
-        require_token(row.token_hash, f"roster {roster_id}")
+        require_token(row.token_hash, stored("roster", roster_id))
         roster, settings = parse(body)
         records.update_roster(conn, roster_id, roster.to_json(), settings.to_json())
     with db.read() as conn:
@@ -112,6 +117,6 @@ def put_roster(roster_id: str, body: RosterIn) -> dict[str, Any]:
 def delete_roster(roster_id: str) -> Response:
     with services().db.write() as conn:
         row = records.get_roster(conn, roster_id, lock=True)
-        require_token(row.token_hash, f"roster {roster_id}")
+        require_token(row.token_hash, stored("roster", roster_id))
         records.delete_roster(conn, roster_id)
     return Response(status=204)

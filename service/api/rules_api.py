@@ -10,11 +10,15 @@ from typing import Any
 
 from apiflask import APIBlueprint
 
-from rules.arbitration import arbitrate
+from ai.words import said
+from i18n import Message, render
 from rules.catalog import load_catalog
 from rules.odds import OddsQuestion, attack_odds
 from scenarios.campaign import draw_campaign
+from service.cmd_odds import odds_words
 from service.cmd_scenarios import find_card, listing
+from service.explain import arbitrate_explained
+from service.language import request_lang
 from service.schemas import ArbitrateIn, ArbitrateOut, DrawIn, OddsIn, OddsOut
 
 bp = APIBlueprint("rules", __name__, tag="Rules")
@@ -26,7 +30,11 @@ bp = APIBlueprint("rules", __name__, tag="Rules")
 @bp.doc(summary="Answer arbitration questions about a scene (same as `survive-us arbitrate`)")
 def post_arbitrate(body: ArbitrateIn) -> dict[str, Any]:
     # The validated fields as they are (a model_dump would copy the 1000 questions again).
-    return arbitrate({"scene": body.scene, "questions": body.questions})
+    result = arbitrate_explained({"scene": body.scene, "questions": body.questions})
+    lang = request_lang()
+    for item in result["answers"]:
+        item["explain"] = said([Message.from_json(m) for m in item["explain_words"]], lang)
+    return result
 
 
 @bp.get("/rules")
@@ -45,8 +53,11 @@ def post_odds(body: OddsIn) -> dict[str, Any]:
                      target_skills=tuple(body.target_skills),
                      target_items=tuple(body.target_items), target_moves=body.target_moves,
                      target_panicked=body.target_panicked, alone=body.alone)
-    result = attack_odds(q)
-    return {k: result[k] for k in ("hit", "saved", "unsaved", "exact", "die", "explain")}
+    catalog = load_catalog()
+    result = attack_odds(q, catalog)
+    words = odds_words(q, result, catalog)
+    return {**{k: result[k] for k in ("hit", "saved", "unsaved", "exact", "die")},
+            "explain": render(words, request_lang()), "explain_words": words.to_json()}
 
 
 @bp.get("/scenarios")
@@ -63,7 +74,8 @@ def get_scenario(scenario_id: str) -> dict[str, Any]:
     try:
         card = find_card(scenario_id)
     except Exception as error:
-        raise NotFound(str(error), "scenario_id", code="unknown_scenario") from None
+        words = getattr(error, "words", None)
+        raise NotFound(words or str(error), "scenario_id", code="unknown_scenario") from None
     return card.to_json()
 
 

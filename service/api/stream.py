@@ -17,7 +17,7 @@ from typing import Any
 from apiflask import APIBlueprint
 from flask import Response, current_app, request
 
-from i18n import note_text
+from i18n import Message, note_text
 from service.app import services
 from service.errors import ApiError
 from service.language import request_lang
@@ -38,10 +38,10 @@ def _after(query: EventsQuery) -> int:
         try:
             value = int(header.strip())
         except ValueError:
-            raise ApiError(f"Last-Event-ID: expected an event number, got {header!r}",
+            raise ApiError(Message("service.stream.event_id", {"got": repr(header)}),
                            "Last-Event-ID") from None
         if value < 0:
-            raise ApiError(f"Last-Event-ID: expected an event number >= 0, got {value}",
+            raise ApiError(Message("service.stream.event_id_negative", {"got": value}),
                            "Last-Event-ID")
         return value
     return query.after or 0

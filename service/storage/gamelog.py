@@ -14,10 +14,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from i18n import Message
 from rules.game import Note
 from service.errors import NotFound
 from service.storage.records import new_id, now, one_row
 from service.storage.tables import events, games
+from service.words import stored
 
 __all__ = ["insert_game", "get_game", "locked_version", "game_events", "append_event",
            "effective_log", "mark_recorded", "campaign_games"]
@@ -49,7 +51,7 @@ def locked_version(conn: Connection, game_id: str) -> int:
     version = conn.execute(sa.select(games.c.version).where(games.c.id == game_id)
                            .with_for_update()).scalar()
     if version is None:
-        raise NotFound(f"no game {game_id!r}", "id")
+        raise NotFound(Message("service.not_found", {"what": stored("game", game_id)}), "id")
     return int(version)
 
 

@@ -9,8 +9,10 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
+from i18n import Message
 from service.errors import NotFound
 from service.storage.tables import campaigns, rosters
+from service.words import stored
 
 __all__ = ["now", "new_id", "one_row", "insert_roster", "get_roster", "update_roster",
            "delete_roster", "insert_campaign", "get_campaign", "update_campaign", "list_campaigns"]
@@ -32,7 +34,7 @@ def one_row(conn: Connection, table: sa.Table, row_id: str, what: str,
         query = query.with_for_update()
     row = conn.execute(query).first()
     if row is None:
-        raise NotFound(f"no {what} {row_id!r}", "id")
+        raise NotFound(Message("service.not_found", {"what": stored(what, row_id)}), "id")
     return row
 
 
