@@ -232,7 +232,7 @@ class GameResult:
         unique([f.id for f in figures], f"{where}.figures", "id")
         players = obj.get("zombie_players") or {}
         if not isinstance(players, Mapping):
-            raise bad(f"{where}.zombie_players", "an object of zombie id -> player", players)
+            raise bad(f"{where}.zombie_players", Message("campaign.expected.player_map"), players)
         return cls(
             scenario=_text(obj["scenario"], f"{where}.scenario"),
             winner=_choice(obj["winner"], f"{where}.winner", WINNERS),
@@ -334,7 +334,8 @@ class Effect:
                       optional=("consequence", "members", "items", "words"))
         consequence = obj.get("consequence") or {}
         if not isinstance(consequence, Mapping):
-            raise bad(f"{where}.consequence", "an object (the card's entry)", consequence)
+            raise bad(f"{where}.consequence", Message("campaign.expected.card_entry"),
+                      consequence)
         return cls(
             type=_text(obj["type"], f"{where}.type"),
             source=_choice(obj["source"], f"{where}.source", SOURCES),
@@ -526,9 +527,11 @@ class Campaign:
                                 "next", "history", "first_aid"), prefix=where)
         at = _at(where)
         if obj.get("format", FORMAT) != FORMAT:
-            raise bad(at("format"), repr(FORMAT), obj["format"])
+            raise bad(at("format"), Message("campaign.expected.format", {"format": repr(FORMAT)}),
+                      obj["format"])
         if obj.get("version", VERSION) != VERSION:
-            raise bad(at("version"), f"version {VERSION}", obj["version"])
+            raise bad(at("version"), Message("campaign.expected.version", {"n": VERSION}),
+                      obj["version"])
         try:
             settings = Settings.from_record(obj.get("settings"), at("settings"))
             roster = Roster.from_json(obj["roster"], at("roster"))
@@ -536,7 +539,7 @@ class Campaign:
             raise CampaignError(error.words or error.message, error.where) from None
         players = tuple(_texts(obj.get("zombie_players", ["zombies"]), at("zombie_players")))
         if not players:
-            raise bad(at("zombie_players"), "at least one zombie player", [])
+            raise bad(at("zombie_players"), Message("campaign.expected.players"), [])
         unique(list(players), at("zombie_players"), "name")
         band = tuple(MemberState.from_json(m, f"{at('band')}[{i}]")
                      for i, m in enumerate(_list(obj["band"], at("band"))))
@@ -562,11 +565,13 @@ def _check_campaign(c: Campaign, at: Callable[[str], str], cards: Mapping[str, C
     """Cross-checks: scenario ids, member ids, archetypes, items, history against the draw."""
     for i, scenario in enumerate(c.draw.scenarios):
         if scenario not in cards:
-            raise bad(f"{at('draw')}.scenarios[{i}]", f"a scenario id ({', '.join(cards)})",
+            raise bad(f"{at('draw')}.scenarios[{i}]", Message("campaign.expected.scenario", {
+                "known": ", ".join(cards)}),
                        scenario)
         kind = "conclusive" if i == len(c.draw.scenarios) - 1 else "regular"
         if cards[scenario].kind != kind:
-            raise bad(f"{at('draw')}.scenarios[{i}]", f"a {kind} scenario", scenario)
+            raise bad(f"{at('draw')}.scenarios[{i}]", Message("campaign.expected.conclusive")
+                      if kind == "conclusive" else Message("campaign.expected.regular"), scenario)
     unique(list(c.draw.scenarios), f"{at('draw')}.scenarios", "scenario")
     ids = [m.id for m in c.band]
     unique(ids, at("band"), "id")
@@ -574,36 +579,37 @@ def _check_campaign(c: Campaign, at: Callable[[str], str], cards: Mapping[str, C
         where = f"{at('band')}[{i}]"
         archetype = catalog.archetypes.get(state.member.archetype)
         if archetype is None:
-            raise bad(f"{where}.archetype", "a known archetype id", state.member.archetype)
+            raise bad(f"{where}.archetype", Message("campaign.expected.archetype"),
+                      state.member.archetype)
         if state.pv > archetype.wounds:
-            raise bad(f"{where}.pv", f"at most {archetype.wounds} (the profile's PV)",
+            raise bad(f"{where}.pv", Message("campaign.expected.pv_max", {"n": archetype.wounds}),
                        state.pv)
         if state.alive and state.pv < 1:
-            raise bad(f"{where}.pv", "at least 1 for a living member", state.pv)
+            raise bad(f"{where}.pv", Message("campaign.expected.pv_alive"), state.pv)
         for key, counts in (("equipment", state.member.equipment), ("units", state.units)):
             for item in counts:
                 if item not in catalog.equipment:
-                    raise bad(f"{where}.{key}.{item}", "a known equipment id", item)
+                    raise bad(f"{where}.{key}.{item}", Message("campaign.expected.item"), item)
         if state.inflicted_by is not None and state.inflicted_by not in c.zombie_players:
-            raise bad(f"{where}.inflicted_by", f"one of the zombie players "
-                       f"{list(c.zombie_players)}", state.inflicted_by)
+            raise bad(f"{where}.inflicted_by", Message("campaign.expected.player", {
+                "players": repr(list(c.zombie_players))}), state.inflicted_by)
     starting = [m.id for m in c.roster.members]
     if [m.id for m in c.band if m.starting] != starting:
-        raise CampaignError(f"{at('band')}: the starting members must be the roster's "
-                            f"{starting} in order", at("band"))
+        raise CampaignError(Message("campaign.json.starting", {
+            "field": at("band"), "members": repr(starting)}), at("band"))
     if c.next > len(c.draw.scenarios):
-        raise bad(at("next"), f"0 to {len(c.draw.scenarios)}", c.next)
+        raise bad(at("next"), Message("campaign.expected.next", {"n": len(c.draw.scenarios)}),
+                  c.next)
     if len(c.history) != c.next:
-        raise CampaignError(f"{at('history')}: {len(c.history)} scenario(s) recorded but "
-                            f"next is {c.next}", at("history"))
+        raise CampaignError(Message("campaign.json.history", {
+            "field": at("history"), "n": len(c.history), "next": c.next}), at("history"))
     for i, played in enumerate(c.history):
         if played.scenario != c.draw.scenarios[i] or played.number != i + 1:
-            raise bad(f"{at('history')}[{i}].scenario",
-                       f"scenario {i + 1} of the draw, {c.draw.scenarios[i]!r}",
-                       played.scenario)
+            raise bad(f"{at('history')}[{i}].scenario", Message("campaign.expected.drawn", {
+                "n": i + 1, "scenario": repr(c.draw.scenarios[i])}), played.scenario)
     for i, member_id in enumerate(c.first_aid):
         if member_id not in ids:
-            raise bad(f"{at('first_aid')}[{i}]", "a member id", member_id)
+            raise bad(f"{at('first_aid')}[{i}]", Message("campaign.expected.member"), member_id)
 
 
 def _draw_from_json(data: Any, where: str) -> CampaignDraw:
@@ -611,7 +617,8 @@ def _draw_from_json(data: Any, where: str) -> CampaignDraw:
                   optional=("rolls", "choice_pending", "final_choice"))
     scenarios = _texts(obj["scenarios"], f"{where}.scenarios")
     if not SAVED_MIN_LENGTH <= len(scenarios) <= MAX_LENGTH:
-        raise bad(f"{where}.scenarios", f"{MIN_LENGTH} to {MAX_LENGTH} scenarios", scenarios)
+        raise bad(f"{where}.scenarios", Message("campaign.expected.length", {
+            "min": MIN_LENGTH, "max": MAX_LENGTH}), scenarios)
     by = _choice(obj["final_chosen_by"], f"{where}.final_chosen_by", CHOOSERS)
     rolls = []
     for i, raw in enumerate(_list(obj.get("rolls", []), f"{where}.rolls")):
@@ -632,8 +639,8 @@ def _draw_from_json(data: Any, where: str) -> CampaignDraw:
         options = _texts(choice_obj["options"], f"{where}.final_choice.options")
     pending = _bool(obj.get("choice_pending", False), f"{where}.choice_pending")
     if by != "dice" and not options:
-        raise CampaignError(f"{where}.final_choice: a player chooses the last scenario, so "
-                            "the options must be given", f"{where}.final_choice")
+        raise CampaignError(Message("campaign.json.final_choice", {
+            "field": f"{where}.final_choice"}), f"{where}.final_choice")
     return CampaignDraw(scenarios=tuple(scenarios),
                         final_roll=_int(obj["final_roll"], f"{where}.final_roll", low=1, high=6),
                         final_chosen_by=by, rolls=tuple(rolls), choice_pending=pending,
@@ -648,8 +655,11 @@ def _at(prefix: str) -> Callable[[str], str]:
     return lambda key: f"{prefix}.{key}" if prefix else key
 
 
-def bad(where: str, expected: str, value: Any) -> CampaignError:
-    return CampaignError(f"{where}: expected {expected}, got {value!r}", where)
+def bad(where: str, expected: Message, value: Any) -> CampaignError:
+    """A field of the record that is not what it must be: its path, what it must be (a
+    `campaign.expected.*` message), what it was."""
+    return CampaignError(Message("campaign.json.bad", {
+        "field": where, "expected": expected, "value": repr(value)}), where)
 
 
 def _object(data: Any, where: str, *, required: Sequence[str] = (),
@@ -657,15 +667,15 @@ def _object(data: Any, where: str, *, required: Sequence[str] = (),
     """`data` as a dict with its `required` keys and no key outside `required + optional`."""
     at = _at(where if prefix is None else prefix)
     if not isinstance(data, Mapping):
-        raise bad(where, "an object", data)
+        raise bad(where, Message("campaign.expected.object"), data)
     allowed = (*required, *optional)
     for key in data:
         if key not in allowed:
-            raise CampaignError(f"{at(str(key))}: unknown field (allowed: "
-                                f"{', '.join(allowed)})", at(str(key)))
+            raise CampaignError(Message("campaign.json.unknown_field", {
+                "field": at(str(key)), "allowed": ", ".join(allowed)}), at(str(key)))
     for key in required:
         if key not in data:
-            raise CampaignError(f"{at(key)}: missing required field", at(key))
+            raise CampaignError(Message("campaign.json.missing", {"field": at(key)}), at(key))
     return dict(data)
 
 
@@ -678,7 +688,8 @@ def _member(data: dict[str, Any], where: str) -> Member:
 
 def _text(value: Any, where: str, *, empty: bool = False) -> str:
     if not isinstance(value, str) or (not empty and not value.strip()):
-        raise bad(where, "a string" if empty else "a non-empty string", value)
+        raise bad(where, Message("campaign.expected.string") if empty
+                  else Message("campaign.expected.text"), value)
     return value
 
 
@@ -692,10 +703,10 @@ def _texts(value: Any, where: str, *, empty: bool = False) -> list[str]:
 
 def _int(value: Any, where: str, *, low: int | None = None, high: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise bad(where, "a whole number", value)
+        raise bad(where, Message("campaign.expected.int"), value)
     if (low is not None and value < low) or (high is not None and value > high):
         span = f"{low if low is not None else ''}..{high if high is not None else ''}"
-        raise bad(where, f"a whole number in {span}", value)
+        raise bad(where, Message("campaign.expected.int_in", {"span": span}), value)
     return value
 
 
@@ -706,13 +717,13 @@ def _opt_int(value: Any, where: str, *, low: int | None = None,
 
 def _bool(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise bad(where, "true or false", value)
+        raise bad(where, Message("campaign.expected.bool"), value)
     return value
 
 
 def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
-        raise bad(where, "a list", value)
+        raise bad(where, Message("campaign.expected.list"), value)
     return value
 
 
@@ -720,7 +731,8 @@ def _choice(value: Any, where: str, options: Sequence[T]) -> T:
     for option in options:
         if value == option and type(value) is type(option):
             return option
-    raise bad(where, "one of " + ", ".join(repr(o) for o in options), value)
+    raise bad(where, Message("campaign.expected.one_of", {
+        "options": ", ".join(repr(o) for o in options)}), value)
 
 
 def _words(value: Any, where: str) -> Words | None:
@@ -730,7 +742,7 @@ def _words(value: Any, where: str) -> Words | None:
     if not isinstance(value, Mapping) or not isinstance(value.get("code"), str) \
             or not isinstance(value.get("params", {}), Mapping) \
             or set(value) - {"code", "params"}:
-        raise bad(where, "a message {code, params}", value)
+        raise bad(where, Message("campaign.expected.message"), value)
     return {"code": value["code"], "params": dict(value.get("params") or {})}
 
 
@@ -739,12 +751,12 @@ def _names(value: Any, where: str) -> dict[str, dict[str, str]]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise bad(where, "an object of figure id -> name", value)
+        raise bad(where, Message("campaign.expected.names"), value)
     out: dict[str, dict[str, str]] = {}
     for key, name in value.items():
         if not isinstance(name, Mapping) or not all(
                 isinstance(name.get(k), str) for k in ("fr", "en")):
-            raise bad(f"{where}.{key}", "a name {fr, en}", name)
+            raise bad(f"{where}.{key}", Message("campaign.expected.name"), name)
         out[str(key)] = {"fr": name["fr"], "en": name["en"]}
     return out
 
@@ -753,7 +765,7 @@ def _counts(value: Any, where: str, *, low: int) -> Counts:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise bad(where, "an object of id -> count", value)
+        raise bad(where, Message("campaign.expected.counts"), value)
     return {_text(k, where): _int(n, f"{where}.{k}", low=low) for k, n in value.items()}
 
 
@@ -761,5 +773,6 @@ def unique(values: list[str], where: str, what: str) -> None:
     seen: set[str] = set()
     for i, value in enumerate(values):
         if value in seen:
-            raise CampaignError(f"{where}[{i}]: {what} {value!r} is used twice", f"{where}[{i}]")
+            raise CampaignError(Message("campaign.json.twice", {
+                "field": f"{where}[{i}]", "what": what, "value": repr(value)}), f"{where}[{i}]")
         seen.add(value)

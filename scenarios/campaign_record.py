@@ -151,7 +151,7 @@ def new_campaign(roster: Roster, length: int, rng: random.Random | Dice | None =
             f"band.{first.where}")
     players = tuple(zombie_players)
     if not players or any(not isinstance(p, str) or not p.strip() for p in players):
-        raise bad("zombie_players", "one or more non-empty names", list(players))
+        raise bad("zombie_players", Message("campaign.expected.player_names"), list(players))
     unique(list(players), "zombie_players", "name")
     draw = draw_campaign(length, rng if rng is not None else random.Random(seed),
                          cards=cards, choose=choose)
@@ -168,7 +168,8 @@ def choose_final(campaign: Campaign, scenario: str) -> Campaign:
     if not draw.choice_pending:
         raise CampaignError(Message("campaign.error.nothing_to_choose"), "draw.choice_pending")
     if scenario not in draw.options:
-        raise bad("scenario", f"one of {list(draw.options)}", scenario)
+        raise bad("scenario", Message("campaign.expected.one_of", {
+            "options": repr(list(draw.options))}), scenario)
     rolls = list(draw.rolls)
     if rolls and rolls[-1].table == "conclusive":
         rolls[-1] = dataclasses.replace(rolls[-1], scenario=scenario)
@@ -194,7 +195,7 @@ def result_from_game(game: Game, scenario_id: str,
                             "game.mode")
     winner = game.outcome.get("winner")
     if winner not in WINNERS:
-        raise bad("game.outcome.winner", "survivors, zombies or draw", winner)
+        raise bad("game.outcome.winner", Message("campaign.expected.winner"), winner)
     figures: list[FigureResult] = []
     for fig in game.figures.values():
         if fig.side == "survivors":
@@ -336,11 +337,12 @@ def record_result(campaign: Campaign, result: GameResult | Mapping[str, Any],
         if last and campaign.draw.choice_pending and result.scenario in campaign.draw.options:
             campaign = choose_final(campaign, result.scenario)
         else:
-            raise bad("result.scenario", f"the next scenario, {expected!r}", result.scenario)
+            raise bad("result.scenario", Message("campaign.expected.next_scenario", {
+                "scenario": repr(expected)}), result.scenario)
     for zombie, player in result.zombie_players.items():
         if player not in campaign.zombie_players:
-            raise bad(f"result.zombie_players.{zombie}",
-                       f"one of the zombie players {list(campaign.zombie_players)}", player)
+            raise bad(f"result.zombie_players.{zombie}", Message("campaign.expected.player", {
+                "players": repr(list(campaign.zombie_players))}), player)
     rolling = dice if isinstance(dice, Dice) else Dice(rng=dice or random.Random())
     card = cards[result.scenario]
     step = _Step(campaign, result, rolling, choices or Choices(), catalog, card)
@@ -609,8 +611,7 @@ class _Step:
                    for s in _offered(a, self.settings)]
         pick = self.choices.new_member(c, options)
         if not any(o.archetype == pick.archetype and o.skill == pick.skill for o in options):
-            raise bad("choices.new_member", "one of the offered archetypes and skills",
-                       pick)
+            raise bad("choices.new_member", Message("campaign.expected.recruit"), pick)
         archetype = self.catalog.archetypes[pick.archetype]
         taken = {s.id for s in self.states}
         number = next(n for n in range(len(taken) + 1, 10 * len(taken) + 10)
@@ -638,7 +639,8 @@ class _Step:
                 left += 1
                 continue
             if holder not in room:
-                raise bad("choices.give_item", f"one of {room}", holder)
+                raise bad("choices.give_item", Message("campaign.expected.one_of", {
+                    "options": repr(room)}), holder)
             state = self.get(holder)
             items = dict(state.member.equipment)
             items[c.item] = items.get(c.item, 0) + 1
@@ -682,7 +684,7 @@ class _Step:
                 break
             pick = self.choices.second_skill(options)
             if pick not in options:
-                raise bad("choices.second_skill", "one of the offered skills", pick)
+                raise bad("choices.second_skill", Message("campaign.expected.skill"), pick)
             state = self.get(pick.member)
             self.put(dataclasses.replace(
                 state, member=dataclasses.replace(state.member, second_skill=pick.skill)))
@@ -708,7 +710,8 @@ class _Step:
         options = [s.id for s in tied]
         pick = self.choices.lose_wounded(options) if len(options) > 1 else options[0]
         if pick not in options:
-            raise bad("choices.lose_wounded", f"one of {options}", pick)
+            raise bad("choices.lose_wounded", Message("campaign.expected.one_of", {
+                "options": repr(options)}), pick)
         state = self.get(pick)
         self.leave(state, "lost", Message("campaign.cause.wounds"), None)
         return Effect.said("lose_wounded", source, Message("campaign.effect.dies_of_wounds", {
@@ -730,7 +733,7 @@ class _Step:
         weapons.sort(key=value)
         pick = self.choices.lose_weapon(weapons)
         if pick not in weapons:
-            raise bad("choices.lose_weapon", "one of the band's weapons", pick)
+            raise bad("choices.lose_weapon", Message("campaign.expected.weapon"), pick)
         self.remove(pick.member, pick.item, 1)
         return Effect.said("lose_weapon", source, Message("campaign.effect.loses", {
             "member": self.name(pick.member),
