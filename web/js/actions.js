@@ -49,7 +49,7 @@ function specialPhrase(action, p) {
     case "collect": return t("act.special.collect", p);
     case "lead": return t("act.special.lead", p);
     case "ally": return t("act.special.ally", p);
-    default: return t("act.special", { what });
+    default: return what ? t("act.special", { what }) : t("act.other");
   }
 }
 
