@@ -34,10 +34,26 @@ class SurviveUsError(Exception):
 
     def __init__(self, message: str | Message, where: str = "") -> None:
         self.words = message if isinstance(message, Message) else None
-        text = render(message, "en") if isinstance(message, Message) else message
-        super().__init__(text)
-        self.message = text
+        # a message is put in words only when read: refusals made and caught inside the
+        # engine (listing the legal actions, the AI trying moves) are never read
+        self._text = None if isinstance(message, Message) else message
+        super().__init__(message.code if isinstance(message, Message) else message)
         self.where = where
+
+    @property
+    def message(self) -> str:
+        """The English words (a message's, rendered when first asked)."""
+        if self._text is None:
+            self._text = render(self.words, "en") if self.words is not None else ""
+        return self._text
+
+    @message.setter
+    def message(self, text: str) -> None:
+        self._text = text
+        self.words = None
+
+    def __str__(self) -> str:
+        return self.message
 
     def text(self, lang: str = "en") -> str:
         """The message in `lang` (a plain-text message is the same in every language)."""

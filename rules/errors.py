@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from geometry.errors import SurviveUsError
+from i18n import Message
 
 __all__ = ["SurviveUsError", "InvalidActionError", "IllegalActionError"]
 
@@ -14,6 +17,19 @@ class InvalidActionError(SurviveUsError, ValueError):
 
 
 class IllegalActionError(SurviveUsError, ValueError):
-    """A well-formed action that the rules forbid now; the message says which rule."""
+    """A well-formed action that the rules forbid now; the message says which rule.
+
+    `advice`, when set, gives the same refusal with what to do instead worked out (the way
+    round a wall, the nearest spot where the base fits): searches too slow for every try of
+    a move, so `rules.legal.check`, which answers a person, asks for it (`advised`)."""
 
     code = "illegal_action"
+    advice: Callable[[], Message] | None = None
+
+    def advised(self) -> IllegalActionError:
+        """This refusal with its advice, when it has any."""
+        if self.advice is None:
+            return self
+        better = IllegalActionError(self.advice(), self.where)
+        better.__cause__ = self.__cause__
+        return better

@@ -219,7 +219,19 @@ def _fig(game: Game, figure_id: str, field: str = "figure") -> Fig:
 
 
 def check(game: Game, act: Action) -> None:
-    """Refuse `act` with the rule it breaks, or return quietly."""
+    """Refuse `act` with the rule it breaks and, for a move, what to do instead (the way
+    round, the nearest spot where the base fits: `IllegalActionError.advice`), or return
+    quietly."""
+    try:
+        _check(game, act)
+    except IllegalActionError as error:
+        if error.advice is None:
+            raise
+        raise error.advised() from None
+
+
+def _check(game: Game, act: Action) -> None:
+    """`check` without the advice: the rule broken, quickly."""
     from rules import windows
 
     if game.pending:
@@ -248,7 +260,7 @@ def is_legal(game: Game, act: Action) -> bool:
     """Whether the rules accept `act` now (`check` without the reason): the bots ask it of
     actions the listing leaves out, moves to a point."""
     try:
-        check(game, act)
+        _check(game, act)
     except IllegalActionError:
         return False
     return True
@@ -327,16 +339,14 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
         if not fig.is_zombie:
             targets += [f.id for f in game.figures.values()
                         if f.side == "survivors" and f.band == fig.band and f.status == "down"]
-        from rules.resolve import check_toward, goals_toward
+        from rules.resolve import goals_toward, may_go_toward
 
         for t in targets:
             if game.in_contact(fig.id, t) or pool < 1:
                 continue
-            try:  # the route itself is found when the move is made
-                check_toward(game, fig, t, goals_toward(game, fig, t))
-            except IllegalActionError:
-                continue
-            quick.append(Move(fig.id, toward=t))
+            # the route itself is found when the move is made
+            if may_go_toward(game, fig, goals_toward(game, fig, t)):
+                quick.append(Move(fig.id, toward=t))
     if want("melee"):
         weapons = [None] + ([w for w in fig.items if game.catalog.equipment[w].kind == "melee"]
                             if not fig.is_zombie else [])

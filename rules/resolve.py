@@ -185,9 +185,14 @@ def _limit(game: Game, fig: Fig, route: tuple[Point, ...]
     return None if game.referee is None else game.referee.move_limit(game, fig, route)
 
 
+def may_go_toward(game: Game, fig: Fig, goals: list[Point]) -> bool:
+    """Whether the terrain leaves a way to one of `goals` (figures aside)."""
+    return game.space().same_region(fig.radius, fig.centre, goals)
+
+
 def check_toward(game: Game, fig: Fig, toward: str | Point | None, goals: list[Point]) -> None:
     """A move toward something must at least be possible round the terrain."""
-    if not game.space().same_region(fig.radius, fig.centre, goals):
+    if not may_go_toward(game, fig, goals):
         assert toward is not None
         raise routes.no_way_toward(game, fig, toward, goals[0] if goals else None, fig.move)
 

@@ -3,12 +3,14 @@
 A player who drags a figure through a wall, past its M or onto a piece of terrain is told
 what is in the way by name and what to do instead: the way round with its length and the AP
 it takes (one move, 1 AP, covers M inches), the nearest spot where the base fits, or the
-doors to open first. The extra searches run only once a move is refused.
+doors to open first. The refusal itself is cheap (the engine and the AI try many moves that
+fail); what to do instead is its `advice`, worked out only for a person (`legal.check`).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -79,51 +81,67 @@ def route_terrain(game: Game, fig: Fig, route: tuple[Point, ...]
     return around, through
 
 
+def _refusal(message: Message, where: str, advice: Callable[[], Message]) -> IllegalActionError:
+    error = IllegalActionError(message, where)
+    error.advice = advice
+    return error
+
+
 def too_far(game: Game, fig: Fig, path: Path, per_move: float) -> IllegalActionError:
-    """The spot is further along the shortest route than one move: say the route's length,
-    what it goes round or through, and the AP it takes."""
-    around, through = route_terrain(game, fig, path.waypoints)
+    """The spot is further along the shortest route than one move: say the route's length
+    and the AP it takes; the advice names what it goes round or through."""
     params = {"who": words.who(game, fig), "d": path.length, "m": float(per_move),
               "ap": moves_needed(path.length, per_move)}
-    if through:
-        message = Message("refusal.too_far_through", {**params, "doors": through})
-    elif around:
-        message = Message("refusal.too_far_around", {**params, "around": around})
-    else:
-        message = Message("refusal.too_far", params)
-    return IllegalActionError(message, "action.to")
+
+    def advice() -> Message:
+        around, through = route_terrain(game, fig, path.waypoints)
+        if through:
+            return Message("refusal.too_far_through", {**params, "doors": through})
+        if around:
+            return Message("refusal.too_far_around", {**params, "around": around})
+        return Message("refusal.too_far", params)
+
+    return _refusal(Message("refusal.too_far", params), "action.to", advice)
 
 
 def unreachable(game: Game, fig: Fig, goal: Point, path: Path,
                 per_move: float) -> IllegalActionError:
-    """No route to `goal`: the base does not fit there (then the nearest spot where it does),
-    or the terrain closes the way (then the doors to open, if that opens it)."""
+    """No route to `goal`: the base does not fit there (the advice: the nearest spot where
+    it does), or the terrain closes the way (the advice: the doors to open, if that opens
+    it)."""
     who = words.who(game, fig)
     why = path.words or Message("scene.path.no_route")
     if path.at == "start":
         return IllegalActionError(Message("refusal.bad_start", {"who": who, "why": why}),
                                   "action.to")
     if path.problem == "no_route":
-        return IllegalActionError(_closed_off(game, fig, goal, per_move), "action.to")
-    spot = _nearest_spot(game, fig, goal)
-    if spot is None:
-        return IllegalActionError(Message("refusal.cannot_stand_there", {
-            "who": who, "why": why}), "action.to")
-    free, route = spot
-    return IllegalActionError(Message("refusal.cannot_stand_there_try", {
-        "who": who, "why": why, "gap": math.dist(free, goal), "d": route.length,
-        "ap": moves_needed(route.length, per_move)}), "action.to")
+        return _refusal(Message("refusal.no_way", {"who": who}), "action.to",
+                        lambda: _closed_off(game, fig, goal, per_move))
+    plain = Message("refusal.cannot_stand_there", {"who": who, "why": why})
+
+    def advice() -> Message:
+        spot = _nearest_spot(game, fig, goal)
+        if spot is None:
+            return plain
+        free, route = spot
+        return Message("refusal.cannot_stand_there_try", {
+            "who": who, "why": why, "gap": math.dist(free, goal), "d": route.length,
+            "ap": moves_needed(route.length, per_move)})
+
+    return _refusal(plain, "action.to", advice)
 
 
 def no_way_toward(game: Game, fig: Fig, toward: str | Point, goal: Point | None,
                   per_move: float) -> IllegalActionError:
-    """A move toward something the terrain walls off."""
-    if goal is not None:
-        message = _closed_off(game, fig, goal, per_move,
-                              target=toward if isinstance(toward, str) else None)
-    else:
-        message = Message("refusal.no_way", {"who": words.who(game, fig)})
-    return IllegalActionError(message, "action.toward")
+    """A move toward something the terrain walls off (the advice: the doors to open)."""
+    who = words.who(game, fig)
+    target = toward if isinstance(toward, str) else None
+    plain = Message("refusal.no_way", {"who": who}) if target is None else Message(
+        "refusal.no_way_to", {"who": who, "target": words.who(game, target)})
+    if goal is None:
+        return IllegalActionError(plain, "action.toward")
+    return _refusal(plain, "action.toward",
+                    lambda: _closed_off(game, fig, goal, per_move, target=target))
 
 
 def _closed_off(game: Game, fig: Fig, goal: Point, per_move: float,
