@@ -26,6 +26,7 @@ from shapely.validation import explain_validity
 
 from geometry.errors import DataError
 from geometry.units import TABLE_INCHES
+from i18n import Message
 from rules.catalog import Catalog, load_catalog
 from rules.catalog_schema import Location, quote, source_label
 from scenarios.objectives import Condition
@@ -448,9 +449,10 @@ def _load_all(directory: Path, catalog: Catalog) -> dict[str, Card]:
     for kind, size in TABLE_SIZES.items():
         numbers = sorted(n for k, n in seen if k == kind)
         if numbers != list(range(1, size + 1)):
-            raise DataError(
-                f"{source_label(directory)}: the {kind} cards must be numbered 1 to {size} once "
-                f"each, got {numbers}", where=f"{directory.name}:{kind}")
+            raise DataError(Message("scenario.data.numbering.conclusive" if kind == "conclusive"
+                                    else "scenario.data.numbering.regular", {
+                "source": source_label(directory), "size": size, "numbers": str(numbers)}),
+                where=f"{directory.name}:{kind}")
     cards.sort(key=lambda c: (KINDS.index(c.kind), c.number))
     return {c.id: c for c in cards}
 
@@ -499,9 +501,11 @@ def _read_toml(path: Path) -> dict[str, Any]:
         with path.open("rb") as stream:
             return tomllib.load(stream)
     except OSError as exc:
-        raise DataError(f"{source}: cannot read the file: {exc.strerror}", where=path.name) from exc
+        raise DataError(Message("scenario.data.unreadable", {
+            "source": source, "error": str(exc.strerror)}), where=path.name) from exc
     except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"{source}: not valid TOML: {exc}", where=path.name) from exc
+        raise DataError(Message("scenario.data.not_toml", {"source": source, "error": str(exc)}),
+                        where=path.name) from exc
 
 
 def _card_weather(builder: Builder, raw: object,

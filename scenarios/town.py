@@ -30,6 +30,7 @@ from shapely.geometry import Polygon, box
 from geometry.errors import DataError, SceneError
 from geometry.scene import load_scene
 from geometry.units import TABLE_INCHES
+from i18n import Message
 from rules.catalog_schema import Location, read_entries, source_label
 from scenarios.schema import Builder, Ident, Range, check_piece_names
 
@@ -138,7 +139,8 @@ def load_tiles(path: Path = DATA_PATH) -> Mapping[str, Tile]:
         _check_tile_terrain(tile, builder)
         out[tile.id] = tile
     if not out:
-        raise DataError(f"{source_label(path)}: no tiles", where=path.name)
+        raise DataError(Message("scenario.data.no_tiles", {"source": source_label(path)}),
+                        where=path.name)
     return out
 
 
