@@ -49,7 +49,18 @@ def _text(value: object) -> str:
 
 def figure_name(game: Game, figure_id: str) -> Name:
     """One figure's name ({"fr", "en"}); an id the game does not hold is named by its number
-    alone (a figure removed from a replayed record), never by the id."""
+    alone (a figure removed from a replayed record), never by the id.
+
+    Every figure's name is worked out once per state of the game (`Game.plans`, emptied when
+    something moves): notes and the AI's explanations name figures thousands of times."""
+    key = ("names", game.version())
+    names: dict[str, Name] | None = game.plans.get(key)
+    if names is None:
+        names = figure_names(game)
+        game.plans[key] = names
+    known = names.get(figure_id)
+    if known is not None:
+        return known
     fig = game.figures.get(figure_id)
     if fig is None:
         number = number_of(figure_id) or "?"

@@ -3,8 +3,7 @@ terrain pieces, markers and exits, each as a message parameter (a {"fr", "en"} n
 message), never an id (DESIGN.md: ids never reach a person).
 
 The notes and refusals of `rules/` take their parameters from here, so that a name is said
-the same way everywhere. Figures are named by `rules.names` (kept per game version: a note
-names two or three figures, and the AI's look-ahead writes thousands of notes).
+the same way everywhere. Figures are named by `rules.names`.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from i18n import Message, Name
-from rules.names import figure_name, figure_names, number_of
+from rules.names import figure_name, number_of
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -26,14 +25,7 @@ Words = Name | Message  # a name in both languages, or a message standing for on
 
 def who(game: Game, figure: Fig | str) -> Name:
     """A figure's name ("Rôdeur 32" / "Walker 32", "Lucas")."""
-    figure_id = figure if isinstance(figure, str) else figure.id
-    key = ("names", game.version())
-    names: dict[str, Name] | None = game.plans.get(key)
-    if names is None:
-        names = figure_names(game)
-        game.plans[key] = names
-    name = names.get(figure_id)
-    return figure_name(game, figure_id) if name is None else name
+    return figure_name(game, figure if isinstance(figure, str) else figure.id)
 
 
 def by_side(side_id: str, said: dict[str, Message], **params: Any) -> Message:
