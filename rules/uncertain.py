@@ -65,7 +65,9 @@ _RING = _ring()
 def review(request: Any) -> dict[str, Any]:
     """`{"scene", "questions", "uncertainty": {id: inches}}` -> `{"answers", "settled"}`.
 
-    Each answer is the arbitration answer plus `check_with_tape` (bool) and `tape_reasons`.
+    Each answer is the arbitration answer plus `check_with_tape` (bool), `tape_reasons` (in
+    English, naming figures by their ids) and `tape_reasons_words` (the same as messages,
+    naming figures as a person does: `scene.tape.*`).
     A figure missing from `uncertainty` uses its scene field `"uncertainty"`, else 0. Measured
     positions may make touching bases overlap a little; see `settle_scene` (`settled` lists the
     figures it moved).
@@ -190,12 +192,28 @@ def flag_answers(space: Space, uncertainty: Any, questions: Sequence[Any],
             raise QuestionError(Message("scene.uncertainty.cannot_weigh", {
                 "where": where, "why": str(error)}), where) from None
         got["check_with_tape"] = bool(reasons)
-        got["tape_reasons"] = reasons
+        got["tape_reasons"] = [text for text, _ in reasons]
+        got["tape_reasons_words"] = [said.to_json() for _, said in reasons]
         out.append(got)
     return out
 
 
-def _check(space: Space, u: Mapping[str, float], q: Mapping[str, Any], got: Answer) -> list[str]:
+# a reason to check with the tape: in English with ids (for programs), and in words
+Reason = tuple[str, Message]
+
+
+def _who(space: Space, figure: str) -> Any:
+    """A figure of the scene as a person calls it (its name, else its side and number)."""
+    return space.scene.figure(figure).words
+
+
+def _mm(spread: float) -> int:
+    """An uncertainty in whole millimetres (inches with one decimal would say 0.0)."""
+    return max(round(spread * 25.4), 1)
+
+
+def _check(space: Space, u: Mapping[str, float], q: Mapping[str, Any],
+           got: Answer) -> list[Reason]:
     ask = q["ask"]
     if ask == "distance":
         return _check_distance(space, u, q["a"], q["b"], got)
@@ -225,29 +243,34 @@ def _pm(d: float, spread: float) -> str:
 
 
 def _check_distance(space: Space, u: Mapping[str, float], a: str, b: str,
-                    got: Answer) -> list[str]:
+                    got: Answer) -> list[Reason]:
     fa, fb = space.scene.figure(a), space.scene.figure(b)
     d, spread = space.distance(a, b), u[a] + u[b]
     got["plus_minus"] = spread
-    reasons = []
+    reasons: list[Reason] = []
+    params = {"a": fa.words, "b": fb.words, "d": d, "mm": _mm(spread)}
     if enemies(fa, fb):
         if _straddles(d, spread, ACTIVATION_INCHES):
-            reasons.append(f"{a} to {b}: {_pm(d, spread)} against the "
-                           f"{ACTIVATION_INCHES:g} in zombie activation range")
+            reasons.append((f"{a} to {b}: {_pm(d, spread)} against the "
+                            f"{ACTIVATION_INCHES:g} in zombie activation range",
+                            Message("scene.tape.activation", {
+                                **params, "range": ACTIVATION_INCHES})))
         if _straddles(d, spread, CONTACT_INCHES):
-            reasons.append(f"{a} to {b}: {_pm(d, spread)}: base contact "
-                           f"(≤ {CONTACT_INCHES:g} in) is uncertain")
+            reasons.append((f"{a} to {b}: {_pm(d, spread)}: base contact "
+                            f"(≤ {CONTACT_INCHES:g} in) is uncertain",
+                            Message("scene.tape.contact", params)))
         survivor = "survivors" in (fa.side, fb.side)
         if survivor and _straddles(d, spread, THREAT_INCHES):
-            reasons.append(f"{a} to {b}: {_pm(d, spread)} against the {THREAT_INCHES:g} in "
-                           "threat that lets a farther zombie be shot first")
+            reasons.append((f"{a} to {b}: {_pm(d, spread)} against the {THREAT_INCHES:g} in "
+                            "threat that lets a farther zombie be shot first",
+                            Message("scene.tape.threat", {**params, "range": THREAT_INCHES})))
     return reasons
 
 
-def _check_activation(space: Space, u: Mapping[str, float], got: Answer) -> list[str]:
+def _check_activation(space: Space, u: Mapping[str, float], got: Answer) -> list[Reason]:
     figures = space.scene.figures
     humans = [i for i, f in enumerate(figures) if f.is_human]
-    reasons = []
+    reasons: list[Reason] = []
     doubtful = []
     if not humans:
         return []
@@ -261,16 +284,21 @@ def _check_activation(space: Space, u: Mapping[str, float], got: Answer) -> list
         if low <= ACTIVATION_INCHES + _EPS < high:
             k = int(np.argmin(row))
             doubtful.append(z.id)
-            reasons.append(f"{z.id}: nearest human {figures[humans[k]].id} at "
-                           f"{_pm(float(row[k]), float(spread[k]))} against the "
-                           f"{ACTIVATION_INCHES:g} in activation range")
+            reasons.append((f"{z.id}: nearest human {figures[humans[k]].id} at "
+                            f"{_pm(float(row[k]), float(spread[k]))} against the "
+                            f"{ACTIVATION_INCHES:g} in activation range",
+                            Message("scene.tape.nearest_human", {
+                                "zombie": z.words, "human": figures[humans[k]].words,
+                                "d": float(row[k]), "mm": _mm(float(spread[k])),
+                                "range": ACTIVATION_INCHES})))
     got["uncertain_zombies"] = doubtful
     return reasons
 
 
-def _check_engaged(space: Space, u: Mapping[str, float], figure: str, got: Answer) -> list[str]:
+def _check_engaged(space: Space, u: Mapping[str, float], figure: str,
+                   got: Answer) -> list[Reason]:
     me = space.scene.figure(figure)
-    reasons = []
+    reasons: list[Reason] = []
     doubtful = []
     for f in space.scene.figures:
         if not enemies(me, f):
@@ -278,8 +306,10 @@ def _check_engaged(space: Space, u: Mapping[str, float], figure: str, got: Answe
         d, spread = space.distance(me.id, f.id), u[me.id] + u[f.id]
         if _straddles(d, spread, CONTACT_INCHES):
             doubtful.append(f.id)
-            reasons.append(f"{me.id} to {f.id}: {_pm(d, spread)}: base contact "
-                           f"(≤ {CONTACT_INCHES:g} in) could go either way")
+            reasons.append((f"{me.id} to {f.id}: {_pm(d, spread)}: base contact "
+                            f"(≤ {CONTACT_INCHES:g} in) could go either way",
+                            Message("scene.tape.contact", {
+                                "a": me.words, "b": f.words, "d": d, "mm": _mm(spread)})))
     got["uncertain_with"] = doubtful
     return reasons
 
@@ -335,22 +365,26 @@ def sight_samples(space: Space, observer: str, targets: Sequence[str],
 
 
 def _sight_reason(space: Space, u: Mapping[str, float], observer: str, target: str,
-                  counts: tuple[int, int]) -> str | None:
+                  counts: tuple[int, int]) -> Reason | None:
     if observer == target or u[observer] + u[target] <= 0:
         return None
     seen, total = counts
+    params = {"a": _who(space, observer), "b": _who(space, target)}
     if 0 < seen < total:
         return (f"{observer} to {target}: a sight line grazes terrain: {target} is visible in "
                 f"{seen} of {total} placements within the uncertainty "
-                f"({u[observer]:.2f} in and {u[target]:.2f} in)")
+                f"({u[observer]:.2f} in and {u[target]:.2f} in)",
+                Message("scene.tape.sight_grazes", {**params, "seen": seen, "total": total}))
     nominal = space.sight(observer, target)
     if nominal.visible and nominal.fraction < NEAR_ZERO_FRACTION:
         return (f"{observer} to {target}: only {nominal.fraction:.1%} of {target}'s base is in "
-                "sight: the sight line grazes terrain")
+                "sight: the sight line grazes terrain",
+                Message("scene.tape.sight_sliver", params))
     return None
 
 
-def _check_sight(space: Space, u: Mapping[str, float], observer: str, target: str) -> list[str]:
+def _check_sight(space: Space, u: Mapping[str, float], observer: str,
+                 target: str) -> list[Reason]:
     if observer == target or u[observer] + u[target] <= 0:
         return []
     counts = sight_samples(space, observer, [target], u)[target]
@@ -362,7 +396,7 @@ def _check_sight(space: Space, u: Mapping[str, float], observer: str, target: st
 
 
 def _check_shooting(space: Space, u: Mapping[str, float], shooter: str, reach: float,
-                    got: Answer) -> list[str]:
+                    got: Answer) -> list[Reason]:
     scene = space.scene
     zombies = [f.id for f in scene.figures if f.side == "zombies"]
     survivors = [f.id for f in scene.figures if f.side == "survivors"]
@@ -371,7 +405,7 @@ def _check_shooting(space: Space, u: Mapping[str, float], shooter: str, reach: f
     near = [z for z in zombies if dist[z] - spread[z] <= reach + _EPS]
     sights = dict(zip(near, space.sights(shooter, near), strict=True))
     counts = sight_samples(space, shooter, near, u) if near else {}
-    reasons: list[str] = []
+    reasons: list[Reason] = []
     doubtful: set[str] = set()
     possible: list[str] = []
     for z in near:
@@ -382,8 +416,10 @@ def _check_shooting(space: Space, u: Mapping[str, float], shooter: str, reach: f
         possible.append(z)
         if _straddles(dist[z], spread[z], reach):
             doubtful.add(z)
-            reasons.append(f"{shooter} to {z}: {_pm(dist[z], spread[z])} against the "
-                           f"{reach:g} in range")
+            reasons.append((f"{shooter} to {z}: {_pm(dist[z], spread[z])} against the "
+                            f"{reach:g} in range", Message("scene.tape.range", {
+                                "a": _who(space, shooter), "b": _who(space, z),
+                                "d": dist[z], "mm": _mm(spread[z]), "range": reach})))
         elif sight_reason is not None and dist[z] <= reach + _EPS:
             doubtful.add(z)
             reasons.append(sight_reason)
@@ -399,18 +435,24 @@ def _check_shooting(space: Space, u: Mapping[str, float], shooter: str, reach: f
                 slack = u[c] + u[n] + 2.0 * u[shooter]
                 if gap <= slack + _EPS and slack > 0:
                     doubtful.update((c, n))
-                    reasons.append(f"{c} ({dist[c]:.2f} in) could be as near to {shooter} as "
-                                   f"{n} ({dist[n]:.2f} in): the nearest target is a tie within "
-                                   f"± {slack:.2f} in")
+                    reasons.append((
+                        f"{c} ({dist[c]:.2f} in) could be as near to {shooter} as "
+                        f"{n} ({dist[n]:.2f} in): the nearest target is a tie within "
+                        f"± {slack:.2f} in", Message("scene.tape.nearest_tie", {
+                            "c": _who(space, c), "dc": dist[c], "shooter": _who(space, shooter),
+                            "n": _who(space, n), "dn": dist[n], "mm": _mm(slack)})))
                     break
             else:
                 for s in survivors:
                     d, sp = space.distance(c, s), u[c] + u[s]
                     if _straddles(d, sp, THREAT_INCHES):
                         doubtful.add(c)
-                        reasons.append(f"{c} to {s}: {_pm(d, sp)} against the "
-                                       f"{THREAT_INCHES:g} in threat that makes {c} a legal "
-                                       "target")
+                        reasons.append((
+                            f"{c} to {s}: {_pm(d, sp)} against the {THREAT_INCHES:g} in "
+                            f"threat that makes {c} a legal target",
+                            Message("scene.tape.threat_target", {
+                                "c": _who(space, c), "s": _who(space, s), "d": d,
+                                "mm": _mm(sp), "range": THREAT_INCHES})))
                         break
     got["uncertain_targets"] = sorted(doubtful)
     return reasons

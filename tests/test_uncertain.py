@@ -9,6 +9,7 @@ import pytest
 
 from geometry.errors import QuestionError, SceneError
 from geometry.units import CONTACT_INCHES, base_radius
+from i18n import Message
 from rules.arbitration import ACTIVATION_INCHES, arbitrate
 from rules.uncertain import review
 
@@ -63,6 +64,24 @@ def test_activation_range(inches: float, u: float, flagged: bool) -> None:
     if flagged:
         assert f"{ACTIVATION_INCHES:g} in" in active["tape_reasons"][0]
         assert "s1" in active["tape_reasons"][0]
+
+
+def test_the_reasons_in_words_name_the_figures_as_people_do() -> None:
+    scene = {"figures": [{**fig("s1", "survivors", 3, 3), "name": "Lucas"},
+                         {**fig("z1", "zombies", 3 + edge_to_edge(19.9), 3), "name": "Rôdeur",
+                          "name_en": "Walker"}]}
+    active = ask(scene, [{"ask": "activatable_zombies"}], {"s1": 0.1, "z1": 0.1})[0]
+    said = [Message.from_json(m) for m in active["tape_reasons_words"]]
+    assert len(said) == len(active["tape_reasons"]) == 1
+    assert said[0].text("fr") == ("Rôdeur 1 : l'humain le plus proche, Lucas, est à 19,9 ps à "
+                                  "5 mm près, face aux 20,0 ps en deçà desquels un zombie "
+                                  "s'active")
+    assert said[0].text("en").startswith("Walker 1: the nearest human, Lucas, is 19.9 in away")
+    plain = {"figures": [{k: v for k, v in f.items() if not k.startswith("name")}
+                         for f in scene["figures"]]}
+    active = ask(plain, [{"ask": "activatable_zombies"}], {"s1": 0.1, "z1": 0.1})[0]
+    assert Message.from_json(active["tape_reasons_words"][0]).text("en").startswith(
+        "zombie 1: the nearest human, survivor 1, is")
 
 
 def test_activation_needs_every_near_human_to_be_in_doubt() -> None:
