@@ -55,14 +55,14 @@ def test_a_refused_move_says_why_and_still_draws_the_route(client: FlaskClient,
     far = [m1["x"], m1["y"] + 9.0]
     answer = preview(client, game["id"], {"type": "move", "figure": "m1", "to": far}).json
     assert not answer["legal"] and answer["cost"] is None
-    assert "away along the shortest route" in answer["reason"]
+    assert answer["reason_words"]["code"] == "refusal.too_far" and answer["reason"]  # and why
     assert answer["end"] == far and answer["length"] >= 9.0 - 1e-6
 
 
 def test_a_zombie_out_of_turn_is_refused(client: FlaskClient, game: dict[str, Any]) -> None:
     answer = preview(client, game["id"], {"type": "move", "figure": "z7", "toward": "m1"}).json
-    assert not answer["legal"]
-    assert "activation" in answer["reason"]
+    assert not answer["legal"] and answer["reason"]
+    assert answer["reason_words"]["code"] == "refusal.not_your_turn.survivors"
 
 
 def test_errors(client: FlaskClient, game: dict[str, Any]) -> None:
