@@ -11,6 +11,8 @@ code the catalogs lack. Codes are read off the source: Python's `Message("code",
 from __future__ import annotations
 
 import ast
+import contextlib
+import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -41,8 +43,12 @@ def python_uses(root: Path = ROOT) -> Iterator[Use]:
         folder = root / package
         if not folder.is_dir():
             continue
-        for name, line, message, _comments, _context in extract_from_dir(
-                str(folder), method_map=[("**.py", "python")], keywords=KEYWORDS):
+        # Babel tells stderr of every f-string among a call's arguments; here those are
+        # parameters (`{"where": f"{path}.x"}`), never the code, which the check needs literal
+        with contextlib.redirect_stderr(io.StringIO()):
+            found = list(extract_from_dir(str(folder), method_map=[("**.py", "python")],
+                                          keywords=KEYWORDS))
+        for name, line, message, _comments, _context in found:
             if isinstance(message, str) and message:
                 yield Use(message, f"{package}/{name}:{line}")
 
