@@ -25,7 +25,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from babel.numbers import format_decimal
+
 from ai.simulate import Z95, GameResult, Job, play_all, wilson
+from i18n import Message, render, render_text
 
 __all__ = ["Level", "HalfPoint", "CardBalance", "BalanceReport", "own_points",
            "levels_for", "sweep", "fit_logistic", "interpolate_half", "half_points",
@@ -55,13 +58,30 @@ class Level:
 @dataclass(frozen=True)
 class HalfPoint:
     """An estimate of the zombie points giving a 50% zombie win rate, with its 95% interval
-    (None where it is open); `points` None when the data give no estimate (`note` says why)."""
+    (None where it is open); `points` None when the data give no estimate (`note` says why,
+    in English; `note_words` the same as a message, None in a report saved before)."""
 
     method: str
     points: float | None
     low: float | None = None
     high: float | None = None
     note: str = ""
+    note_words: dict[str, Any] | None = None
+
+    def said(self, lang: str) -> str:
+        """The note in `lang` (its English when the report has no words for it)."""
+        return render(self.note_words, lang) if self.note_words else self.note
+
+
+def _half(method: str, points: float | None, low: float | None = None,
+          high: float | None = None, *notes: Message) -> HalfPoint:
+    """A HalfPoint whose notes are messages (and their English)."""
+    if not notes:
+        return HalfPoint(method, points, low, high)
+    words = notes[0] if len(notes) == 1 else Message("ai.balance.two_notes", {
+        "a": notes[0], "b": notes[1]})
+    return HalfPoint(method, points, low, high, "; ".join(render(n, "en") for n in notes),
+                     words.to_json())
 
 
 @dataclass(frozen=True)
@@ -189,14 +209,13 @@ def fit_logistic(xs: Sequence[float], wins: Sequence[int], games: Sequence[int]
     k = np.asarray(wins, dtype=float)
     n = np.asarray(games, dtype=float)
     if len(set(xs)) < 2:
-        return None, HalfPoint("logistic", None, note="fewer than two levels")
+        return None, _half("logistic", None, None, None, Message("ai.balance.few_levels"))
     if k.sum() == 0 or k.sum() == n.sum():
-        side = "never" if k.sum() == 0 else "always"
-        return None, HalfPoint("logistic", None, note=f"zombies {side} win at these levels")
+        return None, _half("logistic", None, None, None,
+                           Message("ai.balance.never") if k.sum() == 0
+                           else Message("ai.balance.always"))
     if _separated(xs, wins, games):
-        return None, HalfPoint("logistic", None, note="every game lost below some level and "
-                               "won above it (no maximum-likelihood fit): see the "
-                               "interpolated estimate")
+        return None, _half("logistic", None, None, None, Message("ai.balance.separated"))
     centre, scale = float(x.mean()), float(x.std()) or 1.0
     z = (x - centre) / scale
 
@@ -215,21 +234,19 @@ def fit_logistic(xs: Sequence[float], wins: Sequence[int], games: Sequence[int]
     info = np.array([[w.sum(), (w * z).sum()], [(w * z).sum(), (w * z * z).sum()]])
     fit = (a - b * centre / scale, b / scale)  # in points: rate = expit(fit0 + fit1 x)
     if not np.isfinite(info).all() or np.linalg.det(info) <= 1e-12:
-        return None, HalfPoint("logistic", None, note="the fit did not converge")
+        return None, _half("logistic", None, None, None, Message("ai.balance.no_fit"))
     cov = np.linalg.inv(info)
     if b <= 0:
-        return fit, HalfPoint("logistic", None, note="the fitted zombie win rate does not "
-                              "rise with the points")
+        return fit, _half("logistic", None, None, None, Message("ai.balance.falling"))
     low, high = _fieller(a, b, cov)
     notes = []
     if not min(xs) <= centre + scale * half <= max(xs):
-        notes.append("outside the levels played: an extrapolation")
+        notes.append(Message("ai.balance.extrapolated"))
     if low is None:
-        notes.append("the slope is not clearly positive: no bounded interval")
-    note = "; ".join(notes)
-    return fit, HalfPoint("logistic", centre + scale * half,
-                          None if low is None else centre + scale * low,
-                          None if high is None else centre + scale * high, note)
+        notes.append(Message("ai.balance.unbounded"))
+    return fit, _half("logistic", centre + scale * half,
+                      None if low is None else centre + scale * low,
+                      None if high is None else centre + scale * high, *notes)
 
 
 def _separated(xs: Sequence[float], wins: Sequence[int], games: Sequence[int]) -> bool:
@@ -266,9 +283,9 @@ def interpolate_half(levels: Sequence[Level]) -> HalfPoint:
     high = _crossing(xs, [lv.ci95[0] for lv in ordered])
     if centre is None:
         rates = [lv.rate for lv in ordered]
-        side = "above" if rates and min(rates) > 0.5 else "below"
-        return HalfPoint("interpolated", None, low, high,
-                         f"the zombie win rate stays {side} 50% at every level")
+        return _half("interpolated", None, low, high,
+                     Message("ai.balance.above") if rates and min(rates) > 0.5
+                     else Message("ai.balance.below"))
     return HalfPoint("interpolated", centre, low, high)
 
 
@@ -286,46 +303,60 @@ def _crossing(xs: Sequence[int], ys: Sequence[float]) -> float | None:
     return None
 
 
-def _fmt(value: float | None) -> str:
-    return "open" if value is None else f"{max(value, 0.0):.0f}"  # no negative points
+def _fmt(value: float | None, lang: str = "en") -> str:
+    if value is None:
+        return render_text("ai.balance.open", {}, lang)
+    return render_text("ai.balance.points", {"n": round(max(value, 0.0))}, lang)  # none < 0
 
 
-def _half_cell(h: HalfPoint, levels: Sequence[Level]) -> str:
+def _half_cell(h: HalfPoint, levels: Sequence[Level], lang: str = "en") -> str:
     """The estimate in bold with its interval; one outside the levels played is shown as
     a bound ("< 4"), the fitted value beside it only as a hint."""
     if h.points is None:
-        return f"none ({h.note})"
-    interval = f"({_fmt(h.low)}–{_fmt(h.high)})"
+        return render_text("ai.balance.none", {"note": h.said(lang)}, lang)
     lowest, highest = min(lv.points for lv in levels), max(lv.points for lv in levels)
+    p = {"v": _fmt(h.points, lang), "lo": _fmt(h.low, lang), "hi": _fmt(h.high, lang)}
     if h.points < lowest:
-        return f"**< {lowest}** (extrapolated {_fmt(h.points)}, 95% {interval[1:-1]})"
+        return render_text("ai.balance.under", {**p, "bound": lowest}, lang)
     if h.points > highest:
-        return f"**> {highest}** (extrapolated {_fmt(h.points)}, 95% {interval[1:-1]})"
-    cell = f"**{h.points:.0f}** {interval}"
-    return f"{cell}, {h.note}" if h.note else cell
+        return render_text("ai.balance.over", {**p, "bound": highest}, lang)
+    cell = render_text("ai.balance.cell", p, lang)
+    return render_text("ai.balance.cell_note", {"cell": cell, "note": h.said(lang)}, lang) \
+        if h.note else cell
 
 
-def markdown_table(report: BalanceReport) -> str:
-    """One row per card: its own points, the zombie win rate at each level (Wilson 95%), and
-    both 50% estimates."""
-    lines = ["| card | own points | zombie win rate by zombie points (95%) | 50% point, "
-             "logistic (95% Fieller) | ÷ own points | 50% point, interpolated (Wilson "
-             "range) |", "|---|---|---|---|---|---|"]
+def card_name(card: str) -> Any:
+    """A card by its French and English names (the id of a card no longer known)."""
+    from scenarios.cards import load_cards
+
+    found = load_cards().get(card)
+    return card if found is None else {"fr": found.name.fr, "en": found.name.en}
+
+
+def markdown_table(report: BalanceReport, lang: str = "en") -> str:
+    """One row per card (by its name in `lang`): its own points, the zombie win rate at each
+    level (Wilson 95%), and both 50% estimates, in `lang`."""
+    lines = [render_text("ai.balance.header", {}, lang), "|---|---|---|---|---|---|"]
+    joined = render_text("word.separator", {}, lang)
     for c in report.cards:
-        rates = "; ".join(f"{lv.points}: {lv.rate:.0%} ({lv.ci95[0]:.0%}–{lv.ci95[1]:.0%})"
-                          for lv in c.levels)
+        rates = joined.join(render_text("ai.balance.rate", {
+            "points": lv.points, "p": lv.rate, "low": lv.ci95[0], "high": lv.ci95[1]}, lang)
+            for lv in c.levels)
         half, xs = c.logistic.points, [lv.points for lv in c.levels]
         inside = half is not None and min(xs) <= half <= max(xs)
-        share = f"{half / c.own_points:.2f}" if inside and half and c.own_points else "–"
-        lines.append(f"| {c.card} | {c.own_points} | {rates} | "
-                     f"{_half_cell(c.logistic, c.levels)} | {share} | "
-                     f"{_half_cell(c.interpolated, c.levels)} |")
+        share = str(format_decimal(half / c.own_points, format="0.00", locale=lang)) \
+            if inside and half and c.own_points else "–"
+        name = render(Message("ai.things", {"things": [card_name(c.card)]}), lang)
+        lines.append(f"| {name} | {c.own_points} | {rates} | "
+                     f"{_half_cell(c.logistic, c.levels, lang)} | {share} | "
+                     f"{_half_cell(c.interpolated, c.levels, lang)} |")
     return "\n".join(lines) + "\n"
 
 
-def plot(report: BalanceReport, path: str) -> None:
+def plot(report: BalanceReport, path: str, lang: str = "en") -> None:
     """Zombie win rate against zombie points, one panel per card (Wilson bars, the logistic
-    fit, 50% and the card's own points marked), as SVG or PNG (by the file's suffix)."""
+    fit, 50% and the card's own points marked), as SVG or PNG (by the file's suffix), its
+    words in `lang`."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -345,31 +376,35 @@ def plot(report: BalanceReport, path: str) -> None:
         lows = [lv.rate - lv.ci95[0] for lv in c.levels]
         highs = [lv.ci95[1] - lv.rate for lv in c.levels]
         ax.errorbar(xs, rates, yerr=[lows, highs], fmt="o", ms=4, capsize=2, color="C0",
-                    label="observed (Wilson 95%)")
+                    label=render_text("ai.balance.observed", {}, lang))
         top = max([*xs, c.own_points]) * 1.08 + 1  # an extrapolated 50% is in the table only
         if c.fit is not None:
             grid = [top * i / 100 for i in range(101)]
-            ax.plot(grid, [c.curve(g) for g in grid], color="C1", label="logistic fit")
+            ax.plot(grid, [c.curve(g) for g in grid], color="C1",
+                    label=render_text("ai.balance.fit", {}, lang))
         half = c.logistic
         if half.points is not None:
             if half.low is not None and half.high is not None:
                 ax.axvspan(half.low, half.high, color="C1", alpha=0.15, lw=0)
             ax.axvline(half.points, color="C1", ls="--", lw=1)
         ax.axhline(0.5, color="grey", lw=0.8, ls=":")
-        ax.axvline(c.own_points, color="C2", lw=1, ls="-.", label="card's own points")
-        ax.set_title(c.card, fontsize=10)
+        ax.axvline(c.own_points, color="C2", lw=1, ls="-.",
+                   label=render_text("ai.balance.own", {}, lang))
+        ax.set_title(render(Message("ai.things", {"things": [card_name(c.card)]}), lang),
+                     fontsize=10)
         ax.set_ylim(-0.03, 1.03)
         ax.set_xlim(0, top)
         ax.tick_params(labelsize=8)
     for ax in axes[-1]:
-        ax.set_xlabel("zombie points", fontsize=9)
+        ax.set_xlabel(render_text("ai.balance.x", {}, lang), fontsize=9)
     for ax in axes[:, 0]:
-        ax.set_ylabel("zombie win rate", fontsize=9)
+        ax.set_ylabel(render_text("ai.balance.y", {}, lang), fontsize=9)
     handles, labels = axes.flat[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
-    fig.suptitle(f"{report.zombies} zombies vs {report.survivors} survivors, band "
-                 f"{report.band}, {report.games} games a level (seeds {report.seed}–"
-                 f"{report.seed + report.games - 1})", fontsize=10)
+    fig.suptitle(render_text("ai.balance.title", {
+        "zombies": report.zombies, "survivors": report.survivors, "band": report.band,
+        "games": report.games, "first": report.seed,
+        "last": report.seed + report.games - 1}, lang), fontsize=10)
     fig.tight_layout(rect=(0, 0.06, 1, 0.97))
     fig.savefig(path, metadata={"Date": None} if path.endswith(".svg") else None)
     plt.close(fig)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from geometry.errors import SurviveUsError
+from i18n import Message
 
 __all__ = ["ClusterError", "connect", "map_on_cluster", "CONNECT_TIMEOUT"]
 
@@ -44,8 +45,8 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
 
 def _unreachable(address: str, error: BaseException | str) -> ClusterError:
     reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-    return ClusterError(f"--cluster: cannot reach the Dask scheduler at {address!r} "
-                        f"({reason})", "cluster")
+    return ClusterError(Message("ai.error.cluster", {"address": address, "reason": reason}),
+                        "cluster")
 
 
 def _probe(address: str, timeout: float) -> None:
@@ -57,7 +58,7 @@ def _probe(address: str, timeout: float) -> None:
     from distributed.comm.addressing import parse_address, parse_host_port
 
     if not address.strip():
-        raise ClusterError("--cluster: an empty scheduler address", "cluster")
+        raise ClusterError(Message("ai.error.cluster_empty"), "cluster")
     try:
         scheme, location = parse_address(address)
         if scheme not in ("tcp", "tls"):

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from geometry.errors import SurviveUsError
+from i18n import Message
 
 __all__ = ["add_batch_options", "check_batch_options", "progress_bar"]
 
@@ -24,17 +25,19 @@ def add_batch_options(cmd: argparse.ArgumentParser) -> None:
 
 
 def check_batch_options(args: argparse.Namespace,
-                        error: Callable[[str, str], SurviveUsError]) -> None:
+                        error: Callable[[Message, str], SurviveUsError]) -> None:
     """Refuse a bad --jobs or an unknown policy with the command's own error type."""
     from ai.policy import make_policy
 
     if args.jobs < 1:
-        raise error(f"--jobs: at least 1, got {args.jobs}", "jobs")
+        raise error(Message("cli.batch.jobs", {"got": args.jobs}), "jobs")
     for side in ("zombies", "survivors"):
         try:
             make_policy(getattr(args, side), side, 0)
         except ValueError as problem:
-            raise error(str(problem), side) from None
+            words = getattr(problem, "words", None)
+            raise error(words if isinstance(words, Message) else Message(
+                "cli.batch.policy", {"side": side, "detail": str(problem)}), side) from None
 
 
 def progress_bar(it: Iterable[Any], total: int) -> Iterable[Any]:

@@ -8,7 +8,9 @@ level from seed S + i) as one batch with a progress bar on a terminal, then prin
 table (or the JSON report), writes the plot, the markdown table and the JSON report where
 asked. `--from FILE.json` (repeatable) redraws the table and plot of saved reports without
 playing: a study split by cards (one evening each, or one machine each) joins up again.
-Bad input, or a scheduler that cannot be reached, exits with status 2.
+Bad input, or a scheduler that cannot be reached, exits with status 2. The table and the
+plot are in the command's language (`--lang`); the JSON report keeps its English notes and
+adds them as messages (`note_words`).
 """
 
 from __future__ import annotations
@@ -20,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from geometry.errors import SurviveUsError
+from i18n import Message
 from service.batch_options import add_batch_options, check_batch_options, progress_bar
-from service.jsonio import print_error, print_json, read_json
+from service.jsonio import language, os_reason, print_error, print_json, read_json
 
 __all__ = ["register", "BalanceError"]
 
@@ -57,12 +60,14 @@ def _numbers(text: str, kind: type, name: str) -> list[Any]:
     try:
         values = [kind(v) for v in text.split(",") if v.strip()]
     except ValueError:
-        raise BalanceError(f"--{name}: expected comma-separated numbers, got {text!r}",
+        raise BalanceError(Message("cli.balance.numbers", {"option": name, "got": text}),
                            name) from None
     if not values:
-        raise BalanceError(f"--{name}: no levels in {text!r}", name)
+        raise BalanceError(Message("cli.balance.no_levels", {"option": name, "got": text}),
+                           name)
     if min(values) < 0:
-        raise BalanceError(f"--{name}: levels must be at least 0, got {min(values)}", name)
+        raise BalanceError(Message("cli.balance.negative", {"option": name,
+                                                            "got": min(values)}), name)
     return values
 
 
@@ -75,10 +80,10 @@ def _cards(text: str) -> list[str]:
     chosen = [c.strip() for c in text.split(",") if c.strip()]
     for card in chosen:
         if card not in known:
-            raise BalanceError(f"--cards: unknown card {card!r} (known: {', '.join(known)})",
+            raise BalanceError(Message("cli.balance.card", {"name": card, "known": known}),
                                "cards")
     if not chosen:
-        raise BalanceError("--cards: no card given", "cards")
+        raise BalanceError(Message("cli.balance.no_card"), "cards")
     return chosen
 
 
@@ -87,11 +92,11 @@ def _play(args: argparse.Namespace) -> Any:
 
     cards = _cards(args.cards)
     if args.points is None and args.factors is None:
-        raise BalanceError("give the levels: --points or --factors", "points")
+        raise BalanceError(Message("cli.balance.levels"), "points")
     points = _numbers(args.points, int, "points") if args.points else []
     factors = _numbers(args.factors, float, "factors") if args.factors else []
     if args.games is None or args.games < 1:
-        raise BalanceError(f"--games: at least 1, got {args.games}", "games")
+        raise BalanceError(Message("cli.simulate.games", {"got": args.games}), "games")
     check_batch_options(args, BalanceError)
 
     return sweep(cards, args.games, args.seed, points=points, factors=factors,
@@ -109,19 +114,20 @@ def _joined(paths: list[str]) -> Any:
         try:
             reports.append(BalanceReport.from_json(read_json(path)))
         except (KeyError, TypeError, IndexError) as error:
-            raise BalanceError(f"--from {path}: not a balance report ({error})",
+            raise BalanceError(Message("cli.balance.not_report", {"file": path,
+                                                                  "detail": str(error)}),
                                path) from None
     first = reports[0]
     cards: list[Any] = []
     for path, report in zip(paths, reports, strict=True):
         how = (report.zombies, report.survivors, report.band, report.seed, report.games)
         if how != (first.zombies, first.survivors, first.band, first.seed, first.games):
-            raise BalanceError(f"--from {path}: played otherwise than {paths[0]} "
-                               "(players, band, seed or games differ)", path)
+            raise BalanceError(Message("cli.balance.otherwise", {"file": path,
+                                                                 "first": paths[0]}), path)
         for card in report.cards:
             if any(c.card == card.card for c in cards):
-                raise BalanceError(f"--from {path}: card {card.card!r} is in two reports",
-                                   path)
+                raise BalanceError(Message("cli.balance.twice", {"file": path,
+                                                                 "card": card.card}), path)
             cards.append(card)
     return BalanceReport(first.zombies, first.survivors, first.band, first.seed, first.games,
                          tuple(cards))
@@ -135,18 +141,23 @@ def run(args: argparse.Namespace) -> int:
     except SurviveUsError as error:
         return print_error(error)
     except (KeyError, OSError) as error:
-        return print_error(BalanceError(f"--band: {error}", "band"))
-    table = markdown_table(report)
+        from service.cmd_simulate import band_problem
+
+        return print_error(BalanceError(band_problem(args.band, error), "band"))
+    lang = language()
+    table = markdown_table(report, lang)
     try:
         if args.plot:
-            plot(report, args.plot)
+            plot(report, args.plot, lang)
         if args.out:
             Path(args.out).write_text(table, encoding="utf-8")
         if args.save:
             Path(args.save).write_text(json.dumps(report.to_json(), indent=1) + "\n",
                                        encoding="utf-8")
     except (OSError, ValueError) as error:
-        return print_error(BalanceError(f"cannot write the report: {error}", "out"))
+        detail = os_reason(error) if isinstance(error, OSError) else str(error)
+        return print_error(BalanceError(Message("cli.balance.write", {"detail": detail}),
+                                        "out"))
     if args.json:
         print_json(report.to_json())
     else:

@@ -13,6 +13,8 @@
 
 Bad input exits with status 2 and `{"error": {"code", "message", "where"}}`; a campaign file
 is only ever replaced whole (written to a temporary file, then renamed), never lost on error.
+The text is in the command's language (`--lang`): cards, members, archetypes, skills and
+items by their names, causes, rewards and consequences from their messages.
 """
 
 from __future__ import annotations
@@ -26,13 +28,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ai.words import side_name
 from geometry.errors import SurviveUsError
-from rules.catalog import load_catalog
+from i18n import Message, Name, render, render_text
+from rules.catalog import Catalog, load_catalog
 from rules.dice import Dice
 from rules.errors import InvalidActionError
 from rules.game import Game
 from rules.settings import Settings
-from rules.warband import Roster, figure_cost
+from rules.warband import Roster, archetype_name, figure_cost, member_name, points
 from scenarios.campaign import MAX_LENGTH, MIN_LENGTH, CampaignError, draw_campaign
 from scenarios.campaign_record import (
     Campaign,
@@ -45,8 +49,10 @@ from scenarios.campaign_record import (
     record_result,
     result_from_game,
 )
-from scenarios.cards import load_cards
-from service.jsonio import print_error, print_json, read_json
+from scenarios.cards import Card, load_cards
+from service.cmd_scenarios import kind_word
+from service.jsonio import language, os_reason, print_error, print_json, read_json
+from service.words import NONE, said, status_word
 
 __all__ = ["register", "summary"]
 
@@ -138,17 +144,28 @@ def run_draw(args: argparse.Namespace) -> int:
     if args.json:
         print_json(draw.to_json())
         return 0
-    cards = load_cards()
+    cards, lang = load_cards(), language()
     for number, card_id in enumerate(draw.scenarios, start=1):
         card = cards[card_id]
-        print(f"{number}. {card.name.fr} ({card.name.en}) [{card.kind}]")
+        print(render_text("cli.campaign.drawn", {"number": number, "name": _card(card),
+                                                 "kind": kind_word(card.kind)}, lang))
     rolled = ", ".join(f"{r.die}{'*' if r.rerolled else ''}" for r in draw.rolls)
-    print(f"dice: {rolled} (* re-rolled: already drawn)")
+    print(render_text("cli.campaign.dice", {"dice": rolled}, lang))
     if draw.final_chosen_by != "dice":
-        who = "zombie" if draw.final_chosen_by == "zombies" else "survivors"
-        print(f"final roll {draw.final_roll}: the {who} player chooses the conclusive "
-              f"scenario among {', '.join(draw.options)} (shown: the first, until they do)")
+        print(render_text("cli.campaign.final_choice", {
+            "roll": draw.final_roll, "who": _chooser(draw.final_chosen_by),
+            "options": [_card(cards[c]) for c in draw.options]}, lang))
     return 0
+
+
+def _card(card: Card) -> Name:
+    return {"fr": card.name.fr, "en": card.name.en}
+
+
+def _chooser(side: str) -> Message:
+    """'the zombie player' / 'le joueur zombie'."""
+    return Message("cli.campaign.chooser.zombies") if side == "zombies" \
+        else Message("cli.campaign.chooser.survivors")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -169,7 +186,7 @@ def run_new(args: argparse.Namespace) -> int:
     if not args.out or args.json:
         print_json(campaign.to_json())
     else:
-        print(f"campaign written to {args.out}")
+        print(render_text("cli.campaign.written", {"file": args.out}, language()))
         _print_summary(campaign)
     return 0
 
@@ -190,14 +207,14 @@ def run_record(args: argparse.Namespace) -> int:
     try:
         campaign = _load(args.file)
         if campaign.finished:
-            raise CampaignError(f"{args.file}: the campaign is over; nothing left to record",
+            raise CampaignError(Message("cli.campaign.over_nothing", {"file": args.file}),
                                 "next")
         game = _replay(args.game)
         players = read_json(args.zombies) if args.zombies else None
         if players is not None and not (isinstance(players, dict) and all(
                 isinstance(k, str) and isinstance(v, str) for k, v in players.items())):
-            raise CampaignError(f"{args.zombies}: expected an object of zombie id -> player "
-                                f"name, got {players!r}", args.zombies)
+            raise CampaignError(Message("cli.campaign.players", {
+                "file": args.zombies, "got": repr(players)[:80]}), args.zombies)
         scenario = str(args.scenario or campaign.next_scenario)
         result = result_from_game(game, scenario, players)
         dice = Dice(rng=random.Random(args.seed), typed=_dice(args.dice))
@@ -209,7 +226,7 @@ def run_record(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"played": played.to_json(), **summary(after)})
         return 0
-    _print_played(played)
+    _print_played(played, _member_names(after, load_catalog()))
     _print_summary(after)
     return 0
 
@@ -288,51 +305,142 @@ def summary(campaign: Campaign) -> dict[str, Any]:
 
 
 def _print_summary(campaign: Campaign) -> None:
+    """The campaign as a player reads it, in the command's language."""
+    lang = language()
     data = summary(campaign)
-    print(f"campaign of {data['name']!r}: {len(campaign.history)} of "
-          f"{len(campaign.draw.scenarios)} scenarios played")
+    cards, catalog = load_cards(), load_catalog()
+    names = _member_names(campaign, catalog)
+    print(render_text("cli.campaign.header", {"name": data["name"],
+                                              "played": len(campaign.history),
+                                              "total": len(campaign.draw.scenarios)}, lang))
     for s in data["scenarios"]:
-        extra = f", {s['winner']} won" if "winner" in s else ""
-        print(f"  {s['number']}. {s['id']} ({s['name']}, {s['kind']}): {s['state']}{extra}")
-    print("band:")
-    for m in data["band"]:
-        gear = ", ".join(f"{n} {i}" for i, n in m["equipment"].items()) or "no equipment"
-        skills = m["skill"] + (f" + {m['second_skill']}" if m["second_skill"] else "")
-        state = (f"{m['pv']}/{m['wounds']} PV, {m['cost']} pts" if m["status"] == "alive"
-                 else f"{m['status']} ({m['cause']})")
-        print(f"  {m['id']} {m['name']} [{m['archetype']}, {skills}]: {state}; {gear}")
-    points = data["zombie_points"]
-    outcome = data["outcome"]
+        print("  " + render_text("cli.campaign.scenario", {
+            "number": s["number"], "name": _card(cards[s["id"]]),
+            "kind": kind_word(s["kind"]), "state": _state(s)}, lang))
+    print(render_text("cli.campaign.band", {}, lang))
+    for state, m in zip(campaign.band, data["band"], strict=True):
+        print("  " + render_text("cli.campaign.member", {
+            "name": names[state.id], "archetype": archetype_name(
+                catalog.archetypes[m["archetype"]], catalog),
+            "skills": [_skill(catalog, k) for k in (m["skill"], m["second_skill"]) if k]
+            or NONE, "state": _member_state(state, m), "gear": [
+                Message("cli.campaign.item", {"n": n, "item": _item(catalog, i)})
+                for i, n in m["equipment"].items()] or Message("cli.campaign.no_gear")},
+            lang))
+    next_points, outcome = data["zombie_points"], data["outcome"]
     if not data["finished"]:
-        split = ", ".join(f"{p}: {n}" for p, n in points["split"].items())
-        print(f"next: {points['scenario']}, zombie points {points['points']} "
-              f"({points['formula']}, band cost {points['band_cost']}; {split})")
-    losses = ", ".join(f"{p}: {n}" for p, n in outcome["losses"].items())
-    print(f"starting members counted alive: {outcome['counted']} of {outcome['starting']} "
-          f"({outcome['needed']} needed); losses by zombie player: {losses}")
+        print(render_text("cli.campaign.next", {
+            "name": _card(cards[next_points["scenario"]]) if next_points["scenario"] in cards
+            else NONE, "points": next_points["points"],
+            "formula": said(next_points, "formula", lang), "cost": next_points["band_cost"],
+            "split": _shares(next_points["split"])}, lang))
+    print(render_text("cli.campaign.counted", {
+        "counted": outcome["counted"], "starting": outcome["starting"],
+        "needed": outcome["needed"], "losses": _shares(outcome["losses"])}, lang))
     if outcome["finished"]:
-        who = outcome["winner"]
-        if who == "zombies" and len(campaign.zombie_players) > 1:
-            who += f" ({' and '.join(outcome['zombie_winners'])})"
-        print(f"the campaign is over: the {who} win")
+        winners = outcome["zombie_winners"]
+        if outcome["winner"] == "zombies" and len(campaign.zombie_players) > 1:
+            print(render_text("cli.campaign.over_players", {"players": list(winners)}, lang))
+        else:
+            print(render_text("cli.campaign.over", {"winner": side_name(outcome["winner"])},
+                              lang))
 
 
-def _print_played(played: Played) -> None:
-    print(f"scenario {played.number}, {played.scenario}: {played.winner} "
-          f"({played.reason or 'no reason given'})")
+def _member_names(campaign: Campaign, catalog: Catalog) -> dict[str, Name]:
+    members = [s.member for s in campaign.band]
+    return {m.id: member_name(m, members, catalog) for m in members}
+
+
+def _skill(catalog: Catalog, key: str) -> Name | str:
+    skill = catalog.skills.get(key)
+    return key if skill is None else {"fr": skill.name, "en": skill.name_en}
+
+
+def _item(catalog: Catalog, key: str) -> Name | str:
+    item = catalog.equipment.get(key)
+    return key if item is None else {"fr": item.name, "en": item.name_en}
+
+
+def _shares(counts: dict[str, int]) -> list[Message] | Message:
+    """'zombies: 12' for each zombie player (their names as given)."""
+    return [Message("cli.campaign.share", {"player": p, "n": n})
+            for p, n in counts.items()] or NONE
+
+
+def _state(s: dict[str, Any]) -> Message:
+    """A scenario's state in the campaign: played (and who won), next, to play."""
+    if s["state"] == "played":
+        winner = s.get("winner")
+        if winner in ("survivors", "zombies"):
+            return Message("cli.campaign.won_by", {"winner": side_name(winner)})
+        return Message("cli.campaign.drawn_game")
+    if "choice_pending" in s:
+        cards = load_cards()
+        return Message("cli.campaign.to_choose", {
+            "who": _chooser(s["choice_pending"]["by"]),
+            "options": [_card(cards[c]) for c in s["choice_pending"]["options"]]})
+    if s["state"] == "next":
+        return Message("cli.campaign.next_one")
+    if s["state"] == "to play":
+        return Message("cli.campaign.to_play")
+    return Message("cli.campaign.not_played")
+
+
+def _member_state(state: Any, m: dict[str, Any]) -> Message:
+    if m["status"] == "alive":
+        return Message("cli.campaign.alive", {"pv": m["pv"], "wounds": m["wounds"],
+                                              "cost": points(m["cost"])})
+    cause = state.cause_words or state.cause
+    return Message("cli.campaign.gone", {"status": status_word(m["status"]),
+                                         "cause": cause or NONE})
+
+
+def _print_played(played: Played, names: dict[str, Name]) -> None:
+    """What the scenario just recorded did to the band, in the command's language; `names`
+    what the band calls each member (by id)."""
+    lang = language()
+    data = played.to_json()
+    cards = load_cards()
+    name = _card(cards[played.scenario]) if played.scenario in cards else played.scenario
+    reason = said(data, "reason", lang) or render_text("cli.campaign.no_reason", {}, lang)
+    result = Message("cli.campaign.result_won", {"winner": side_name(played.winner),
+                                                 "reason": reason}) \
+        if played.winner in ("survivors", "zombies") \
+        else Message("cli.campaign.result_draw", {"reason": reason})
+    print(render_text("cli.campaign.played", {"number": played.number, "name": name,
+                                              "result": result}, lang))
     for fate in played.fates:
-        how = f", {fate.recovery}" + (f" (rolled {fate.roll})" if fate.roll else "") \
-            if fate.recovery else ""
-        print(f"  {fate.member}: {fate.end_status} -> {fate.status}{how}, {fate.pv} PV")
+        how: Message | None = None
+        if fate.recovery:
+            how = _RECOVERY.get(fate.recovery, NONE)
+            if fate.roll:
+                how = Message("cli.campaign.rolled", {"how": how, "roll": fate.roll})
+        p = {"member": names.get(fate.member, fate.member), "end": status_word(fate.end_status),
+             "status": status_word(fate.status), "pv": fate.pv}
+        print("  " + (render_text("cli.campaign.fate_how", {**p, "how": how}, lang)
+                      if how is not None else render_text("cli.campaign.fate", p, lang)))
     for effect in played.rewards:
-        print(f"  reward: {effect.text}")
+        print("  " + render_text("cli.campaign.reward", {
+            "text": said(effect.to_json(), "text", lang)}, lang))
     roll = played.consequence
-    again = f", re-rolled {roll.second} by {roll.prof}" if roll.second is not None else ""
-    print(f"  consequence roll {roll.first}{again}: {roll.effect.text}")
-    for note in played.notes:
-        print(f"  note: {note}")
+    text = said(roll.effect.to_json(), "text", lang)
+    if roll.second is not None:
+        print("  " + render_text("cli.campaign.consequence_again", {
+            "first": roll.first, "second": roll.second,
+            "prof": names.get(roll.prof or "", roll.prof or ""), "text": text}, lang))
+    else:
+        print("  " + render_text("cli.campaign.consequence", {"first": roll.first,
+                                                              "text": text}, lang))
+    notes = [render(n, lang) for n in played.notes_words] or list(played.notes)
+    for note in notes:
+        print("  " + render_text("cli.campaign.note", {"text": note}, lang))
 
 
+_RECOVERY = {"contact": Message("cli.campaign.recovery.contact"),
+             "carried": Message("cli.campaign.recovery.carried"),
+             "roll": Message("cli.campaign.recovery.roll"),
+             "survive": Message("cli.campaign.recovery.survive"),
+             "die": Message("cli.campaign.recovery.die")}
 # ---------------------------------------------------------------------------------------------
 # files
 
@@ -353,7 +461,11 @@ def _load(path: str) -> Campaign:
 def _named(error: SurviveUsError, path: str | None) -> SurviveUsError:
     """The error, its message and place prefixed by the file it is about."""
     if path:
-        error.message = f"{path}: {error.message}"
+        if error.words is not None:
+            error.words = Message("cli.in_file", {"file": path, "error": error.words})
+            error.message = render(error.words, "en")
+        else:
+            error.message = f"{path}: {error.message}"
         error.where = f"{path}:{error.where}" if error.where else path
     return error
 
@@ -361,14 +473,14 @@ def _named(error: SurviveUsError, path: str | None) -> SurviveUsError:
 def _replay(path: str) -> Game:
     record = read_json(path)
     if not isinstance(record, dict) or "start" not in record or "log" not in record:
-        raise InvalidActionError(f"{path}: a game export has 'start' and 'log'", path)
+        raise InvalidActionError(Message("cli.campaign.export", {"file": path}), path)
     try:
         return Game.replay(record)
     except SurviveUsError as error:
         raise _named(error, path) from None
     except (KeyError, TypeError, ValueError, AttributeError) as error:
-        raise InvalidActionError(f"{path}: malformed game export: missing or bad {error}",
-                                 path) from None
+        raise InvalidActionError(Message("cli.campaign.export_bad", {
+            "file": path, "detail": str(error)}), path) from None
 
 
 def _dice(text: str | None) -> list[int]:
@@ -379,10 +491,11 @@ def _dice(text: str | None) -> list[int]:
         try:
             value = int(part)
         except ValueError:
-            raise CampaignError(f"--dice: expected numbers 1-6 separated by commas, got "
-                                f"{part!r}", f"dice[{i}]") from None
+            raise CampaignError(Message("cli.campaign.dice_text", {"got": part}),
+                                f"dice[{i}]") from None
         if not 1 <= value <= 6:
-            raise CampaignError(f"--dice: a D6 shows 1 to 6, got {value}", f"dice[{i}]")
+            raise CampaignError(Message("cli.campaign.dice_range", {"got": value}),
+                                f"dice[{i}]")
         values.append(value)
     return values
 
@@ -394,7 +507,8 @@ def _write(path: str, data: Any) -> None:
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     except OSError as error:
-        raise CampaignError(f"cannot write {path}: {error.strerror}", path) from None
+        raise CampaignError(Message("cli.file.unwritable", {
+            "file": path, "reason": os_reason(error)}), path) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as stream:
             json.dump(data, stream, indent=2, ensure_ascii=False)
@@ -404,7 +518,8 @@ def _write(path: str, data: Any) -> None:
         os.replace(tmp, target)
     except OSError as error:
         Path(tmp).unlink(missing_ok=True)
-        raise CampaignError(f"cannot write {path}: {error.strerror}", path) from None
+        raise CampaignError(Message("cli.file.unwritable", {
+            "file": path, "reason": os_reason(error)}), path) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

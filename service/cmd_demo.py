@@ -1,4 +1,5 @@
-"""`survive-us demo [TABLE]`: arbitrate a bundled demo table and show it in the terminal."""
+"""`survive-us demo [TABLE]`: arbitrate a bundled demo table and show it in the terminal, in
+the command's language (`--lang`), the figures as the table names them."""
 
 from __future__ import annotations
 
@@ -11,12 +12,15 @@ import shapely
 from geometry.errors import SurviveUsError
 from geometry.scene import Scene
 from geometry.space import Space
+from i18n import Message, render_text
 from rules.arbitration import activatable_zombies, enemies, shooting_targets
 from scenarios.tables import load_table, table_data, table_names
-from service.jsonio import print_error
+from service.jsonio import language, print_error
+from service.words import say
 
 GLYPH = {"survivors": "S", "zombies": "Z", "civilians": "C"}
 PISTOL_RANGE = 20.0
+NOBODY = Message("service.explain.nobody")
 
 
 def register(sub: Any) -> None:
@@ -56,17 +60,25 @@ def run(args: argparse.Namespace) -> int:
         scene = load_table(args.table)
     except SurviveUsError as error:
         return print_error(error)
+    lang = language()
     space = Space(scene)
     data = table_data(args.table)
-    print(f"{data.get('name_en', data.get('name', args.table))}: {len(scene.terrain)} terrain "
-          f"pieces, {len(scene.figures)} figures (S survivor, Z zombie, C civilian; "
-          "# blocks sight, + blocks movement only)")
+    name = {"fr": str(data.get("name", args.table)),
+            "en": str(data.get("name_en", data.get("name", args.table)))}
+
+    def called(figure_id: str) -> str:
+        return say(scene.figure(figure_id).words, lang)
+
+    print(render_text("cli.demo.title", {"name": name, "pieces": len(scene.terrain),
+                                         "figures": len(scene.figures)}, lang))
     print("\n".join(text_map(scene)))
     active, nearest = activatable_zombies(space)
-    print(f"\nZombies that may activate (a human within 20 in): {', '.join(active) or 'none'}")
+    print()
+    print(render_text("cli.demo.active", {"zombies": [called(z) for z in active] or NOBODY},
+                      lang))
     idle = [z for z in nearest if z not in active]
     if idle:
-        print(f"Too far from every human: {', '.join(idle)}")
+        print(render_text("cli.demo.idle", {"zombies": [called(z) for z in idle]}, lang))
     for f in scene.figures:
         if f.side != "survivors":
             continue
@@ -76,20 +88,29 @@ def run(args: argparse.Namespace) -> int:
         shots = shooting_targets(space, f.id, PISTOL_RANGE)
         foes = [g.id for g in scene.figures if enemies(f, g)]
         touching = space.in_contact(f.id, foes)
-        print(f"\n{f.id} at ({f.x:.1f}, {f.y:.1f}):")
-        listing = ", ".join(f"{z} {s.fraction:.0%} at {space.distance(f.id, z):.1f} in"
-                            for z, s in seen)
-        print(f"  sees {len(seen)} zombie(s): {listing or 'none'}")
-        print(f"  pistol (20 in) may shoot: {', '.join(shots['legal']) or 'nothing'}")
+        print()
+        print(render_text("cli.demo.figure", {"figure": called(f.id), "x": f.x, "y": f.y},
+                          lang))
+        sights = [Message("cli.demo.sight", {"zombie": called(z), "p": s.fraction,
+                                             "d": space.distance(f.id, z)}) for z, s in seen]
+        print("  " + render_text("cli.demo.sees", {"n": len(seen), "zombies": sights or NOBODY},
+                                 lang))
+        print("  " + render_text("cli.demo.pistol", {
+            "d": PISTOL_RANGE, "zombies": [called(z) for z in shots["legal"]] or NOBODY}, lang))
         if touching:
-            print(f"  in base contact with {', '.join(touching)}")
+            print("  " + render_text("cli.demo.contact", {
+                "enemies": [called(z) for z in touching]}, lang))
     first = next((f for f in scene.figures if f.side == "survivors"), None)
     if first is not None:
         goal = (first.x, scene.table.depth - 2.0)
         path = space.path(first.id, goal)
+        print()
         if path.reachable:
-            print(f"\n{first.id} to the far edge {goal[0]:.1f}, {goal[1]:.1f}: "
-                  f"{path.length:.2f} in ({len(path.waypoints)} waypoints)")
+            print(render_text("cli.demo.route", {"figure": called(first.id), "x": goal[0],
+                                                 "y": goal[1], "d": path.length,
+                                                 "n": len(path.waypoints)}, lang))
         else:
-            print(f"\n{first.id} cannot reach the far edge: {path.reason}")
+            why = getattr(path, "words", None) or Message("service.explain.blocked")
+            print(render_text("cli.demo.no_route", {"figure": called(first.id), "why": why},
+                              lang))
     return 0

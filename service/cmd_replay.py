@@ -1,16 +1,25 @@
-"""`survive-us replay FILE`: rebuild a game exactly from its export (start + actions + dice)."""
+"""`survive-us replay FILE`: rebuild a game exactly from its export (start + actions + dice).
+
+Without `--json` it tells the game's story in the command's language (`--lang`): each
+action in words (figures by their names, moves as a distance and a direction), what
+happened (the log's notes), and how it stands at the end.
+"""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from typing import Any
 
+from ai.words import action_message, side_name
 from geometry.errors import SurviveUsError
-from i18n import note_text
+from i18n import Message, note_text, render, render_text
+from rules.actions import parse_action
 from rules.errors import InvalidActionError
 from rules.game import Game
 from scenarios import play as _scenario_play  # noqa: F401  (rebuilds refereed games)
 from service.jsonio import language, print_error, print_json, read_json
+from service.words import said, side_word
 
 
 def register(sub: Any) -> None:
@@ -27,21 +36,52 @@ def run(args: argparse.Namespace) -> int:
     try:
         record = read_json(args.file)
         if not isinstance(record, dict) or "start" not in record or "log" not in record:
-            raise InvalidActionError("a game record has 'start' and 'log'", "record")
+            raise InvalidActionError(Message("cli.replay.not_record"), "record")
         game = Game.replay(record)
     except (SurviveUsError, KeyError, TypeError) as error:
         if not isinstance(error, SurviveUsError):
-            error = InvalidActionError(f"malformed game record: missing or bad {error}",
+            error = InvalidActionError(Message("cli.replay.malformed", {"detail": str(error)}),
                                        "record")
         return print_error(error)
     if args.json:
         print_json(game.to_json())
         return 0
-    for i, entry in enumerate(game.log):
-        print(f"{i:3d}. {entry['action']}")
-        for note in entry.get("notes", []):
-            print(f"       {note_text(note, language())}")
-    outcome = game.outcome
-    print(f"turn {game.turn}, pools {game.pools}, "
-          + (f"{outcome['winner']} won: {outcome['reason']}" if outcome else "in progress"))
+    lang = language()
+    for i, (what, notes) in enumerate(story(record)):
+        print(f"{i:3d}. {render(what, lang)}")
+        for note in notes:
+            print(f"       {note_text(note, lang)}")
+    print(render_text("cli.replay.end", {"turn": game.turn, "pools": [
+        Message("cli.replay.pool", {"side": side_word(side), "n": n})
+        for side, n in game.pools.items()], "result": _result(game.outcome, lang)}, lang))
     return 0
+
+
+def story(record: dict[str, Any]) -> Iterator[tuple[Message, list[Any]]]:
+    """Each entry of the record's log: the action in words (said from the position it was
+    played from) and its notes."""
+    log = record["log"]
+    what = Message("act.start")
+    for i, game in enumerate(Game.replay_steps(record)):
+        yield what, list(game.log[i].get("notes", []))
+        if i + 1 < len(log):
+            what = _action(game, log[i + 1]["action"])
+
+
+def _action(game: Game, data: Any) -> Message:
+    if isinstance(data, dict) and data.get("type") == "start":
+        return Message("act.start")
+    try:
+        return action_message(game, parse_action(data, "log"))
+    except SurviveUsError:
+        return Message("act.other")
+
+
+def _result(outcome: dict[str, Any] | None, lang: str) -> Message:
+    if outcome is None:
+        return Message("cli.replay.in_progress")
+    reason = said(outcome, "reason", lang)
+    if outcome.get("winner") in ("survivors", "zombies"):
+        return Message("cli.replay.won", {"winner": side_name(outcome["winner"]),
+                                          "reason": reason})
+    return Message("cli.replay.draw", {"reason": reason})

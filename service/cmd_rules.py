@@ -1,8 +1,9 @@
 """The `survive-us rules` command: show the loaded rules data.
 
 `rules dump --json` prints the catalog document (see `rules.catalog.Catalog.to_json`);
-without `--json` it prints a summary to read at the table. `--data-dir` checks another
-copy of the data files, e.g. one being edited. Bad data exits with status 2.
+without `--json` it prints a summary to read at the table, in the command's language
+(`--lang`). `--data-dir` checks another copy of the data files, e.g. one being edited. Bad
+data exits with status 2.
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from geometry.errors import DataError
+from i18n import Message, render_text
 from rules.catalog import Catalog, load_catalog
+from rules.warband import class_name
+from service.jsonio import language
 
 __all__ = ["register"]
 
@@ -38,45 +42,57 @@ def run_dump(args: argparse.Namespace) -> int:
         catalog = load_catalog(args.data_dir)
     except DataError as exc:
         if args.json:
-            print(json.dumps(exc.to_json(), ensure_ascii=False, indent=2))
+            print(json.dumps(exc.to_json(language()), ensure_ascii=False, indent=2))
         else:
-            print(f"survive-us rules: {exc.message}", file=sys.stderr)
+            print(f"survive-us rules: {exc.text(language())}", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps(catalog.to_json(), ensure_ascii=False, indent=2))
     else:
-        print(summary(catalog))
+        print(summary(catalog, language()))
     return 0
 
 
-def summary(catalog: Catalog) -> str:
-    """A plain-text listing, one line per entry, in the rulebook's abbreviations; each name
-    in French, then in English."""
-    lines = [f"Archetypes ({len(catalog.archetypes)})"]
+def summary(catalog: Catalog, lang: str = "en") -> str:
+    """A plain-text listing in `lang`, one line per entry, in the rulebook's abbreviations
+    (M, PV, A, D, I, P, E, R), each name and text in that language."""
+    fr = lang == "fr"
+    lines = [render_text("cli.rules.archetypes", {"n": len(catalog.archetypes)}, lang)]
     for a in catalog.archetypes.values():
-        skills = ", ".join(s.name for s in catalog.skills_of(a))
-        lines.append(
-            f"  {a.label:<20} {a.label_en:<18} {a.class_:<8} {_points(a.cost):>6}"
-            f"  M{a.move} PV{a.wounds} A{a.attack}"
-            f" D{a.defense}+ I{a.intelligence}+ P{a.panic}+ E{a.encumbrance}  {skills}"
-        )
-    lines.append(f"\nZombies ({len(catalog.zombies)})")
+        skills = [{"fr": s.name, "en": s.name_en} for s in catalog.skills_of(a)]
+        lines.append("  " + render_text("cli.rules.archetype", {
+            "name": a.label if fr else a.label_en, "class": class_name(a.class_),
+            "cost": _points(a.cost), "move": a.move, "wounds": a.wounds, "attack": a.attack,
+            "defense": a.defense, "intelligence": a.intelligence, "panic": a.panic,
+            "load": a.encumbrance, "skills": skills}, lang))
+    lines += ["", render_text("cli.rules.zombies", {"n": len(catalog.zombies)}, lang)]
     for z in catalog.zombies.values():
-        lines.append(
-            f"  {z.name:<20} {z.name_en:<18} {_points(z.cost):<6}"
-            f" M{z.move} PV{z.wounds} A{z.attack} D{z.defense}+"
-            f"  (a contaminated {z.from_class} becomes one)"
-        )
-    lines.append(f"\nEquipment ({len(catalog.equipment)})")
+        lines.append("  " + render_text("cli.rules.zombie", {
+            "name": {"fr": z.name, "en": z.name_en}, "cost": _points(z.cost), "move": z.move,
+            "wounds": z.wounds, "attack": z.attack, "defense": z.defense,
+            "class": class_name(z.from_class)}, lang))
+    lines += ["", render_text("cli.rules.equipment", {"n": len(catalog.equipment)}, lang)]
     for e in catalog.equipment.values():
-        rarity = "X" if e.rarity is None else e.rarity
-        lines.append(f"  {e.name:<22} {e.name_en:<18} {e.kind:<10} E{e.encumbrance} "
-                     f"R{rarity:<2}  {e.text_fr}")
-    lines.append(f"\nSkills ({len(catalog.skills)})")
+        lines.append("  " + render_text("cli.rules.item", {
+            "name": {"fr": e.name, "en": e.name_en}, "kind": _KINDS.get(e.kind, e.kind),
+            "load": e.encumbrance, "rarity": "X" if e.rarity is None else str(e.rarity),
+            "text": {"fr": e.text_fr, "en": e.text_en}}, lang))
+    lines += ["", render_text("cli.rules.skills", {"n": len(catalog.skills)}, lang)]
     for s in catalog.skills.values():
-        lines.append(f"  {s.name:<18} {s.name_en:<16} {_points(s.cost):<6} {s.text_fr}")
+        lines.append("  " + render_text("cli.rules.skill", {
+            "name": {"fr": s.name, "en": s.name_en}, "cost": _points(s.cost),
+            "text": {"fr": s.text_fr, "en": s.text_en}}, lang))
     return "\n".join(lines)
 
 
-def _points(n: int) -> str:
-    return f"{n} pt" if n == 1 else f"{n} pts"
+_KINDS = {"melee": Message("cli.rules.kind.melee"), "shooting": Message("cli.rules.kind.shooting"),
+          "throwing": Message("cli.rules.kind.throwing"),
+          "ammunition": Message("cli.rules.kind.ammunition"),
+          "healing": Message("cli.rules.kind.healing"),
+          "protection": Message("cli.rules.kind.protection")}
+
+
+def _points(n: int) -> Message:
+    from rules.warband import points
+
+    return points(n)

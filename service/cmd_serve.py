@@ -35,36 +35,43 @@ def run(args: argparse.Namespace) -> int:
     import waitress
 
     from geometry.errors import SurviveUsError
+    from i18n import render_text
+    from service.jsonio import language, os_reason
     from service.wsgi import server_app
 
+    lang = language()
     if not 0 < args.port < 65536:
-        print(f"survive-us serve: --port must be 1-65535, got {args.port}", file=sys.stderr)
+        print(render_text("cli.serve.port", {"got": args.port}, lang), file=sys.stderr)
         return 2
     try:
         app = server_app({"DATABASE_URL": args.db, "DEMO_CAMPAIGN": args.demo})
     except SurviveUsError as error:
-        print(f"survive-us serve: {error.message}", file=sys.stderr)
+        print(render_text("cli.serve.failed", {"error": error.text(lang)}, lang),
+              file=sys.stderr)
         return 2
     try:
         server = waitress.create_server(app, host=args.host, port=args.port,
                                         threads=args.threads, channel_timeout=120,
                                         ident="survive-us")
     except OSError as error:
-        print(f"survive-us serve: cannot listen on {args.host}:{args.port}: "
-              f"{error.strerror}", file=sys.stderr)
+        print(render_text("cli.serve.listen", {"host": args.host, "port": str(args.port),
+                                               "reason": os_reason(error)}, lang),
+              file=sys.stderr)
         return 2
     base = f"http://{args.host}:{args.port}/"
-    print(f"Survive Us table service on {base} (API {base}api/v1, OpenAPI "
-          f"{base}openapi.json)", flush=True)
+    print(render_text("cli.serve.started", {"base": base}, lang), flush=True)
     demo = app.config.get("DEMO")
     if demo:
-        print(f"demo campaign: {base}?campaign={demo['campaign']}", flush=True)
+        print(render_text("cli.serve.demo", {"link": f"{base}?campaign={demo['campaign']}"},
+                          lang), flush=True)
         if demo.get("game"):
-            print(f"its first game: {base}#/game/{demo['game']}", flush=True)
+            print(render_text("cli.serve.demo_game", {"link": f"{base}#/game/{demo['game']}"},
+                              lang), flush=True)
         if demo.get("token"):
-            print(f"demo token (Authorization: Bearer ...): {demo['token']}", flush=True)
+            print(render_text("cli.serve.demo_token", {"token": demo["token"]}, lang),
+                  flush=True)
         else:
-            print("demo token: shown when the campaign was created", flush=True)
+            print(render_text("cli.serve.demo_no_token", {}, lang), flush=True)
     try:
         server.run()
     except KeyboardInterrupt:

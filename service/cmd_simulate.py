@@ -8,7 +8,8 @@ survivor_casualties_mean, contaminations_mean, turns_mean, wounds_mean (PV the b
 the game) and downs_mean (band members put down, revived or not), each with a `_ci95`
 interval.
 The same seed gives the same summary whatever K is, and on a cluster. Bad input, or a
-scheduler that cannot be reached, exits with status 2.
+scheduler that cannot be reached, exits with status 2. The text is in the command's
+language (`--lang`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from babel.numbers import format_decimal
+
 from geometry.errors import SurviveUsError
+from i18n import Message, render_text
 from service.batch_options import add_batch_options, check_batch_options, progress_bar
-from service.jsonio import print_error, print_json
+from service.jsonio import language, os_reason, print_error, print_json
 
 __all__ = ["register", "SimulateError"]
 
@@ -48,17 +52,16 @@ def _check(args: argparse.Namespace) -> None:
     from scenarios.cards import load_cards
 
     if args.scenario != "skirmish" and args.scenario not in load_cards():
-        raise SimulateError(f"unknown scenario {args.scenario!r} (known: skirmish, "
-                            f"{', '.join(load_cards())})", "scenario")
+        raise SimulateError(Message("cli.scenario.unknown", {
+            "name": args.scenario, "known": ["skirmish", *load_cards()]}), "scenario")
     if args.games < 1:
-        raise SimulateError(f"--games: at least 1, got {args.games}", "games")
+        raise SimulateError(Message("cli.simulate.games", {"got": args.games}), "games")
     if args.zombie_points is not None:
         if args.zombie_points < 0:
-            raise SimulateError(f"--zombie-points: at least 0, got {args.zombie_points}",
+            raise SimulateError(Message("cli.simulate.points", {"got": args.zombie_points}),
                                 "zombie_points")
         if args.scenario == "skirmish":
-            raise SimulateError("--zombie-points: only for scenario cards (the skirmish "
-                                "table places its own zombies)", "zombie_points")
+            raise SimulateError(Message("cli.simulate.points_skirmish"), "zombie_points")
     check_batch_options(args, SimulateError)
 
 
@@ -74,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     except (SurviveUsError, KeyError, OSError) as error:
         if isinstance(error, SurviveUsError):
             return print_error(error)
-        return print_error(SimulateError(f"--band: {error}", "band"))
+        return print_error(SimulateError(band_problem(args.band, error), "band"))
     about: dict[str, Any] = {"scenario": args.scenario, "seed": args.seed,
                              "zombies": args.zombies, "survivors": args.survivors}
     if args.zombie_points is not None:
@@ -83,10 +86,48 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(out)
         return 0
-    print(f"{args.scenario}: {out['games']} games, {args.zombies} zombies vs "
-          f"{args.survivors} survivors (seed {args.seed})")
-    for key in ("zombie_win_rate", "survivor_win_rate", "draw_rate", "survivor_casualties_mean",
-                "contaminations_mean", "turns_mean", "wounds_mean", "downs_mean"):
+    lang = language()
+    print(render_text("cli.simulate.title", {
+        "scenario": scenario_name(args.scenario), "games": out["games"],
+        "zombies": args.zombies, "survivors": args.survivors, "seed": args.seed}, lang))
+    for key, label in _METRICS:
         low, high = out[key + "_ci95"]
-        print(f"  {key}: {out[key]:.3f} (95% {low:.3f}-{high:.3f})")
+        print("  " + render_text("cli.simulate.line", {
+            "metric": label, "value": _three(out[key], lang), "low": _three(low, lang),
+            "high": _three(high, lang)}, lang))
     return 0
+
+
+_METRICS = (("zombie_win_rate", Message("cli.simulate.zombie_win_rate")),
+            ("survivor_win_rate", Message("cli.simulate.survivor_win_rate")),
+            ("draw_rate", Message("cli.simulate.draw_rate")),
+            ("survivor_casualties_mean", Message("cli.simulate.casualties")),
+            ("contaminations_mean", Message("cli.simulate.contaminations")),
+            ("turns_mean", Message("cli.simulate.turns")),
+            ("wounds_mean", Message("cli.simulate.wounds")),
+            ("downs_mean", Message("cli.simulate.downs")))
+
+
+def _three(value: float, lang: str) -> str:
+    """A rate or a mean with three decimals, the language's way ("0,417" / "0.417")."""
+    return str(format_decimal(value, format="0.000", locale=lang))
+
+
+def scenario_name(scenario: str) -> Any:
+    """A card by its names in French and English; the skirmish in words."""
+    from scenarios.cards import load_cards
+
+    card = load_cards().get(scenario)
+    if card is None:
+        return Message("cli.simulate.skirmish")
+    return {"fr": card.name.fr, "en": card.name.en}
+
+
+def band_problem(band: str | None, error: BaseException) -> Message:
+    """A --band that is neither a readable roster file nor an example band."""
+    if isinstance(error, OSError):
+        return Message("cli.file.unreadable", {"file": band or "", "reason": os_reason(error)})
+    from rules.warband import example_bands
+
+    return Message("cli.scenario.no_band", {"name": band or "",
+                                            "known": sorted(example_bands())})

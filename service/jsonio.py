@@ -4,6 +4,7 @@ else English)."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -11,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from geometry.errors import SurviveUsError
-from i18n import language_of
+from i18n import Message, language_of
 
 __all__ = ["InputError", "read_json", "print_json", "print_error", "language", "set_language",
-           "environment_language"]
+           "environment_language", "os_reason"]
 
 _LANG = ["en"]
 
@@ -50,14 +51,32 @@ def read_json(path: str | None) -> Any:
     try:
         text = sys.stdin.read() if name == "stdin" else Path(name).read_text(encoding="utf-8")
     except OSError as error:
-        raise InputError(f"cannot read {name}: {error.strerror}", name) from None
+        raise InputError(Message("cli.file.unreadable", {"file": name,
+                                                         "reason": os_reason(error)}),
+                         name) from None
     except UnicodeDecodeError:
-        raise InputError(f"{name} is not UTF-8 text", name) from None
+        raise InputError(Message("cli.file.not_utf8", {"file": name}), name) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         where = f"{name}: line {error.lineno} column {error.colno}"
-        raise InputError(f"{name} is not valid JSON: {error.msg} at {where}", where) from None
+        raise InputError(Message("cli.file.not_json", {
+            "file": name, "line": error.lineno, "column": error.colno}), where) from None
+
+
+def os_reason(error: OSError) -> Message:
+    """Why the system refused a file, in words ("no such file", "permission denied")."""
+    if error.errno == errno.ENOENT:
+        return Message("cli.os.missing")
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return Message("cli.os.denied")
+    if error.errno == errno.EISDIR:
+        return Message("cli.os.directory")
+    if error.errno == errno.ENOSPC:
+        return Message("cli.os.full")
+    if error.errno == errno.EADDRINUSE:
+        return Message("cli.os.in_use")
+    return Message("cli.os.other", {"n": error.errno or 0})
 
 
 def print_json(data: Any, pretty: bool = True) -> None:

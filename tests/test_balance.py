@@ -130,8 +130,11 @@ def test_report_json_round_trip_and_table() -> None:
     report = BalanceReport("tactician", "bot", "cops_and_kids", 7, 20, (card,))
     assert BalanceReport.from_json(json.loads(json.dumps(report.to_json()))) == report
     table = markdown_table(report)
-    assert "| escorte | 43 | 10: 15% (" in table
+    assert "| Civilian escort | 43 | 10: 15% (" in table
     assert f"**{card.logistic.points:.0f}**" in table
+    french = markdown_table(report, "fr").replace("\xa0", " ")  # Babel: no-break spaces
+    assert "| Escorte de civils | 43 | 10 : 15 % (5 %–36 %) ; 20 : 45 % (" in french
+    assert "| carte | points de la carte |" in french and "0,57" in french
 
 
 # -- a tiny sweep and the command ---------------------------------------------------------------
@@ -159,7 +162,8 @@ def test_balance_command_writes_table_plot_and_report(tmp_path: Path,
                  "--save", str(saved)]) == 0
     printed = capsys.readouterr().out
     assert printed == out.read_text(encoding="utf-8")
-    assert printed.count("| nuit | 43 |") == 1
+    assert printed.count("| The longest night | 43 |") == 1
+    assert "none (zombies never win at these levels)" in printed
     assert svg.read_text(encoding="utf-8").lstrip().startswith("<?xml")
     png = tmp_path / "b.png"
     assert main(["balance", "--from", str(saved), "--plot", str(png), "--json"]) == 0
@@ -171,7 +175,11 @@ def test_balance_command_writes_table_plot_and_report(tmp_path: Path,
                      encoding="utf-8")
     assert main(["balance", "--from", str(saved), "--from", str(other)]) == 0
     joined = capsys.readouterr().out
-    assert "| nuit | 43 |" in joined and "| x | 43 |" in joined
+    assert "| The longest night | 43 |" in joined and "| x | 43 |" in joined
+    assert main(["--lang", "fr", "balance", "--from", str(saved)]) == 0
+    french = capsys.readouterr().out
+    assert "| La nuit la plus longue | 43 |" in french
+    assert "aucun (les zombies ne gagnent jamais à ces niveaux)" in french
     assert main(["balance", "--from", str(saved), "--from", str(saved), "--json"]) == 2
     assert "two reports" in json.loads(capsys.readouterr().out)["error"]["message"]
     other.write_text(json.dumps({**report, "seed": 1, "cards": []}), encoding="utf-8")

@@ -107,13 +107,19 @@ def test_every_name_has_its_english_beside_it(dump: dict[str, list[dict[str, obj
             assert isinstance(entry["name_en"], str) and entry["name_en"].strip()
 
 
-def test_text_summary(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["rules", "dump"]) == 0
+def test_text_summary_in_the_language_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--lang", "fr", "rules", "dump"]) == 0
+    out = capsys.readouterr().out
+    assert "Archétypes (20)" in out and "Zombies (3)" in out and "Équipement (16)" in out
+    assert "Militaire (H), héros, 10 pts : M6 PV10 A4 D5+ I5+ P2+ E6" in out
+    assert "Rôdeur, 1 pt : M4" in out and "Couvercle de poubelle" in out
+    assert "Soldier (M)" not in out and "Walker" not in out and "follower" not in out
+    assert main(["--lang", "en", "rules", "dump"]) == 0
     out = capsys.readouterr().out
     assert "Archetypes (20)" in out and "Zombies (3)" in out and "Equipment (16)" in out
-    assert "Militaire (H)" in out and "M6 PV10 A4 D5+ I5+ P2+ E6" in out
-    assert "Rôdeur" in out and "Couvercle de poubelle" in out
-    assert "Soldier (M)" in out and "Walker" in out and "Bin lid" in out and "Hothead" in out
+    assert "Soldier (M), hero, 10 pts: M6 PV10 A4 D5+ I5+ P2+ E6" in out
+    assert "Walker" in out and "Bin lid" in out and "Hothead" in out
+    assert "Militaire" not in out and "Rôdeur" not in out and "héros" not in out
 
 
 def test_action_is_required(capsys: pytest.CaptureFixture[str]) -> None:
