@@ -116,13 +116,14 @@ def draw_campaign(length: int, rng: random.Random | Dice | None = None, *,
     rolls: list[DrawRoll] = []
     drawn: list[str] = []
     while len(drawn) < length - 1:
-        die = dice.roll(Roll(f"regular scenario {len(drawn) + 1}"))
+        die = dice.roll(Roll(f"regular scenario {len(drawn) + 1}", words=Message(
+            "campaign.roll.regular", {"n": len(drawn) + 1})))
         card = regular[die].id
         again = card in drawn
         rolls.append(DrawRoll("regular", die, card, rerolled=again))
         if not again:
             drawn.append(card)
-    final = dice.roll(Roll("conclusive scenario"))
+    final = dice.roll(Roll("conclusive scenario", words=Message("campaign.roll.conclusive")))
     by = chosen_by(final)
     options = tuple(c.id for _, c in sorted(conclusive.items()))
     pending = False

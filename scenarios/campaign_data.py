@@ -397,14 +397,18 @@ class Played:
     notes: tuple[str, ...] = ()
     reason_words: Words | None = None
     notes_words: tuple[Words, ...] = ()
+    dice_words: tuple[Words | None, ...] = ()  # each die's purpose as a message, if any
 
     def to_json(self) -> dict[str, Any]:
+        dice: list[dict[str, Any]] = [{"purpose": p, "value": v} for p, v in self.dice]
         out = {"number": self.number, "scenario": self.scenario, "winner": self.winner,
                "reason": self.reason, "fates": [f.to_json() for f in self.fates],
                "rewards": [e.to_json() for e in self.rewards],
                "consequence": self.consequence.to_json(), "band_cost": self.band_cost,
-               "dice": [{"purpose": p, "value": v} for p, v in self.dice], "seed": self.seed,
-               "notes": list(self.notes)}
+               "dice": dice, "seed": self.seed, "notes": list(self.notes)}
+        for entry, said in zip(dice, self.dice_words, strict=False):
+            if said is not None:
+                entry["words"] = dict(said)
         if self.reason_words is not None:
             out["reason_words"] = dict(self.reason_words)
         if self.notes_words:
@@ -418,11 +422,13 @@ class Played:
                       optional=("reason", "rewards", "band_cost", "dice", "seed", "notes",
                                 "reason_words", "notes_words"))
         dice = []
+        dice_words: list[Words | None] = []
         for i, entry in enumerate(_list(obj.get("dice", []), f"{where}.dice")):
             at = f"{where}.dice[{i}]"
-            die = _object(entry, at, required=("purpose", "value"))
+            die = _object(entry, at, required=("purpose", "value"), optional=("words",))
             dice.append((_text(die["purpose"], f"{at}.purpose"),
                          _int(die["value"], f"{at}.value", low=1, high=6)))
+            dice_words.append(_words(die.get("words"), f"{at}.words"))
         return cls(
             number=_int(obj["number"], f"{where}.number", low=1),
             scenario=_text(obj["scenario"], f"{where}.scenario"),
@@ -442,6 +448,7 @@ class Played:
             notes_words=tuple(
                 w for i, n in enumerate(_list(obj.get("notes_words", []), f"{where}.notes_words"))
                 if (w := _words(n, f"{where}.notes_words[{i}]")) is not None),
+            dice_words=tuple(dice_words) if any(w is not None for w in dice_words) else (),
         )
 
 

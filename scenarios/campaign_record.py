@@ -360,6 +360,8 @@ def record_result(campaign: Campaign, result: GameResult | Mapping[str, Any],
         consequence=consequence,
         band_cost=band_cost(after.current_roster(), catalog, campaign.settings),
         dice=tuple((r.purpose, v) for r, v in rolling.rolled), seed=seed,
+        dice_words=tuple(r.words.to_json() if r.words is not None else None
+                         for r, _ in rolling.rolled),
         notes=tuple(n.text("en") for n in step.notes), reason_words=result.reason_words,
         notes_words=tuple(n.to_json() for n in step.notes))
     return dataclasses.replace(after, next=campaign.next + 1,
@@ -533,7 +535,9 @@ class _Step:
                 recovers, recovery = True, "contact"
             else:
                 roll = self.dice.roll(Roll(f"down at the end: {state.label()} recovers on "
-                                           f"{RECOVER_ON}+ (D8)", state.id))
+                                           f"{RECOVER_ON}+ (D8)", state.id, words=Message(
+                                               "campaign.roll.recover", {
+                                                   "member": self.name(state), "n": RECOVER_ON})))
                 recovers, recovery = roll >= RECOVER_ON, "roll"
             if recovers:
                 self.put(dataclasses.replace(state, pv=1))
@@ -563,7 +567,9 @@ class _Step:
 
     def consequence_roll(self, card: Card,
                          reroll: bool | Callable[[int, Consequence], bool]) -> ConsequenceRoll:
-        first = self.dice.roll(Roll(f"consequence of {card.id}"))
+        scenario = words.text(card.name)
+        first = self.dice.roll(Roll(f"consequence of {card.id}", words=Message(
+            "campaign.roll.consequence", {"scenario": scenario})))
         face, second, prof_id, asked = first, None, None, False
         prof = next((s for s in self.alive()
                      if PRAGMATIQUE in (s.member.skill, s.member.second_skill)), None)
@@ -571,7 +577,10 @@ class _Step:
             asked = reroll(first, _face(card, first)) if callable(reroll) else bool(reroll)
             if asked:
                 second = self.dice.roll(Roll(f"consequence of {card.id}, re-rolled "
-                                             "(pragmatique)", prof.id))
+                                             "(pragmatique)", prof.id, words=Message(
+                                                 "campaign.roll.consequence_again", {
+                                                     "scenario": scenario,
+                                                     "member": self.name(prof)})))
                 face, prof_id = second, prof.id
         elif reroll is True:
             asked = True

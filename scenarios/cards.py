@@ -449,10 +449,11 @@ def _load_all(directory: Path, catalog: Catalog) -> dict[str, Card]:
     for kind, size in TABLE_SIZES.items():
         numbers = sorted(n for k, n in seen if k == kind)
         if numbers != list(range(1, size + 1)):
-            raise DataError(Message("scenario.data.numbering.conclusive" if kind == "conclusive"
-                                    else "scenario.data.numbering.regular", {
-                "source": source_label(directory), "size": size, "numbers": str(numbers)}),
-                where=f"{directory.name}:{kind}")
+            said = {"source": source_label(directory), "size": size, "numbers": str(numbers)}
+            raise DataError(Message("scenario.data.numbering.conclusive", said)
+                            if kind == "conclusive"
+                            else Message("scenario.data.numbering.regular", said),
+                            where=f"{directory.name}:{kind}")
     cards.sort(key=lambda c: (KINDS.index(c.kind), c.number))
     return {c.id: c for c in cards}
 

@@ -738,7 +738,8 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
         piece_id = act.target or ""
         barricades = state["barricades"]
         if fig.is_zombie:
-            die = game.roll(Roll(f"cross barricade {piece_id} on 4+", fig.id))
+            die = game.roll(Roll(f"cross barricade {piece_id} on 4+", fig.id, words=Message(
+                "scenario.roll.cross", {"piece": _piece(game, piece_id)})))
             if not succeeds(die, 4):
                 game.note(Message("scenario.module.cross_fails", {
                     "figure": _name(game, fig), "piece": _piece(game, piece_id), "die": die}))
@@ -799,7 +800,8 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
         ally = game.figures[act.marker or ""]
         state["allies"]["acted"][ally.id] = game.turn
         target_id = act.target or ""
-        die = game.roll(Roll(f"ally {ally.id} on 5+", ally.id))
+        die = game.roll(Roll(f"ally {ally.id} on 5+", ally.id,
+                             words=Message("scenario.roll.ally")))
         if not succeeds(die, 5):
             game.note(Message("scenario.module.ally_fails", {"ally": _name(game, ally),
                                                              "die": die}))
@@ -819,9 +821,13 @@ def crate_opened(game: Game, ref: ScenarioReferee,
     state = _state(ref)
     night = state.get("night_falls")
     if night is not None:
+        token = {"crate": words.crate(str(marker["id"])), "on": night["token_on"],
+                 "apocalypse": night["apocalypse_on"]}
         die = game.roll(Roll(f"token drawn at {marker['id']}: {night['token_on']}+ "
                              f"{'day' if night['night'] else 'night'}, "
-                             f"{night['apocalypse_on']}- apocalypse"))
+                             f"{night['apocalypse_on']}- apocalypse",
+                             words=Message("scenario.roll.token_day", token) if night["night"]
+                             else Message("scenario.roll.token_night", token)))
         if die >= night["token_on"]:
             night["night"] = not night["night"]
             game.note(Message("scenario.module.night_falls") if night["night"]
@@ -831,7 +837,8 @@ def crate_opened(game: Game, ref: ScenarioReferee,
     noise = state.get("noise")
     if noise is not None:
         die = game.roll(Roll(f"noise of {marker['id']}: a zombie comes on "
-                             f"{noise['noise_on']} or less"))
+                             f"{noise['noise_on']} or less", words=Message("scenario.roll.noise", {
+                                 "crate": words.crate(str(marker["id"])), "n": noise["noise_on"]})))
         if die <= noise["noise_on"]:
             return [(str(noise["zombie"]), 1, (float(marker["x"]), float(marker["y"])))]
     return []

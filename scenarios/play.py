@@ -191,7 +191,8 @@ class ScenarioReferee:
             self._end(game, Message("scenario.end.turn_limit", {"n": game.max_turns}))
             return
         if end_roll is not None and game.turn >= end_roll.from_turn:
-            die = game.roll(Roll(f"end of the scenario on {end_roll.ends_on}+"))
+            die = game.roll(Roll(f"end of the scenario on {end_roll.ends_on}+", words=Message(
+                "scenario.roll.end", {"n": end_roll.ends_on})))
             self.state["end_rolls"].append({"turn": game.turn, "die": die})
             if die >= end_roll.ends_on:
                 self._end(game, Message("scenario.end.end_roll", {"die": die,
@@ -319,9 +320,7 @@ class ScenarioReferee:
             what = [c for c in held if c != said] or (
                 [] if held else Message("scenario.outcome.holds"))
         reason = Message("scenario.outcome", {"why": why, "what": what}) if what else why
-        game.finish(winner, reason.text("en"))
-        if game.outcome is not None and game.outcome.get("winner") == winner:
-            game.outcome["words"] = reason.to_json()
+        game.finish(winner, reason)
 
     # --- bookkeeping after activations ----------------------------------------------------
 
@@ -492,7 +491,8 @@ class ScenarioReferee:
             if game.turn not in rule.turns(game.max_turns):
                 continue
             count, dice = roll_dice(rule.count, lambda why: game.roll(Roll(
-                f"reinforcements ({why})")))
+                f"reinforcements ({why})", words=Message("scenario.roll.reinforcements",
+                                                         {"dice": why}))))
             if "modules" in self.state:
                 count = rule_modules.trade_for_weapons(game, self, count)
             if count <= 0:
@@ -500,7 +500,8 @@ class ScenarioReferee:
             if rule.at == "far_edge":
                 self._reinforce_at(game, rule.zombie, count, "far")
             elif rule.at == "random_edge":
-                die = game.roll(Roll("reinforcements' edge: 1-2 far, 3-4 left, 5-6 right"))
+                die = game.roll(Roll("reinforcements' edge: 1-2 far, 3-4 left, 5-6 right",
+                                     words=Message("scenario.roll.reinforcements_edge")))
                 edge = "far" if die <= 2 else "left" if die <= 4 else "right"
                 self._reinforce_at(game, rule.zombie, count, edge)
             elif rule.at == "side_edges":

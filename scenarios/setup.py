@@ -66,8 +66,8 @@ class _Record:
         self.dice = dice
         self.rolls: list[dict[str, Any]] = []
 
-    def d6(self, purpose: str) -> int:
-        return self.dice.roll(Roll(purpose))
+    def d6(self, purpose: str, said: Message) -> int:
+        return self.dice.roll(Roll(purpose, words=said))
 
     def note(self, purpose: Message, dice: list[int], result: Any) -> None:
         self.rolls.append({"purpose": purpose.text("en"), "words": purpose.to_json(),
@@ -82,7 +82,7 @@ def roll_dice(expression: int | str, roll: Any) -> tuple[int, list[int]]:
     times = int(head or 1)
     faces = int(rest[0])
     modifier = int(rest[1:] or 0)
-    dice = [roll(f"{expression}") for _ in range(times)]
+    dice = [roll(expression) for _ in range(times)]
     values = [math.ceil(d / 2) if faces == 3 else d for d in dice]
     return max(0, sum(values) + modifier), dice
 
@@ -165,7 +165,8 @@ def setup_scenario(card: Card | str, seed: int, band: Roster | None = None, *,
     # I. random conditions: crates, weather, zombie deployment (L46-48, D20)
     crate_loot = []
     for i in range(card.crates.count):
-        die = record.d6(f"crate {i + 1} contents")
+        die = record.d6(f"crate {i + 1} contents", Message("scenario.roll.crate", {
+            "crate": words.crate(f"crate{i + 1}")}))
         entry = _face(card.crates.loot, die)
         crate_loot.append((die, entry.value.to_json()))
         record.note(Message("scenario.setup.crate", {"crate": words.crate(f"crate{i + 1}")}),
@@ -275,7 +276,7 @@ def _roll_weather(card: Card, settings: Settings, record: _Record) -> dict[str, 
         record.note(Message("scenario.setup.weather_card", {"weather": words.text(only.name)}),
                     [], only.id)
         return {"roll": None, "fixed": True, **to_json(only)}
-    die = record.d6("weather")
+    die = record.d6("weather", Message("scenario.roll.weather"))
     entry = _face(card.weather, die).value
     record.note(Message("scenario.setup.weather", {"weather": words.text(entry.name)}),
                 [die], entry.id)
@@ -289,7 +290,7 @@ def _roll_deployment(card: Card, settings: Settings, record: _Record,
     if card_only and card.zombies.zones:
         record.note(Message("scenario.setup.deployment_card"), [], "zones")
         return None, zones_entry
-    die = record.d6("zombie deployment")
+    die = record.d6("zombie deployment", Message("scenario.roll.deployment"))
     entry = _face(table, die).value
     if entry.method == "zones" and not card.zombies.zones:
         entry = next(e.value for e in table if e.value.method == "far_edge")
