@@ -254,6 +254,8 @@ class OpenCrates(Condition):
         return f"{self.count} caisse(s) ouverte(s)", f"{self.count} crate(s) opened"
 
     def words(self, card: Card) -> Message:
+        if self.count == 1:
+            return Message("scenario.cond.open_crates.one")
         return Message("scenario.cond.open_crates", {"n": self.count})
 
 @dataclass(frozen=True)
