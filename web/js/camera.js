@@ -155,7 +155,10 @@ export class CameraPanel {
     if (tape.length) {
       out.push(h("div", { class: "tape-box", id: "camera-tape" },
         h("b", {}, t("camera.check_tape")),
-        h("ul", {}, tape.flatMap((x) => x.reasons.map((reason, i) => h("li", {}, said(reason, (x.reasons_words || [])[i])))))));
+        h("ul", {}, tape.flatMap((x) => {
+          const words = x.reasons_words || (x.answer && x.answer.tape_reasons_words) || [];
+          return x.reasons.map((reason, i) => h("li", {}, said(reason, words[i])));
+        }))));
     }
     if (a.checks && a.checks.error) out.push(h("p", { class: "error-text" }, said(a.checks.error, a.checks.error_words)));
     return out;
