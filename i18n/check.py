@@ -3,10 +3,12 @@
 It fails when a code is missing from a language, when a text is empty, when the French and
 English texts of a code have different placeholders, when the code or the page uses a
 code the catalogs lack, and when the source hands a person English it wrote itself (an
-error of the project, `_fail` or `note` given a string: `plain_text`). Codes are read off the source: Python's `Message("code", ...)` and
-`render_text("code", ...)` with Babel's extractor; the page's `t("code")` calls and its
-`data-i18n` / `data-i18n-label` attributes with patterns; a key the page builds at run time
-(`` t(`act.${type}`) ``) must at least have one code under its fixed prefix.
+error of the project, `_fail` or `note` given a string: `plain_text`).
+
+Codes are read off the source: Python's `Message("code", ...)` and `render_text("code",
+...)` with Babel's extractor; the page's `t("code")` calls and its `data-i18n` /
+`data-i18n-label` attributes with patterns; a key the page builds at run time
+(`` t(`side.${side}`) ``) must at least have one code under its fixed prefix.
 """
 
 from __future__ import annotations
