@@ -277,6 +277,7 @@ def world(browser: Browser, base_url: str) -> dict[str, Any]:
 
 SCREENS = ["home", "game", "game-tape", "game-sight", "game-zone", "game-route",
            "game-refused", "game-window", "game-ai", "game-log", "camera", "camera-error",
+           "camera-overlap",
            "game-finished", "campaigns", "campaign", "roster", "sheet", "error"]
 
 
@@ -379,23 +380,30 @@ def free_spot(figures: list[dict[str, Any]],
     raise AssertionError("no survivor can move")
 
 
+def seen_from(figures: list[dict[str, Any]], places: dict[str, tuple[float, float]],
+              missing: str, uncertainty: float) -> list[dict[str, Any]]:
+    """What `vision watch` posts in colour mode: every base where the game has it, but those
+    in `places`, and `missing` not seen."""
+    return [{"side": f["side"], "x": places.get(f["id"], (f["x"], f["y"]))[0],
+             "y": places.get(f["id"], (f["x"], f["y"]))[1], "uncertainty": uncertainty,
+             "track": f"{f['side']}#{n}"} for n, f in enumerate(figures) if f["id"] != missing]
+
+
 def walk_camera(page: Page, game: dict[str, Any], walk: Walk, folder: Path) -> None:
-    """What the camera saw (a survivor moved, a zombie not seen), then a photo it cannot read."""
+    """What the camera saw (a survivor moved, a zombie not seen, doubts to check with a tape),
+    a photo it cannot read, then a view the rules cannot measure (two bases overlapping)."""
     now = call(page, "GET", f"/games/{game['id']}")
     figures = [f for f in now["state"]["figures"] if f["status"] in ("standing", "down")]
     zombie = next(f for f in figures if f["side"] == "zombies")
     mover, spot = free_spot(figures, 1.5)
-    seen = []
-    for n, f in enumerate(figures):
-        if f is zombie:
-            continue
-        x, y = spot if f is mover else (f["x"], f["y"])
-        seen.append({"side": f["side"], "x": x, "y": y, "uncertainty": 0.4,  # some to tape
-                     "track": f"{f['side']}#{n}"})
-    answer = call(page, "POST", f"/games/{game['id']}/frames/positions",
-                  {"frame": 1, "mode": "colour",
-                   "table": {"found": True, "markers": [0, 1, 2, 3]}, "figures": seen},
-                  game["token"])
+
+    def post(places: dict[str, tuple[float, float]], uncertainty: float) -> Any:
+        return call(page, "POST", f"/games/{game['id']}/frames/positions",
+                    {"mode": "colour", "table": {"found": True, "markers": [0, 1, 2, 3]},
+                     "figures": seen_from(figures, places, zombie["id"], uncertainty)},
+                    game["token"])
+
+    answer = post({mover["id"]: spot}, 0.4)  # 0.4 in: some zombies near 20 in to tape
     assert answer.get("vanished") == [zombie["id"]], answer
     page.click("#camera-last")
     page.wait_for_selector("[data-camera-figure]")
@@ -406,6 +414,17 @@ def walk_camera(page: Page, game: dict[str, Any], walk: Walk, folder: Path) -> N
     page.set_input_files("#camera-file", str(bad))
     page.wait_for_selector("#camera-error")
     walk.look(page, "camera-error")
+    band = [f for f in figures if f["side"] == "survivors"]
+    a, b = min(((a, b) for a in band for b in band  # the nearest two, not touching
+                if a is not b and math.dist((a["x"], a["y"]), (b["x"], b["y"])) > 1.0),
+               key=lambda p: math.dist((p[0]["x"], p[0]["y"]), (p[1]["x"], p[1]["y"])))
+    d = math.dist((a["x"], a["y"]), (b["x"], b["y"]))
+    over = (b["x"] + (a["x"] - b["x"]) * 0.8 / d, b["y"] + (a["y"] - b["y"]) * 0.8 / d)
+    answer = post({a["id"]: over}, 0.03)  # a's base 0.2 in into b's: nothing can be measured
+    assert answer["checks"]["error"], answer["checks"]
+    page.click("#camera-last")
+    page.wait_for_selector("#camera-checks-error")
+    walk.look(page, "camera-overlap")
 
 
 def walk_window(page: Page, base_url: str, walk: Walk) -> None:
@@ -601,7 +620,13 @@ def test_the_walk_catches_english_and_an_id_put_into_the_french_page(
 
 #: Screens where the service still sends text without its message (the page shows it as it
 #: came, docs/translation.md); strict: the mark must go when the service is done.
-SERVER_LEAKS: dict[tuple[str, str], str] = {}  # (lang, screen) -> what still leaks
+_OVERLAP = ("the camera's view the rules cannot measure names figures by their ids and their "
+            "place in the posted list: 'figures[5] (“m6”): the base overlaps the base of "
+            "figures[1] (“m2”)' (camera.seen.not_arbitrated around scene.overlaps_figure and "
+            "scene.item_at: the scene service/frame_analysis.py builds for rules.uncertain has "
+            "no names)")
+SERVER_LEAKS: dict[tuple[str, str], str] = {  # (lang, screen) -> what still leaks
+    ("fr", "camera-overlap"): _OVERLAP, ("en", "camera-overlap"): _OVERLAP}
 
 
 def _cases() -> Iterator[Any]:

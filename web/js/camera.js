@@ -160,7 +160,7 @@ export class CameraPanel {
           return x.reasons.map((reason, i) => h("li", {}, said(reason, words[i])));
         }))));
     }
-    if (a.checks && a.checks.error) out.push(h("p", { class: "error-text" }, said(a.checks.error, a.checks.error_words)));
+    if (a.checks && a.checks.error) out.push(h("p", { class: "error-text", id: "camera-checks-error" }, said(a.checks.error, a.checks.error_words)));
     return out;
   }
 
