@@ -217,8 +217,9 @@ def _checks(game: Game, placed: Mapping[str, tuple[float, float, float]]) -> dic
         if not f.on_table:
             continue
         x, y, u = placed.get(f.id, (f.x, f.y, 0.0))
+        # names, so the rules' answers and refusals name figures as people do, never by id
         figures.append({"id": f.id, "side": f.side, "x": x, "y": y, "base_mm": f.base_mm,
-                        "uncertainty": u})
+                        "uncertainty": u, "name": f.name, "name_en": f.name_en or f.name})
     questions: list[dict[str, Any]] = [{"ask": "activatable_zombies"}]
     questions += [{"ask": "engaged", "figure": f["id"]} for f in figures
                   if f["side"] == ZOMBIES]
