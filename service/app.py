@@ -33,6 +33,7 @@ __all__ = ["create_app", "services", "Services", "WEB_DIR"]
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 API = "/api/v1"
 MAX_BODY = 1024 * 1024
+SHOWN = 10  # a schema's refusals said in an error; the others are counted
 
 
 class IdConverter(BaseConverter):
@@ -102,8 +103,12 @@ def _errors(app: APIFlask) -> None:
         detail = error.detail if isinstance(error.detail, dict) else {}
         if error.status_code == 422 and detail:  # a request body/query that fails its schema
             problems = _schema_problems(error, detail)
-            words = problems[0][1] if len(problems) == 1 else Message(
-                "service.request.problems", {"problems": [m for _, m in problems]})
+            shown = [m for _, m in problems[:SHOWN]]
+            if len(problems) > SHOWN:
+                shown.append(Message("service.request.more", {"n": len(problems) - SHOWN}))
+            words = shown[-1]
+            for said in reversed(shown[:-1]):  # "a; b; c", the language's way
+                words = Message("service.request.problems", {"first": said, "rest": words})
             body = error_body("invalid_request", words, problems[0][0], lang)
             return body, 422, error.headers
         code = _CODES.get(error.status_code, "http_error")

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from geometry.errors import SurviveUsError
-from i18n import Message
+from i18n import Message, render_text
 
 __all__ = ["add_batch_options", "check_batch_options", "progress_bar"]
 
@@ -44,5 +44,8 @@ def progress_bar(it: Iterable[Any], total: int) -> Iterable[Any]:
     """A tqdm bar of games on stderr, shown only on a terminal."""
     from tqdm import tqdm  # type: ignore[import-untyped]
 
-    shown: Iterable[Any] = tqdm(it, total=total, disable=None, file=sys.stderr, unit="game")
+    from service.jsonio import language
+
+    unit = " " + render_text("cli.progress.unit", {}, language())
+    shown: Iterable[Any] = tqdm(it, total=total, disable=None, file=sys.stderr, unit=unit)
     return shown

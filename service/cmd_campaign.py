@@ -262,14 +262,17 @@ def _done(args: argparse.Namespace, campaign: Campaign) -> int:
 
 
 def summary(campaign: Campaign) -> dict[str, Any]:
-    """The campaign as a player reads it: scenarios, band, next zombie points, the winner."""
+    """The campaign as a player reads it: scenarios, band, next zombie points, the winner;
+    names in French and English beside the ids (`names`), causes as messages
+    (`cause_words`)."""
     catalog = load_catalog()
     cards = load_cards()
     played = {p.number: p for p in campaign.history}
     scenarios = []
     for i, scenario in enumerate(campaign.draw.scenarios):
         entry: dict[str, Any] = {"number": i + 1, "id": scenario,
-                                 "name": cards[scenario].name.en, "kind": cards[scenario].kind}
+                                 "name": cards[scenario].name.en,
+                                 "names": _card(cards[scenario]), "kind": cards[scenario].kind}
         if i + 1 in played:
             entry.update(state="played", winner=played[i + 1].winner)
         else:
@@ -280,10 +283,12 @@ def summary(campaign: Campaign) -> dict[str, Any]:
                                        "options": list(campaign.draw.options)}
         scenarios.append(entry)
     band = []
+    names = _member_names(campaign, catalog)
     for state in campaign.band:
         archetype = catalog.archetypes[state.member.archetype]
         band.append({
-            "id": state.id, "name": state.member.name, "archetype": archetype.id,
+            "id": state.id, "name": state.member.name, "names": names[state.id],
+            "archetype": archetype.id,
             "class": archetype.class_, "status": state.status, "pv": state.pv,
             "wounds": archetype.wounds, "skill": state.member.skill,
             "second_skill": state.member.second_skill,
@@ -291,6 +296,7 @@ def summary(campaign: Campaign) -> dict[str, Any]:
             "cost": figure_cost(state.member, catalog, campaign.settings) if state.alive
             else 0,
             "starting": state.starting, "cause": state.cause,
+            "cause_words": None if state.cause_words is None else dict(state.cause_words),
             "inflicted_by": state.inflicted_by})
     return {
         "name": campaign.roster.name,

@@ -335,7 +335,9 @@ class PathOut(Strict):
                                 "language")
     refused_words: Words | None = Field(default=None, description="`refused` as a message "
                                         "(code and parameters), when it has one")
-    reason: str
+    reason: str = Field(description="why no route reaches the point, in the request's "
+                        "language (empty when one does)")
+    reason_words: Words | None = Field(default=None, description="`reason` as a message")
 
 
 class SightOut(Strict):

@@ -41,10 +41,10 @@ def _problem(error: Mapping[str, Any], field: str) -> Message:
     if kind == "literal_error":
         values = ", ".join(f"'{v}'" for v in _QUOTED.findall(str(ctx.get("expected", ""))))
         return _got(Message("service.field.one_of", {**p, "values": values}), got)
-    for limit, code in (("ge", "service.field.at_least"), ("gt", "service.field.above"),
-                        ("le", "service.field.at_most"), ("lt", "service.field.below")):
-        if limit in ctx and kind.startswith(("greater", "less")):
-            return _got(Message(code, {**p, "limit": _number(ctx[limit])}), got)
+    if kind.startswith(("greater", "less")):
+        bound = _bound(ctx, p)
+        if bound is not None:
+            return _got(bound, got)
     if kind in ("string_too_short", "too_short"):
         return Message("service.field.too_short", {**p, "n": int(ctx.get("min_length", 0))})
     if kind in ("string_too_long", "too_long"):
@@ -53,6 +53,19 @@ def _problem(error: Mapping[str, Any], field: str) -> Message:
     if expected is not None:
         return _got(expected, got)
     return _got(Message("service.field.invalid", p), got)
+
+
+def _bound(ctx: Mapping[str, Any], p: dict[str, Any]) -> Message | None:
+    """A number outside its limits: the limit it broke."""
+    if "ge" in ctx:
+        return Message("service.field.at_least", {**p, "limit": _number(ctx["ge"])})
+    if "gt" in ctx:
+        return Message("service.field.above", {**p, "limit": _number(ctx["gt"])})
+    if "le" in ctx:
+        return Message("service.field.at_most", {**p, "limit": _number(ctx["le"])})
+    if "lt" in ctx:
+        return Message("service.field.below", {**p, "limit": _number(ctx["lt"])})
+    return None
 
 
 def _expected(kind: str, p: dict[str, Any]) -> Message | None:

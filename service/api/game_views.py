@@ -13,7 +13,7 @@ from apiflask import APIBlueprint
 
 from geometry.space import enemies
 from geometry.units import CONTACT_INCHES
-from i18n import Message
+from i18n import Message, render
 from rules import legal
 from rules.actions import Move
 from rules.arbitration import activatable_zombies
@@ -75,16 +75,20 @@ def post_path(game_id: str, body: PathIn) -> dict[str, Any]:
                 math.ceil(path.length / move - 1e-9) if move > 0 else None)
         refused: str | None = None
         refused_words: dict[str, Any] | None = None
+        lang = request_lang()
         try:
             legal.check(game, Move(figure=figure, to=to))
         except IllegalActionError as error:
-            refused = error.text(request_lang())
+            refused = error.text(lang)
             refused_words = None if error.words is None else error.words.to_json()
+        why = getattr(path, "words", None)
         return {"figure": figure, "to": list(to), "reachable": path.reachable,
                 "length": path.length if path.reachable else None,
                 "waypoints": [list(p) for p in path.waypoints], "move": move,
                 "moves": moves, "ap_cost": moves, "legal_now": refused is None,
-                "refused": refused, "refused_words": refused_words, "reason": path.reason}
+                "refused": refused, "refused_words": refused_words,
+                "reason": render(why, lang) if why is not None else path.reason,
+                "reason_words": None if why is None else why.to_json()}
 
     out: dict[str, Any] = services().games.read(game_id, use)
     return out

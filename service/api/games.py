@@ -47,7 +47,7 @@ from service.schemas import (
 )
 from service.storage import gamelog, records
 from service.tokens import new_token
-from service.words import side_word
+from service.words import localized, side_word
 
 bp = APIBlueprint("games", __name__, tag="Games")
 
@@ -58,7 +58,8 @@ def game_out(row: sa.Row[Any], game: Game, version: int | None = None) -> dict[s
     at = row.version if version is None else version
     return {"id": row.id, "version": at, "campaign_id": row.campaign_id,
             "scenario": row.scenario, "seed": row.seed, "deciding": game.current_side(),
-            "terminal": game.is_terminal, "outcome": game.outcome,
+            "terminal": game.is_terminal,
+            "outcome": None if game.outcome is None else localized(game.outcome, request_lang()),
             "state": services().games.state(row.id, at, game), "names": figure_names(game)}
 
 
