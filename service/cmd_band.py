@@ -5,8 +5,8 @@ it exits 0 when the band is legal, 1 when it has errors, 2 when the file is malf
 `--json`, the body is `{"error": {"code", "message", "where"}}`). `band cost FILE` prints the
 costs only. FILE '-' reads standard input. `--settings FILE` reads changed settings (JSON
 object, docs/rules.md names); `--limit N` sets `band_points_limit`. The text is in the
-command's language (`--lang`), members by their names; with `--json` each problem keeps its
-English `message` and `fix` and adds them as messages (`words`, `fix_words`).
+command's language (`--lang`), members by their names; with `--json` each problem says its
+`message` and `fix` in that language and keeps them as messages (`words`, `fix_words`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from rules.catalog import Catalog, load_catalog
 from rules.settings import Settings
 from rules.warband import Roster, RosterError, cost_breakdown, member_name, points, validate
 from service.jsonio import language, print_error, print_json, read_json
-from service.words import said
+from service.words import localized, said
 
 __all__ = ["register", "costs"]
 
@@ -90,7 +90,7 @@ def run_check(args: argparse.Namespace) -> int:
                 "legal": errors == 0,
                 "errors": errors,
                 "warnings": len(problems) - errors,
-                "problems": [p.to_json() for p in problems],
+                "problems": [localized(p.to_json(), language()) for p in problems],
                 "cost": priced,
             }
         )

@@ -28,7 +28,7 @@ from scenarios.cards import Card, Text, load_cards
 from scenarios.play_policy import POLICIES
 from scenarios.setup import DEFAULT_BAND, setup_scenario
 from service.jsonio import language, print_error, print_json
-from service.words import said, say, side_word, status_word
+from service.words import localized, said, say, side_word, status_word
 
 __all__ = ["register", "ScenarioLookupError", "find_card", "listing"]
 
@@ -279,7 +279,8 @@ def run_play(args: argparse.Namespace) -> int:
                  or f.id in referee.state["freed"]]
     out = {"scenario": card.id, "seed": args.seed, "band": band.name,
            "bots": {"survivors": args.survivors, "zombies": args.zombies},
-           "outcome": game.outcome, "turns": game.turn, "actions": len(game.log) - 1,
+           "outcome": None if game.outcome is None else localized(game.outcome, language()),
+           "turns": game.turn, "actions": len(game.log) - 1,
            "result": referee.state["result"], "survivors": survivors,
            "crates_opened": referee.state["crates_opened"],
            "events": referee.state["events"], "arrivals": referee.state["arrivals"],
