@@ -144,9 +144,12 @@ def run_show(args: argparse.Namespace) -> int:
     print(render_text("cli.scenario.zombies_win", {
         "text": _both(card.objectives.zombies.text)}, lang))
     print(render_text("cli.scenario.turns", {"n": card.turns.limit}, lang))
+    catalog = load_catalog()
     for rule in card.special_rules:
-        fr, en = rule.describe()
-        print(render_text("cli.scenario.rule", {"text": {"fr": fr, "en": en}}, lang))
+        said_by = getattr(rule, "words", None)  # its words name the card's groups and items
+        text = said_by(card, catalog) if callable(said_by) else dict(
+            zip(("fr", "en"), rule.describe(), strict=True))
+        print(render_text("cli.scenario.rule", {"text": text}, lang))
     return 0
 
 
