@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.policy import describe, make_policy
+from ai.words import action_message
 from geometry.errors import SurviveUsError
 from i18n import Message
 from rules import legal
@@ -193,7 +194,8 @@ def _ai(game: Game, game_id: str, version: int, ids: Mapping[str, int],
     if end is None and fig is not None:
         end = [fig.x, fig.y]  # an attack or an activation that stays put: it stays here
     out: dict[str, Any] = {
-        "action": act.to_json(), "text": describe(game, act), "explanation": choice.explanation,
+        "action": act.to_json(), "text": describe(game, act),
+        "text_words": action_message(game, act).to_json(), "explanation": choice.explanation,
         "messages": [m.to_json() for m in choice.messages],
         "policy": AI_POLICY, "figure": figure, "end": end, "moves": shown["end"] is not None,
         "tolerance": IN_PLACE_INCHES, "seen": None, "distance": None, "in_place": None,
