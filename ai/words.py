@@ -60,17 +60,13 @@ def who(game: Game, fig_id: str) -> Name:
     return figure_name(game, fig_id)
 
 
-def _names(entry: Any) -> Name:
-    return {"fr": str(entry.name), "en": str(entry.name_en or entry.name)}
-
-
 def thing(game: Game, key: str) -> Said:
     """An item, skill, zombie type or archetype of the rules, or an item of the card."""
     catalog = game.catalog
     for table in (catalog.equipment, catalog.skills, catalog.zombies):
         entry = table.get(key)
         if entry is not None:
-            return _names(entry)
+            return entry.names
     archetype = catalog.archetypes.get(key)
     if archetype is not None:
         return {"fr": archetype.label, "en": archetype.label_en}

@@ -64,8 +64,21 @@ def _to_json(item: DataclassInstance) -> dict[str, JsonValue]:
     return out
 
 
+class Named:
+    """An entry with the rulebook's French `name` and its English `name_en`."""
+
+    __slots__ = ()
+    name: str
+    name_en: str
+
+    @property
+    def names(self) -> dict[str, str]:
+        """Both names, as messages take them ({"fr", "en"})."""
+        return {"fr": self.name, "en": self.name_en or self.name}
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Skill:
+class Skill(Named):
     """A survivor skill. `effect` is what the engine dispatches on; several skills may share one."""
 
     id: str
@@ -86,7 +99,7 @@ class Skill:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Archetype:
+class Archetype(Named):
     """A survivor profile. defense, intelligence and panic are D6 targets ("4+" is 4)."""
 
     id: str
@@ -119,7 +132,7 @@ class Archetype:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Equipment:
+class Equipment(Named):
     """An equipment item; which fields are set depends on `kind` (see equipment.toml)."""
 
     id: str
@@ -149,7 +162,7 @@ class Equipment:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Zombie:
+class Zombie(Named):
     """A zombie type; `from_class` is the survivor class that turns into it when contaminated."""
 
     id: str

@@ -87,7 +87,7 @@ def attack_odds(q: OddsQuestion, catalog: Catalog | None = None,
         if q.mode is not None and q.mode != natural:
             said = _WRONG_MODE[natural]
             raise InvalidActionError(Message(said.code, {
-                "weapon": {"fr": item.name, "en": item.name_en}}), "mode")
+                "weapon": item.names}), "mode")
         mode = natural
     elif mode == "shoot":
         raise InvalidActionError(Message("refusal.odds.shoot_needs_weapon"), "weapon")

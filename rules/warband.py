@@ -697,15 +697,15 @@ def archetype_name(archetype: Archetype, catalog: Catalog) -> Name:
     shared = sum(a.name == archetype.name for a in catalog.archetypes.values()) > 1
     if shared:
         return {"fr": archetype.label, "en": archetype.label_en}
-    return {"fr": archetype.name, "en": archetype.name_en}
+    return archetype.names
 
 
 def skill_name(skill: Skill) -> Name:
-    return {"fr": skill.name, "en": skill.name_en}
+    return skill.names
 
 
 def item_name(item: Equipment) -> Name:
-    return {"fr": item.name, "en": item.name_en}
+    return item.names
 
 
 def points(n: int) -> Message:

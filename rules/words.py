@@ -44,21 +44,21 @@ def item(game: Game, item_id: str | None) -> Words:
     found = game.catalog.equipment.get(item_id)
     if found is None:
         return Message("engine.item.unknown")
-    return {"fr": found.name, "en": found.name_en or found.name}
+    return found.names
 
 
 def skill(game: Game, skill_id: str) -> Words:
     found = game.catalog.skills.get(skill_id)
     if found is None:
         return Message("engine.skill.unknown")
-    return {"fr": found.name, "en": found.name_en or found.name}
+    return found.names
 
 
 def zombie_kind(game: Game, kind: str) -> Words:
     found = game.catalog.zombies.get(kind)
     if found is None:
         return Message("engine.zombie.unknown")
-    return {"fr": found.name, "en": found.name_en or found.name}
+    return found.names
 
 
 def piece(game: Game, piece_id: str) -> Words:

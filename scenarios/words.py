@@ -58,7 +58,7 @@ def item(card: Card | None, catalog: Catalog | None, item_id: str) -> Words:
             return text(own.name)
     found = catalog.equipment.get(item_id) if catalog is not None else None
     if found is not None:
-        return {"fr": found.name, "en": found.name_en}
+        return found.names
     return Message("scenario.unnamed.item")
 
 
@@ -66,14 +66,14 @@ def zombie(catalog: Catalog, kind: str) -> Words:
     found = catalog.zombies.get(kind)
     if found is None:
         return Message("scenario.unnamed.zombie")
-    return {"fr": found.name, "en": found.name_en}
+    return found.names
 
 
 def skill(catalog: Catalog, skill_id: str) -> Words:
     found = catalog.skills.get(skill_id)
     if found is None:
         return Message("scenario.unnamed.skill")
-    return {"fr": found.name, "en": found.name_en}
+    return found.names
 
 
 def archetype(catalog: Catalog, archetype_id: str) -> Words:

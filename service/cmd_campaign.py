@@ -359,12 +359,12 @@ def _member_names(campaign: Campaign, catalog: Catalog) -> dict[str, Name]:
 
 def _skill(catalog: Catalog, key: str) -> Name | str:
     skill = catalog.skills.get(key)
-    return key if skill is None else {"fr": skill.name, "en": skill.name_en}
+    return key if skill is None else skill.names
 
 
 def _item(catalog: Catalog, key: str) -> Name | str:
     item = catalog.equipment.get(key)
-    return key if item is None else {"fr": item.name, "en": item.name_en}
+    return key if item is None else item.names
 
 
 def _shares(counts: dict[str, int]) -> list[Message] | Message:

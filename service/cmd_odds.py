@@ -46,7 +46,7 @@ def profile_name(catalog: Catalog, profile: str) -> Name | str:
         return {"fr": a.label, "en": a.label_en}
     if profile in catalog.zombies:
         z = catalog.zombies[profile]
-        return {"fr": z.name, "en": z.name_en}
+        return z.names
     return profile
 
 
@@ -72,8 +72,7 @@ def odds_words(q: OddsQuestion, result: dict[str, Any], catalog: Catalog) -> Mes
                          "target": profile_name(catalog, q.target), "hit": hit, "save": save}
     if q.weapon and q.weapon in catalog.equipment:
         item = catalog.equipment[q.weapon]
-        return Message("cli.odds.attack_weapon", {**p, "weapon": {"fr": item.name,
-                                                                  "en": item.name_en}})
+        return Message("cli.odds.attack_weapon", {**p, "weapon": item.names})
     return Message("cli.odds.attack", p)
 
 

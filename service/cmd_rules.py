@@ -59,7 +59,7 @@ def summary(catalog: Catalog, lang: str = "en") -> str:
     fr = lang == "fr"
     lines = [render_text("cli.rules.archetypes", {"n": len(catalog.archetypes)}, lang)]
     for a in catalog.archetypes.values():
-        skills = [{"fr": s.name, "en": s.name_en} for s in catalog.skills_of(a)]
+        skills = [s.names for s in catalog.skills_of(a)]
         lines.append("  " + render_text("cli.rules.archetype", {
             "name": a.label if fr else a.label_en, "class": class_name(a.class_),
             "cost": _points(a.cost), "move": a.move, "wounds": a.wounds, "attack": a.attack,
@@ -68,19 +68,19 @@ def summary(catalog: Catalog, lang: str = "en") -> str:
     lines += ["", render_text("cli.rules.zombies", {"n": len(catalog.zombies)}, lang)]
     for z in catalog.zombies.values():
         lines.append("  " + render_text("cli.rules.zombie", {
-            "name": {"fr": z.name, "en": z.name_en}, "cost": _points(z.cost), "move": z.move,
+            "name": z.names, "cost": _points(z.cost), "move": z.move,
             "wounds": z.wounds, "attack": z.attack, "defense": z.defense,
             "class": class_name(z.from_class)}, lang))
     lines += ["", render_text("cli.rules.equipment", {"n": len(catalog.equipment)}, lang)]
     for e in catalog.equipment.values():
         lines.append("  " + render_text("cli.rules.item", {
-            "name": {"fr": e.name, "en": e.name_en}, "kind": _KINDS.get(e.kind, e.kind),
+            "name": e.names, "kind": _KINDS.get(e.kind, e.kind),
             "load": e.encumbrance, "rarity": "X" if e.rarity is None else str(e.rarity),
             "text": {"fr": e.text_fr, "en": e.text_en}}, lang))
     lines += ["", render_text("cli.rules.skills", {"n": len(catalog.skills)}, lang)]
     for s in catalog.skills.values():
         lines.append("  " + render_text("cli.rules.skill", {
-            "name": {"fr": s.name, "en": s.name_en}, "cost": _points(s.cost),
+            "name": s.names, "cost": _points(s.cost),
             "text": {"fr": s.text_fr, "en": s.text_en}}, lang))
     return "\n".join(lines)
 
