@@ -37,7 +37,8 @@ from rules.actions import (
     UseSkill,
     actor,
 )
-from rules.names import figure_name, number_of
+from rules.names import number_of
+from rules.words import who  # a figure as a person calls it ("Rôdeur 4"; "Lucas")
 
 if TYPE_CHECKING:
     from rules.game import Game
@@ -53,11 +54,6 @@ SIDES = {"zombies": Message("ai.side.zombies"), "survivors": Message("ai.side.su
 DIRECTIONS = (Message("dir.east"), Message("dir.north_east"), Message("dir.north"),
               Message("dir.north_west"), Message("dir.west"), Message("dir.south_west"),
               Message("dir.south"), Message("dir.south_east"))
-
-
-def who(game: Game, fig_id: str) -> Name:
-    """A figure as a person calls it ("Rôdeur 4" / "Walker 4"; "Lucas")."""
-    return figure_name(game, fig_id)
 
 
 def thing(game: Game, key: str) -> Said:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from i18n import Message, Name
-from rules.names import figure_name, number_of
+from rules.names import number_of
+from rules.words import who as figure  # a figure as a person calls it
 
 if TYPE_CHECKING:
     from rules.catalog import Catalog
@@ -82,10 +83,6 @@ def archetype(catalog: Catalog, archetype_id: str) -> Words:
     if found is None:
         return Message("scenario.unnamed.archetype")
     return {"fr": found.label, "en": found.label_en}
-
-
-def figure(game: Game, figure_id: str) -> Name:
-    return figure_name(game, figure_id)
 
 
 def piece(game: Game, piece_id: str) -> Words:
