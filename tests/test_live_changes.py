@@ -40,8 +40,8 @@ def test_a_change_recorded_meanwhile_by_another_worker_wins(
                     headers=auth(game["token"]))
     error = error_of(lost, 409)
     assert error["code"] == "stale_version" and lost.json["error"]["version"] == 1
-    assert error["message"] == (f"game {game['id']} is at version 1, not 0: reload it and "
-                                "try again")
+    assert error["message"] == ("this game has moved on since your page last read it (now at "
+                                "move 1, your page had 0): reload it and try again")
     monkeypatch.setattr(Game, "apply", apply)
     export = one.get(f"{url}/export").json["export"]
     assert [e["action"] for e in export["log"][1:]] == [theirs]  # only the winner's action
