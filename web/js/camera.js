@@ -248,7 +248,7 @@ export class CameraPanel {
     for (const id of flagged) {
       const f = a.figures.find((g) => g.id === id);
       const at = f && (f.camera || f.game);
-      if (at) nodes.push(label(at[0], at[1] + 0.75, "📏", { class: "cam-tape", "data-camera-tape": id }));
+      if (at) nodes.push(label(at[0], at[1] + 0.75, "↔", { class: "cam-tape", "data-camera-tape": id }));
     }
     return nodes;
   }
