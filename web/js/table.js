@@ -113,6 +113,7 @@ export class TableView {
     zones.replaceChildren();
     pieces.replaceChildren();
     this.layers.labels.replaceChildren();
+    const placed = []; // zone labels drawn so far, so that nested zones' names do not overlap
     for (const piece of terrain) {
       const name = named(piece);
       const title = name ? el("title") : null;
@@ -121,8 +122,10 @@ export class TableView {
         const kind = piece.zone_kind || "zone";
         const g = el("g", { class: `zone zone-${kind}`, "data-terrain-id": piece.id }, [title]);
         g.appendChild(el("polygon", { points: points(piece.polygon) }));
-        const [cx, cy] = centroid(piece.polygon);
-        if (name) this.layers.labels.appendChild(label(cx, cy, name, { class: "zone-label" }));
+        if (name) {
+          const [cx, cy] = clearOf(placed, centroid(piece.polygon), name);
+          this.layers.labels.appendChild(label(cx, cy, name, { class: "zone-label" }));
+        }
         zones.appendChild(g);
         continue;
       }
@@ -383,6 +386,17 @@ function svg_capture(svg, id) {
 
 function mid(a, b) {
   return { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+}
+
+/** Where a zone's name goes: at `at`, moved down a line at a time while it would overlap a
+ * name already in `placed` (a zone inside another, such as a helipad on a square, shares its
+ * centre). Widths are estimated from the label's font size (0.5 in, about 0.3 in a letter). */
+function clearOf(placed, at, text) {
+  const half = text.length * 0.15;
+  let [x, y] = at;
+  while (placed.some((p) => Math.abs(p.y - y) < 0.6 && Math.abs(p.x - x) < p.half + half)) y += 0.6;
+  placed.push({ x, y, half });
+  return [x, y];
 }
 
 /** The centroid of a polygon (area-weighted), for zone labels. */
