@@ -63,10 +63,12 @@ def _closed_port() -> int:
         return int(s.getsockname()[1])  # closed when the block ends: nobody listens
 
 
-@pytest.mark.parametrize("address", [f"tcp://127.0.0.1:{_closed_port()}", "no-port-here",
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:CLOSED", "no-port-here",
                                      "tcp://nohost.invalid:8786"])
 def test_unreachable_scheduler_is_a_clear_error(address: str,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    # the closed port is chosen when the test runs, so that every worker collects the same ids
+    address = address.replace("CLOSED", str(_closed_port()))
     assert main(["simulate", *ARGS, "--cluster", address]) == 2
     captured = capsys.readouterr()
     error = json.loads(captured.out)["error"]
