@@ -9,19 +9,18 @@ from typing import Any
 
 from geometry.errors import SurviveUsError
 from i18n import Message, render_text
+from service.helptext import HelpText
 
 __all__ = ["add_batch_options", "check_batch_options", "progress_bar"]
 
 
-def add_batch_options(cmd: argparse.ArgumentParser) -> None:
+def add_batch_options(cmd: argparse.ArgumentParser, t: HelpText) -> None:
     """--zombies, --survivors, --band, --jobs and --cluster."""
     cmd.add_argument("--zombies", default="tactician")
     cmd.add_argument("--survivors", default="bot")
-    cmd.add_argument("--band", help="band JSON file or example band name")
-    cmd.add_argument("--jobs", type=int, default=1, help="processes (default 1)")
-    cmd.add_argument("--cluster", metavar="ADDRESS",
-                     help="play on the Dask cluster whose scheduler is at ADDRESS "
-                     "(tcp://host:8786) instead of local processes")
+    cmd.add_argument("--band", help=t("help.batch.band"))
+    cmd.add_argument("--jobs", type=int, default=1, help=t("help.batch.jobs"))
+    cmd.add_argument("--cluster", metavar="ADDRESS", help=t("help.batch.cluster"))
 
 
 def check_batch_options(args: argparse.Namespace,

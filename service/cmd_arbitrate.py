@@ -13,19 +13,16 @@ from ai.words import said
 from geometry.errors import SurviveUsError
 from i18n import Message
 from service.explain import arbitrate_explained
+from service.helptext import HelpText
 from service.jsonio import language, print_error, print_json, read_json
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, t: HelpText) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "arbitrate",
-        help="answer distance, sight, activation, contact, shooting and path questions",
-        description='Reads {"scene": SCENE, "questions": [...]} from FILE or stdin and '
-        'prints {"answers": [...]}. A bad request prints {"error": ...} and exits 2.',
-    )
-    parser.add_argument("file", nargs="?", help="request JSON (default: stdin)")
-    parser.add_argument("--json", action="store_true", help="accepted for symmetry; output is JSON")
-    parser.add_argument("--explain", action="store_true", help="print the explanations as text")
+        "arbitrate", help=t("help.arbitrate"), description=t("help.arbitrate.description"))
+    parser.add_argument("file", nargs="?", help=t("help.arbitrate.file"))
+    parser.add_argument("--json", action="store_true", help=t("help.arbitrate.json"))
+    parser.add_argument("--explain", action="store_true", help=t("help.arbitrate.explain"))
     parser.set_defaults(func=run)
 
 

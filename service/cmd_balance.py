@@ -24,6 +24,7 @@ from typing import Any
 from geometry.errors import SurviveUsError
 from i18n import Message
 from service.batch_options import add_batch_options, check_batch_options, progress_bar
+from service.helptext import HelpText
 from service.jsonio import language, os_reason, print_error, print_json, read_json
 
 __all__ = ["register", "BalanceError"]
@@ -33,26 +34,22 @@ class BalanceError(SurviveUsError, ValueError):
     code = "bad_balance"
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, t: HelpText) -> None:
     cmd: argparse.ArgumentParser = sub.add_parser(
-        "balance", help="zombie points for a 50%% zombie win rate, per scenario card",
-        description="Play each card at several zombie point levels and estimate where the "
-        "zombie player wins half the games (logistic fit, and interpolation), with a plot.")
-    cmd.add_argument("--cards", default="all", help="'all' or card ids, comma-separated")
+        "balance", help=t("help.balance"), description=t("help.balance.description"))
+    cmd.add_argument("--cards", default="all", help=t("help.balance.cards"))
     levels = cmd.add_mutually_exclusive_group()
-    levels.add_argument("--points", help="zombie point levels, comma-separated (every card)")
-    levels.add_argument("--factors", help="levels as factors of each card's own points, "
-                        "comma-separated (e.g. 0.25,0.5,1,1.5)")
-    cmd.add_argument("--games", type=int, help="games a level")
+    levels.add_argument("--points", help=t("help.balance.points"))
+    levels.add_argument("--factors", help=t("help.balance.factors"))
+    cmd.add_argument("--games", type=int, help=t("help.balance.games"))
     cmd.add_argument("--seed", type=int, default=0)
-    add_batch_options(cmd)
-    cmd.add_argument("--plot", metavar="FILE", help="write the plot (.svg or .png)")
-    cmd.add_argument("--out", metavar="FILE", help="write the markdown table")
-    cmd.add_argument("--save", metavar="FILE", help="write the JSON report")
+    add_batch_options(cmd, t)
+    cmd.add_argument("--plot", metavar="FILE", help=t("help.balance.plot"))
+    cmd.add_argument("--out", metavar="FILE", help=t("help.balance.out"))
+    cmd.add_argument("--save", metavar="FILE", help=t("help.balance.save"))
     cmd.add_argument("--from", dest="source", metavar="FILE", action="append",
-                     help="a saved JSON report (repeat to join reports of other cards "
-                     "played the same way): redraw without playing")
-    cmd.add_argument("--json", action="store_true", help="print the JSON report")
+                     help=t("help.balance.from"))
+    cmd.add_argument("--json", action="store_true", help=t("help.balance.json"))
     cmd.set_defaults(func=run)
 
 

@@ -21,29 +21,24 @@ from i18n import Message, render_text
 from rules.catalog import Catalog, load_catalog
 from rules.settings import Settings
 from rules.warband import Roster, RosterError, cost_breakdown, member_name, points, validate
+from service.helptext import HelpText
 from service.jsonio import language, print_error, print_json, read_json
 from service.words import localized, said
 
 __all__ = ["register", "costs"]
 
 
-def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "band", help="check a survivors' band (roster) and price it"
-    )
+def register(sub: Any, t: HelpText) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser("band", help=t("help.band"))
     actions = parser.add_subparsers(dest="band_command", required=True, metavar="ACTION")
-    check = actions.add_parser(
-        "check",
-        help="list every rule the band breaks, and its costs",
-        description="Exit 0 when legal, 1 when the band breaks a rule, 2 when the file is "
-        "malformed.",
-    )
-    cost = actions.add_parser("cost", help="print the band's and each figure's cost")
+    check = actions.add_parser("check", help=t("help.band.check"),
+                               description=t("help.band.check.description"))
+    cost = actions.add_parser("cost", help=t("help.band.cost"))
     for action, func in ((check, run_check), (cost, run_cost)):
-        action.add_argument("file", help="band JSON file ('-' for stdin)")
-        action.add_argument("--json", action="store_true", help="print JSON")
-        action.add_argument("--settings", help="JSON file of changed settings")
-        action.add_argument("--limit", type=int, help="band_points_limit, in points")
+        action.add_argument("file", help=t("help.band.file"))
+        action.add_argument("--json", action="store_true", help=t("help.json"))
+        action.add_argument("--settings", help=t("help.band.settings"))
+        action.add_argument("--limit", type=int, help=t("help.band.limit"))
         action.set_defaults(func=func)
 
 

@@ -51,6 +51,7 @@ from scenarios.campaign_record import (
 )
 from scenarios.cards import Card, load_cards
 from service.cmd_scenarios import kind_word
+from service.helptext import HelpText
 from service.jsonio import language, os_reason, print_error, print_json, read_json
 from service.words import NONE, said, status_word
 
@@ -59,76 +60,58 @@ __all__ = ["register", "summary"]
 T = TypeVar("T")
 
 
-def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "campaign", help="campaign draws and campaign records")
+def register(sub: Any, t: HelpText) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser("campaign", help=t("help.campaign"))
     actions = parser.add_subparsers(dest="campaign_command", required=True, metavar="ACTION")
-    draw = actions.add_parser(
-        "draw", help="draw the scenarios of a campaign",
-        description="1D6 per regular scenario, re-rolling repeats; then 1D6 on the conclusive "
-        "table: 1 the zombie player chooses, 6 the survivors choose, 2-5 conclusive 1-4.")
+    draw = actions.add_parser("draw", help=t("help.campaign.draw"),
+                              description=t("help.campaign.draw.description"))
     draw.add_argument("--length", type=int, required=True,
-                      help=f"scenarios in all, {MIN_LENGTH} to {MAX_LENGTH} (the last is "
-                      "conclusive)")
+                      help=t("help.campaign.draw.length", low=MIN_LENGTH, high=MAX_LENGTH))
     draw.add_argument("--seed", type=int, required=True)
-    draw.add_argument("--json", action="store_true", help="print JSON")
+    draw.add_argument("--json", action="store_true", help=t("help.json"))
     draw.set_defaults(func=run_draw)
 
-    new = actions.add_parser(
-        "new", help="start a campaign record for a band",
-        description="Checks the band (errors refuse it), draws the scenarios and prints the "
-        "campaign record as JSON, or writes it to --out.")
-    new.add_argument("--band", required=True, help="the band's roster (JSON)")
+    new = actions.add_parser("new", help=t("help.campaign.new"),
+                             description=t("help.campaign.new.description"))
+    new.add_argument("--band", required=True, help=t("help.campaign.new.band"))
     new.add_argument("--length", type=int, required=True,
-                     help=f"scenarios in all, {MIN_LENGTH} to {MAX_LENGTH}")
-    new.add_argument("--seed", type=int, required=True, help="seed of the draw")
-    new.add_argument("--out", help="write the record to this file instead of printing it")
+                     help=t("help.campaign.new.length", low=MIN_LENGTH, high=MAX_LENGTH))
+    new.add_argument("--seed", type=int, required=True, help=t("help.campaign.new.seed"))
+    new.add_argument("--out", help=t("help.campaign.new.out"))
     new.add_argument("--zombie-player", action="append", dest="zombie_players",
-                     metavar="NAME", help="a zombie player's name (repeat for several; "
-                     "default: one player, 'zombies')")
-    new.add_argument("--settings", help="a JSON file of changed settings (docs/rules.md)")
-    new.add_argument("--json", action="store_true",
-                     help="with --out, print the record as JSON too")
+                     metavar="NAME", help=t("help.campaign.new.zombie_player"))
+    new.add_argument("--settings", help=t("help.campaign.new.settings"))
+    new.add_argument("--json", action="store_true", help=t("help.campaign.new.json"))
     new.set_defaults(func=run_new)
 
-    show = actions.add_parser("show", help="show a campaign record")
-    show.add_argument("file", help="the campaign record")
-    show.add_argument("--json", action="store_true", help="print JSON")
+    show = actions.add_parser("show", help=t("help.campaign.show"))
+    show.add_argument("file", help=t("help.campaign.show.file"))
+    show.add_argument("--json", action="store_true", help=t("help.json"))
     show.set_defaults(func=run_show)
 
-    record = actions.add_parser(
-        "record", help="record a finished scenario in a campaign",
-        description="Replays the game export ({\"start\", \"log\"}), then applies its result: "
-        "the dead and contaminated leave, down survivors roll to recover (D8), the winner's "
-        "reward, the consequence roll. The campaign file is rewritten in place.")
-    record.add_argument("file", help="the campaign record (rewritten)")
-    record.add_argument("--game", required=True, help="the finished game's export (JSON)")
-    record.add_argument("--seed", type=int, required=True,
-                        help="seed of the dice rolled after the game")
-    record.add_argument("--dice", help="dice rolled on the real table, used before the seed, "
-                        "e.g. 4,2 (D8 rolls in band order, then the consequence roll)")
-    record.add_argument("--reroll", action="store_true",
-                        help="ask the Prof's re-roll of the consequence roll (pragmatique)")
-    record.add_argument("--zombies", help="a JSON file mapping zombie ids to the zombie "
-                        "player controlling them (several zombie players, D24)")
-    record.add_argument("--scenario", help="the scenario played (default: the next one; "
-                        "names the last one when a player chooses it)")
-    record.add_argument("--json", action="store_true", help="print JSON")
+    record = actions.add_parser("record", help=t("help.campaign.record"),
+                                description=t("help.campaign.record.description"))
+    record.add_argument("file", help=t("help.campaign.record.file"))
+    record.add_argument("--game", required=True, help=t("help.campaign.record.game"))
+    record.add_argument("--seed", type=int, required=True, help=t("help.campaign.record.seed"))
+    record.add_argument("--dice", help=t("help.campaign.record.dice"))
+    record.add_argument("--reroll", action="store_true", help=t("help.campaign.record.reroll"))
+    record.add_argument("--zombies", help=t("help.campaign.record.zombies"))
+    record.add_argument("--scenario", help=t("help.campaign.record.scenario"))
+    record.add_argument("--json", action="store_true", help=t("help.json"))
     record.set_defaults(func=run_record)
 
-    choose = actions.add_parser("choose", help="name the last scenario when a player "
-                                "chooses it (conclusive roll 1 or 6)")
+    choose = actions.add_parser("choose", help=t("help.campaign.choose"))
     choose.add_argument("file")
     choose.add_argument("--scenario", required=True)
-    choose.add_argument("--json", action="store_true", help="print JSON")
+    choose.add_argument("--json", action="store_true", help=t("help.json"))
     choose.set_defaults(func=run_choose)
 
-    heal = actions.add_parser("heal", help="heal a member between scenarios (D30): premiers "
-                              "soins once per target, or one use of a healing item")
+    heal = actions.add_parser("heal", help=t("help.campaign.heal"))
     heal.add_argument("file")
-    heal.add_argument("--target", required=True, help="the member healed")
-    heal.add_argument("--healer", help="the member healing (default: the target)")
-    heal.add_argument("--json", action="store_true", help="print JSON")
+    heal.add_argument("--target", required=True, help=t("help.campaign.heal.target"))
+    heal.add_argument("--healer", help=t("help.campaign.heal.healer"))
+    heal.add_argument("--json", action="store_true", help=t("help.json"))
     heal.set_defaults(func=run_heal)
 
 

@@ -15,6 +15,7 @@ from geometry.space import Space
 from i18n import Message, render_text
 from rules.arbitration import activatable_zombies, enemies, shooting_targets
 from scenarios.tables import load_table, table_data, table_names
+from service.helptext import HelpText
 from service.jsonio import language, print_error
 from service.words import say
 
@@ -23,11 +24,10 @@ PISTOL_RANGE = 20.0
 NOBODY = Message("service.explain.nobody")
 
 
-def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "demo", help="arbitrate a bundled demo table and print it readably"
-    )
-    parser.add_argument("table", nargs="?", default="street", help=", ".join(table_names()))
+def register(sub: Any, t: HelpText) -> None:
+    parser: argparse.ArgumentParser = sub.add_parser("demo", help=t("help.demo"))
+    parser.add_argument("table", nargs="?", default="street",
+                        help=t("help.demo.table", names=", ".join(table_names())))
     parser.set_defaults(func=run)
 
 

@@ -8,27 +8,24 @@ from typing import Any
 
 from geometry.errors import SurviveUsError
 from i18n import Message, render
+from service.helptext import HelpText
 from service.jsonio import language, print_error, print_json
 from vision.layout import DEFAULT_LAYOUT, Layout
 
 PAPERS = ("A4", "Letter")  # vision.sheets (fpdf, OpenCV) is imported only when run
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, t: HelpText) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
-        "markers", help="print true-size corner markers and tag stickers (PDF)",
-        description="Writes a PDF to print at actual size: the four corner markers with "
-                    "their ids and table positions, and a sheet of figure tags on base-size "
-                    "stickers. Measure the 1 in check bar after printing.")
-    p.add_argument("--out", required=True, metavar="FILE", help="the PDF to write")
+        "markers", help=t("help.markers"), description=t("help.markers.description"))
+    p.add_argument("--out", required=True, metavar="FILE", help=t("help.markers.out"))
     p.add_argument("--table-width", type=float, metavar="IN",
-                   help="table width in inches (default 31.4961, 80 cm)")
-    p.add_argument("--table-depth", type=float, metavar="IN", help="table depth in inches")
+                   help=t("help.markers.table_width"))
+    p.add_argument("--table-depth", type=float, metavar="IN",
+                   help=t("help.markers.table_depth"))
     p.add_argument("--paper", choices=PAPERS, default="A4")
-    p.add_argument("--charuco", action="store_true",
-                   help="add the ChArUco board page for `vision lens`")
-    p.add_argument("--calibration", metavar="FILE",
-                   help="calibration file whose layout (marker sizes, ids...) to print")
+    p.add_argument("--charuco", action="store_true", help=t("help.markers.charuco"))
+    p.add_argument("--calibration", metavar="FILE", help=t("help.markers.calibration"))
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
 

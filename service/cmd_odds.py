@@ -14,15 +14,15 @@ from geometry.errors import SurviveUsError
 from i18n import Message, Name, render, render_text
 from rules.catalog import Catalog, load_catalog
 from rules.odds import OddsQuestion, attack_odds
+from service.helptext import HelpText
 from service.jsonio import language, print_error, print_json
 
 __all__ = ["register", "odds_words", "profile_name"]
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, t: HelpText) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
-        "odds", help="exact chances of one attack die",
-        description="Profiles are archetype or zombie ids (see `survive-us rules dump`).")
+        "odds", help=t("help.odds"), description=t("help.odds.description"))
     p.add_argument("--attacker", required=True)
     p.add_argument("--target", required=True)
     p.add_argument("--weapon")
@@ -30,11 +30,10 @@ def register(sub: Any) -> None:
     p.add_argument("--attacker-skill", action="append", default=[], metavar="SKILL")
     p.add_argument("--target-skill", action="append", default=[], metavar="SKILL")
     p.add_argument("--target-item", action="append", default=[], metavar="ITEM",
-                   help="protection, couvercle_de_poubelle, casque")
-    p.add_argument("--target-moves", type=int, default=0,
-                   help="moves the target made this turn (each beyond the 2nd: D -1)")
+                   help=t("help.odds.target_item"))
+    p.add_argument("--target-moves", type=int, default=0, help=t("help.odds.target_moves"))
     p.add_argument("--target-panicked", action="store_true")
-    p.add_argument("--alone", action="store_true", help="no friend within 5 in (rien à perdre)")
+    p.add_argument("--alone", action="store_true", help=t("help.odds.alone"))
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run)
 

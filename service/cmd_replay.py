@@ -18,17 +18,16 @@ from rules.actions import parse_action
 from rules.errors import InvalidActionError
 from rules.game import Game
 from scenarios import play as _scenario_play  # noqa: F401  (rebuilds refereed games)
+from service.helptext import HelpText
 from service.jsonio import language, print_error, print_json, read_json
 from service.words import said, side_word
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, t: HelpText) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
-        "replay", help="rebuild a game from its exported record",
-        description="FILE is what a game exports: {\"start\": STATE, \"log\": [...]}. "
-        "Prints the final state (--json) or the story of the game.")
-    p.add_argument("file", nargs="?", help="the record (default: stdin)")
-    p.add_argument("--json", action="store_true", help="print the rebuilt state as JSON")
+        "replay", help=t("help.replay"), description=t("help.replay.description"))
+    p.add_argument("file", nargs="?", help=t("help.replay.file"))
+    p.add_argument("--json", action="store_true", help=t("help.replay.json"))
     p.set_defaults(func=run)
 
 

@@ -18,22 +18,19 @@ from geometry.errors import DataError
 from i18n import Message, render_text
 from rules.catalog import Catalog, load_catalog
 from rules.warband import class_name
+from service.helptext import HelpText
 from service.jsonio import language
 
 __all__ = ["register"]
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, t: HelpText) -> None:
     """Add `rules` and its actions to the CLI's subparsers."""
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "rules", help="show the rules data (archetypes, zombies, equipment, skills)"
-    )
+    parser: argparse.ArgumentParser = sub.add_parser("rules", help=t("help.rules"))
     actions = parser.add_subparsers(dest="rules_command", required=True, metavar="ACTION")
-    dump = actions.add_parser("dump", help="print the loaded and validated rules data")
-    dump.add_argument("--json", action="store_true", help="print JSON")
-    dump.add_argument(
-        "--data-dir", type=Path, default=None, help="read the TOML files from this directory"
-    )
+    dump = actions.add_parser("dump", help=t("help.rules.dump"))
+    dump.add_argument("--json", action="store_true", help=t("help.json"))
+    dump.add_argument("--data-dir", type=Path, default=None, help=t("help.rules.dump.data_dir"))
     dump.set_defaults(func=run_dump)
 
 

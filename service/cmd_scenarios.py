@@ -27,6 +27,7 @@ from rules.warband import Roster, example_bands
 from scenarios.cards import Card, Text, load_cards
 from scenarios.play_policy import POLICIES
 from scenarios.setup import DEFAULT_BAND, setup_scenario
+from service.helptext import HelpText
 from service.jsonio import language, print_error, print_json
 from service.words import localized, said, say, side_word, status_word
 
@@ -37,53 +38,49 @@ class ScenarioLookupError(SurviveUsError, ValueError):
     code = "unknown_scenario"
 
 
-def register(sub: Any) -> None:
-    many: argparse.ArgumentParser = sub.add_parser("scenarios", help="list the scenario cards")
+def register(sub: Any, t: HelpText) -> None:
+    many: argparse.ArgumentParser = sub.add_parser("scenarios", help=t("help.scenarios"))
     actions = many.add_subparsers(dest="scenarios_command", required=True, metavar="ACTION")
-    listed = actions.add_parser("list", help="the ten cards in draw order")
-    listed.add_argument("--json", action="store_true", help="print JSON")
+    listed = actions.add_parser("list", help=t("help.scenarios.list"))
+    listed.add_argument("--json", action="store_true", help=t("help.json"))
     listed.set_defaults(func=run_list)
 
-    one: argparse.ArgumentParser = sub.add_parser("scenario", help="show or set up a card")
+    one: argparse.ArgumentParser = sub.add_parser("scenario", help=t("help.scenario"))
     actions = one.add_subparsers(dest="scenario_command", required=True, metavar="ACTION")
-    show = actions.add_parser("show", help="the whole card")
-    show.add_argument("id", help="card id (see `survive-us scenarios list`)")
-    show.add_argument("--json", action="store_true", help="print JSON")
+    show = actions.add_parser("show", help=t("help.scenario.show"))
+    show.add_argument("id", help=t("help.scenario.id"))
+    show.add_argument("--json", action="store_true", help=t("help.json"))
     show.set_defaults(func=run_show)
-    setup = actions.add_parser(
-        "setup", help="roll the random conditions, buy and place the zombies, place the band",
-        description="Everything comes from the seed: the same seed gives the same set-up.")
-    setup.add_argument("id", help="card id (see `survive-us scenarios list`)")
+    setup = actions.add_parser("setup", help=t("help.scenario.setup"),
+                               description=t("help.scenario.setup.description"))
+    setup.add_argument("id", help=t("help.scenario.id"))
     setup.add_argument("--seed", type=int, required=True)
-    setup.add_argument("--band", default=DEFAULT_BAND,
-                       help="band JSON file, or the name of an example band "
-                       f"({', '.join(sorted(example_bands()))}); default {DEFAULT_BAND}")
-    setup.add_argument("--table", help="play on another table: a demo table or 'town'")
+    setup.add_argument("--band", default=DEFAULT_BAND, help=t(
+        "help.scenario.setup.band", names=", ".join(sorted(example_bands())),
+        default=DEFAULT_BAND))
+    setup.add_argument("--table", help=t("help.scenario.table"))
     setup.add_argument("--module", action="append", default=[], metavar="ID[:key=value,...]",
-                       help="add an optional rule module (repeatable; docs/modules.md)")
-    setup.add_argument("--unbalanced", action="store_true",
-                       help="allow module points that differ between the sides")
-    setup.add_argument("--json", action="store_true", help="print JSON")
+                       help=t("help.scenario.module"))
+    setup.add_argument("--unbalanced", action="store_true", help=t("help.scenario.unbalanced"))
+    setup.add_argument("--json", action="store_true", help=t("help.json"))
     setup.set_defaults(func=run_setup)
-    play = actions.add_parser(
-        "play", help="play the card to the end with bots on both sides",
-        description="Sets the card up from the seed and plays it with the rules engine and "
-        "its referee; the bots' own dice come from the seed too. The real AI is ai/.")
-    play.add_argument("id", help="card id (see `survive-us scenarios list`)")
+    play = actions.add_parser("play", help=t("help.scenario.play"),
+                              description=t("help.scenario.play.description"))
+    play.add_argument("id", help=t("help.scenario.id"))
     play.add_argument("--seed", type=int, required=True)
     play.add_argument("--band", default=DEFAULT_BAND,
-                      help=f"band JSON file or example band name; default {DEFAULT_BAND}")
-    play.add_argument("--turns", type=int, help="turn limit instead of the card's")
-    play.add_argument("--table", help="play on another table: a demo table or 'town'")
+                      help=t("help.scenario.play.band", default=DEFAULT_BAND))
+    play.add_argument("--turns", type=int, help=t("help.scenario.play.turns"))
+    play.add_argument("--table", help=t("help.scenario.table"))
     play.add_argument("--module", action="append", default=[], metavar="ID[:key=value,...]",
-                      help="add an optional rule module (repeatable; docs/modules.md)")
-    play.add_argument("--unbalanced", action="store_true",
-                      help="allow module points that differ between the sides")
-    for side in ("survivors", "zombies"):
-        play.add_argument(f"--{side}", choices=sorted(POLICIES), default="greedy",
-                          help=f"the {side}' bot (default greedy)")
-    play.add_argument("--record", help="write the game's record (for `survive-us replay`)")
-    play.add_argument("--json", action="store_true", help="print JSON")
+                      help=t("help.scenario.module"))
+    play.add_argument("--unbalanced", action="store_true", help=t("help.scenario.unbalanced"))
+    play.add_argument("--survivors", choices=sorted(POLICIES), default="greedy",
+                      help=t("help.scenario.play.survivors"))
+    play.add_argument("--zombies", choices=sorted(POLICIES), default="greedy",
+                      help=t("help.scenario.play.zombies"))
+    play.add_argument("--record", help=t("help.scenario.play.record"))
+    play.add_argument("--json", action="store_true", help=t("help.json"))
     play.set_defaults(func=run_play)
 
 

@@ -12,22 +12,19 @@ import argparse
 import sys
 from typing import Any
 
+from service.helptext import HelpText
+
 __all__ = ["register", "run"]
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, t: HelpText) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "serve", help="serve the HTTP API and the page",
-        description="Serves /api/v1 (OpenAPI at /openapi.json) and the page at /.")
+        "serve", help=t("help.serve"), description=t("help.serve.description"))
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--db", help="database URL or SQLite file (default: DATABASE_URL, "
-                        "else ./data/survive-us.sqlite3)")
-    parser.add_argument("--threads", type=int, default=64,
-                        help="worker threads (each open page's live event stream holds one "
-                             "while it is open; default 64)")
-    parser.add_argument("--demo", action="store_true",
-                        help="create a demo campaign if the database has none; print its link")
+    parser.add_argument("--db", help=t("help.serve.db"))
+    parser.add_argument("--threads", type=int, default=64, help=t("help.serve.threads"))
+    parser.add_argument("--demo", action="store_true", help=t("help.serve.demo"))
     parser.set_defaults(func=run)
 
 

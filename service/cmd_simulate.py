@@ -22,6 +22,7 @@ from babel.numbers import format_decimal
 from geometry.errors import SurviveUsError
 from i18n import Message, render_text
 from service.batch_options import add_batch_options, check_batch_options, progress_bar
+from service.helptext import HelpText
 from service.jsonio import language, os_reason, print_error, print_json
 
 __all__ = ["register", "SimulateError"]
@@ -31,20 +32,16 @@ class SimulateError(SurviveUsError, ValueError):
     code = "bad_simulation"
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, t: HelpText) -> None:
     cmd: argparse.ArgumentParser = sub.add_parser(
-        "simulate", help="play batches of seeded games between two policies",
-        description="N seeded games of a scenario card (or 'skirmish') with the named "
-        "policies; zombies: random, greedy, tactician[:easy|normal|hard], heuristic, idle; "
-        "survivors: bot, group, random.")
-    cmd.add_argument("--scenario", required=True, help="card id, or 'skirmish'")
+        "simulate", help=t("help.simulate"), description=t("help.simulate.description"))
+    cmd.add_argument("--scenario", required=True, help=t("help.simulate.scenario"))
     cmd.add_argument("--games", type=int, required=True)
     cmd.add_argument("--seed", type=int, required=True)
-    add_batch_options(cmd)
+    add_batch_options(cmd, t)
     cmd.add_argument("--zombie-points", type=int, metavar="P",
-                     help="buy the horde with P points (the card's mix) instead of the "
-                     "card's own points")
-    cmd.add_argument("--json", action="store_true", help="print JSON")
+                     help=t("help.simulate.zombie_points"))
+    cmd.add_argument("--json", action="store_true", help=t("help.json"))
     cmd.set_defaults(func=run)
 
 

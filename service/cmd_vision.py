@@ -24,6 +24,7 @@ from babel.numbers import format_decimal
 
 from geometry.errors import SurviveUsError
 from i18n import Message, render
+from service.helptext import HelpText
 from service.jsonio import language, print_error, print_json
 
 if TYPE_CHECKING:
@@ -34,49 +35,46 @@ if TYPE_CHECKING:
 MODES = ("tags", "colour")
 
 
-def register(sub: Any) -> None:
-    p: argparse.ArgumentParser = sub.add_parser(
-        "vision", help="camera pipeline: locate figures, calibrate, watch a camera")
+def register(sub: Any, t: HelpText) -> None:
+    p: argparse.ArgumentParser = sub.add_parser("vision", help=t("help.vision"))
     vsub = p.add_subparsers(dest="vision_command", required=True, metavar="SUBCOMMAND")
 
-    loc = vsub.add_parser("locate", help="figure positions in one image, in table inches")
-    loc.add_argument("image", metavar="IMAGE", help="PNG, JPEG or BMP frame of the table")
+    loc = vsub.add_parser("locate", help=t("help.vision.locate"))
+    loc.add_argument("image", metavar="IMAGE", help=t("help.vision.locate.image"))
     loc.add_argument("--mode", choices=MODES, default="tags")
-    loc.add_argument("--calibration", metavar="FILE",
-                     help="calibration file (layout, lens, saved table of a fixed camera)")
+    loc.add_argument("--calibration", metavar="FILE", help=t("help.vision.calibration"))
     loc.add_argument("--px-per-in", type=float, metavar="PX",
-                     help="resolution of the rectified table (default: the frame's own)")
-    loc.add_argument("--draw", metavar="OUT.png",
-                     help="also write the frame with the table and each figure drawn on it")
+                     help=t("help.vision.locate.px_per_in"))
+    loc.add_argument("--draw", metavar="OUT.png", help=t("help.vision.locate.draw"))
     loc.add_argument("--json", action="store_true")
     loc.set_defaults(func=run_locate)
 
-    cal = vsub.add_parser("calibrate", help="save the table calibration of a fixed camera")
+    cal = vsub.add_parser("calibrate", help=t("help.vision.calibrate"))
     cal.add_argument("image", metavar="IMAGE")
     cal.add_argument("--out", required=True, metavar="FILE",
-                     help="calibration file to write (its layout and lens are kept)")
-    cal.add_argument("--calibration", metavar="FILE", help="start from this file")
+                     help=t("help.vision.calibrate.out"))
+    cal.add_argument("--calibration", metavar="FILE", help=t("help.vision.start_from"))
     cal.add_argument("--json", action="store_true")
     cal.set_defaults(func=run_calibrate)
 
-    lens = vsub.add_parser("lens", help="lens calibration from ChArUco board views")
+    lens = vsub.add_parser("lens", help=t("help.vision.lens"))
     lens.add_argument("frames", nargs="+", metavar="FRAME")
     lens.add_argument("--out", required=True, metavar="FILE")
-    lens.add_argument("--calibration", metavar="FILE", help="start from this file")
+    lens.add_argument("--calibration", metavar="FILE", help=t("help.vision.start_from"))
     lens.add_argument("--json", action="store_true")
     lens.set_defaults(func=run_lens)
 
-    w = vsub.add_parser("watch", help="follow a camera or recording, post positions")
+    w = vsub.add_parser("watch", help=t("help.vision.watch"))
     w.add_argument("--camera", required=True, metavar="N|FILE|FOLDER",
-                   help="camera index, video file, or folder of images")
+                   help=t("help.vision.watch.camera"))
     w.add_argument("--game", required=True, metavar="ID")
     w.add_argument("--server", default="http://127.0.0.1:8000")
     w.add_argument("--token", default=os.environ.get("SURVIVE_US_TOKEN"), metavar="TOKEN",
-                   help="the game's token (default: $SURVIVE_US_TOKEN); the service needs it")
+                   help=t("help.vision.watch.token"))
     w.add_argument("--mode", choices=MODES, default="tags")
     w.add_argument("--calibration", metavar="FILE")
     w.add_argument("--every", type=float, default=0.0, metavar="SECONDS",
-                   help="pause between frames (live camera)")
+                   help=t("help.vision.watch.every"))
     w.add_argument("--max-frames", type=int, metavar="N")
     w.add_argument("--json", action="store_true")
     w.set_defaults(func=run_watch)
