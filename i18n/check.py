@@ -28,6 +28,8 @@ from i18n.catalogs import LANGS, LOCALE, po_files, read_file
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("geometry", "rules", "ai", "scenarios", "vision", "service", "i18n")
 KEYWORDS = {"Message": None, "render_text": None}
+# the command line's help texts: `t("help.band.check")` (service/helptext.py)
+_HELP_KEYWORDS = {"t": None}
 _JS_KEY = re.compile(r"""\bt\(\s*["']([\w.-]+)["']""")
 _JS_PREFIX = re.compile(r"\bt\(\s*`([\w.-]*)\$\{")
 _HTML_KEY = re.compile(r"""data-i18n(?:-label)?=["']([\w.-]+)["']""")
@@ -48,12 +50,13 @@ def python_uses(root: Path = ROOT) -> Iterator[Use]:
             continue
         # Babel tells stderr of every f-string among a call's arguments; here those are
         # parameters (`{"where": f"{path}.x"}`), never the code, which the check needs literal
-        with contextlib.redirect_stderr(io.StringIO()):
-            found = list(extract_from_dir(str(folder), method_map=[("**.py", "python")],
-                                          keywords=KEYWORDS))
-        for name, line, message, _comments, _context in found:
-            if isinstance(message, str) and message:
-                yield Use(message, f"{package}/{name}:{line}")
+        for keywords, start in ((KEYWORDS, ""), (_HELP_KEYWORDS, "help.")):
+            with contextlib.redirect_stderr(io.StringIO()):
+                found = list(extract_from_dir(str(folder), method_map=[("**.py", "python")],
+                                              keywords=keywords))
+            for name, line, message, _comments, _context in found:
+                if isinstance(message, str) and message and message.startswith(start):
+                    yield Use(message, f"{package}/{name}:{line}")
 
 
 # calls whose first argument a person reads: the project's errors (every class named
