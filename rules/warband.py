@@ -71,7 +71,7 @@ Severity: TypeAlias = Literal["error", "warning"]
 JsonDict: TypeAlias = dict[str, Any]
 
 _MEMBER_FIELDS = ("id", "archetype", "sex", "name", "skill", "second_skill", "equipment")
-_ROSTER_FIELDS = ("name", "members")
+_ROSTER_FIELDS = ("name", "name_en", "members")
 
 
 class RosterError(SurviveUsError, ValueError):
@@ -164,10 +164,12 @@ class Member:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Roster:
-    """A survivors' band: a name and its figures, in order."""
+    """A survivors' band: a name and its figures, in order. `name_en` is an English name for
+    the bands shipped with the rules (a player's own band has the name they gave it)."""
 
     name: str
     members: tuple[Member, ...] = ()
+    name_en: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "members", tuple(self.members))
@@ -184,6 +186,7 @@ class Roster:
             raise RosterError(_malformed("list", members_at, members), members_at)
         return cls(
             name=_text(obj, "name", where),
+            name_en=_optional_text(obj, "name_en", where),
             members=tuple(
                 Member.from_json(item, f"{members_at}[{i}]") for i, item in enumerate(members)
             ),
@@ -201,7 +204,16 @@ class Roster:
         return cls.from_json(data)
 
     def to_json(self) -> JsonDict:
-        return {"name": self.name, "members": [m.to_json() for m in self.members]}
+        out: JsonDict = {"name": self.name}
+        if self.name_en is not None:
+            out["name_en"] = self.name_en
+        out["members"] = [m.to_json() for m in self.members]
+        return out
+
+    @property
+    def names(self) -> dict[str, str]:
+        """The band's name in French and English (the same when it has one name)."""
+        return {"fr": self.name, "en": self.name_en or self.name}
 
 
 def example_bands() -> dict[str, Roster]:

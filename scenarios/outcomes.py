@@ -168,7 +168,7 @@ class HealBand(Consequence):
     pv: Annotated[int, Range(1, 10)] = 2
 
     def describe(self) -> tuple[str, str]:
-        return (f"chaque membre récupère {self.pv} PV", f"every member recovers {self.pv} PV")
+        return (f"chaque membre récupère {self.pv} PV", f"every member recovers {self.pv} wounds")
 
     def words(self, catalog: Catalog) -> Message:
         return Message("scenario.consequence.heal", {"pv": self.pv})

@@ -108,7 +108,7 @@ class Trapped(SpecialRule):
             " sans équipement, activable dès le tour suivant.",
             f"'{self.civilians}' is freed at the end of a survivor activation when a standing"
             " survivor is in base contact with it and no zombie is. It then joins the band for"
-            f" the scenario: profile {self.joins_as}, skill {self.skill}, full PV, no"
+            f" the scenario: profile {self.joins_as}, skill {self.skill}, all wounds, no"
             " equipment, activated from the next turn.",
         )
 

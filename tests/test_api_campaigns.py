@@ -151,7 +151,7 @@ def test_heal_between_scenarios(client: Any) -> None:
     url = f"/api/v1/campaigns/{made['id']}"
     error = error_of(client.post(f"{url}/heal", json={"target": "m1"},
                                  headers=auth(made["token"])), 422)
-    assert "has all their PV" in error["message"]
+    assert "has all their wounds" in error["message"]
     assert error["words"]["code"] == "campaign.error.full_pv"
     french = error_of(client.post(f"{url}/heal?lang=fr", json={"target": "m1"},
                                   headers=auth(made["token"])), 422)

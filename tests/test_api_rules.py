@@ -229,3 +229,17 @@ def test_answers_explain_themselves_in_the_request_s_language(client: Any) -> No
     assert said["explain"] == ("Ex-flic (H) avec Pistolet, au tir, contre Rôdeur : touche sur "
                                "2+, +1 aux blessures ; sauvegarde sur 5+")
     assert said["explain_words"]["code"] == "cli.odds.attack_weapon"
+
+
+def test_example_bands_are_listed_with_their_names_in_both_languages(client: Any) -> None:
+    bands = client.get("/api/v1/bands").json
+    by_id = {b["id"]: b for b in bands}
+    assert by_id["cops_and_kids"]["names"] == {"fr": "Les flics et les gosses",
+                                               "en": "Cops and kids"}
+    assert all(b["names"]["fr"] != b["names"]["en"] for b in bands)
+    # each one is a name the API takes to start a game, and its cost is the band's own
+    game = client.post("/api/v1/games", json={"scenario": "nettoyage", "seed": 1,
+                                              "band": "la_zone"})
+    assert game.status_code == 201, game.json
+    assert by_id["la_zone"]["members"] == len(
+        [f for f in game.json["state"]["figures"] if f["side"] == "survivors"])

@@ -160,7 +160,7 @@ def test_three_scenario_campaign() -> None:
     assert campaign.member("m1").pv == 7 and campaign.first_aid == ("m1",)
     campaign = heal_between(campaign, "m1", "m3")
     assert campaign.member("m1").pv == 8 and campaign.member("m3").units == {"soins": 4}
-    with pytest.raises(CampaignError, match="Lucas has all their PV"):
+    with pytest.raises(CampaignError, match="Lucas has all their wounds"):
         heal_between(campaign, "m1", "m3")
 
     # 2. Escorte, the survivors win: a burden joins (the player's pick), then the consequence

@@ -709,7 +709,7 @@ def _malformed(where: str, value: Any) -> dict[str, Any]:
         ("members[2]", "mere", "members[2]: expected an object, got 'mere'"),
         ("members", {"m1": {}}, "members: expected a list"),
         ("name", None, "name: expected a non-empty string, got None"),
-        ("founded", 2024, "founded: unknown field (allowed: name, members)"),
+        ("founded", 2024, "founded: unknown field (allowed: name, name_en, members)"),
     ],
 )
 def test_malformed_rosters_name_the_field(where: str, value: Any, message: str) -> None:

@@ -14,6 +14,8 @@ from ai.words import said
 from i18n import Message, render
 from rules.catalog import load_catalog
 from rules.odds import OddsQuestion, attack_odds
+from rules.settings import Settings
+from rules.warband import band_cost, example_bands
 from scenarios.campaign import draw_campaign
 from service.cmd_odds import odds_words
 from service.cmd_scenarios import find_card, listing
@@ -41,6 +43,15 @@ def post_arbitrate(body: ArbitrateIn) -> dict[str, Any]:
 @bp.doc(summary="The rules data: archetypes, zombies, equipment, skills (`rules dump`)")
 def get_rules() -> dict[str, Any]:
     return load_catalog().to_json()
+
+
+@bp.get("/bands")
+@bp.doc(summary="The example bands shipped with the rules: the names the API takes "
+        "(`example`, `band`), their names in French and English, their cost and size")
+def get_bands() -> list[dict[str, Any]]:
+    catalog, settings = load_catalog(), Settings()
+    return [{"id": key, "names": roster.names, "cost": band_cost(roster, catalog, settings),
+             "members": len(roster.members)} for key, roster in example_bands().items()]
 
 
 @bp.post("/odds")
