@@ -19,7 +19,7 @@ run: $(STAMP)
 	$(BIN)/survive-us serve --host 127.0.0.1 --port 8000 --demo
 
 test: $(STAMP) chromium
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile
 
 # The page's browser tests drive Debian's chromium (Playwright from PyPI brings no browser).
 chromium:
