@@ -100,7 +100,7 @@ def test_counts(catalog: Catalog, table: str, count: int) -> None:
         ),
         (
             "vieux",
-            "Vieux",
+            "Vieille",
             "F",
             "burden",
             (4, 3, 4, 1, 3, 3, 3, 3),

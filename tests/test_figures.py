@@ -33,8 +33,8 @@ def test_every_figure_carries_its_name_in_english() -> None:
     assert (civilian("c1", 1, 1).name, civilian("c1", 1, 1).name_en) == ("Civil", "Civilian")
     named = survivor_from_member(Member(id="m1", archetype="vieux", name="Mémé"), CAT, 1, 1)
     assert (named.name, named.name_en) == ("Mémé", "Mémé")  # a person's name stays as it is
-    recruit = survivor_from_member(Member(id="m2", archetype="vieux", name="Vieux"), CAT, 1, 1)
-    assert recruit.name_en == "Old-timer"  # a recruit named after the archetype
+    recruit = survivor_from_member(Member(id="m2", archetype="vieux", name="Vieille"), CAT, 1, 1)
+    assert recruit.name_en == "Old woman"  # a recruit named after the archetype
 
 
 @pytest.mark.parametrize(

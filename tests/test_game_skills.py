@@ -38,9 +38,9 @@ def test_chanceux_removes_the_two_nearest_zombies_once_per_game() -> None:
     assert [z for z in ("z1", "z2", "z3") if game.figures[z].on_table] == ["z3"]
     assert game.pools["survivors"] == 1 + 6 - 1
     g(Move("z3", to=(5, 11)))
-    g.refused(UseSkill("s1", "chanceux"), r"^Old-timer \(F\) has used Lucky already: it is "
+    g.refused(UseSkill("s1", "chanceux"), r"^Old woman \(F\) has used Lucky already: it is "
               r"once per game\.$", code="refusal.skill_used")
-    g.refused(UseSkill("s1", "sprinter"), r"^Old-timer \(F\) does not have Sprinter\.$",
+    g.refused(UseSkill("s1", "sprinter"), r"^Old woman \(F\) does not have Sprinter\.$",
               code="refusal.no_skill")
     g(Move("s1", to=(5, 4)))
     g.finish()

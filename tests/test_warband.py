@@ -260,7 +260,7 @@ SINGLE_VIOLATIONS: list[tuple[str, Edit, Said]] = [
         Said(
             "members",
             "the band has no burden; it needs at least one hero, one follower and one burden",
-            "add a burden, one of: Teen (F), Bimbo, Kid, Junkie, and Old-timer",
+            "add a burden, one of: Teen (F), Bimbo, Kid, Junkie, and Old woman",
             code="no_burden",
         ),
     ),
