@@ -29,6 +29,12 @@ __all__ = ["Message", "Name", "note_text", "render", "render_text"]
 
 Name = dict[str, str]  # {"fr": "Rôdeur", "en": "Walker"}
 _FIELD = re.compile(r"\{(\w+)(?::(\w+))?\}")
+# A place's name begins with its article, capitalised as a title ("La place du cratère",
+# "The landing zone"); inside a sentence the article is lowercase ("va garder la place du
+# cratère"), unless the name is quoted as a title.
+_ARTICLE = re.compile(r"^(Le|La|Les|L'|L’|The) ")
+_ARTICLE_ELIDED = re.compile(r"^(L'|L’)")
+_TITLE_OPENERS = ("«", "« ", "“", "\"", "‘", "'")
 
 
 @dataclass(frozen=True)
@@ -103,9 +109,26 @@ def render_text(code: str, params: Mapping[str, Any], lang: str = DEFAULT) -> st
         name, spec = match.group(1), match.group(2)
         if name not in params:
             return match.group(0)
-        return _value(params[name], spec, lang)
+        text = _value(params[name], spec, lang)
+        if _is_name(params[name]) and _inside_sentence(template[:match.start()]):
+            return _lower_article(text)
+        return text
 
     return _FIELD.sub(fill, template)
+
+
+def _inside_sentence(before: str) -> bool:
+    """Whether a placeholder preceded by `before` stands inside a sentence (not first, not
+    after a full stop or a colon, which may introduce a title, not opening a quotation)."""
+    before = before.rstrip(" ")
+    return bool(before) and not before.endswith((".", "!", "?", ":")) and not any(
+        before.endswith(q.strip()) for q in _TITLE_OPENERS)
+
+
+def _lower_article(text: str) -> str:
+    if _ARTICLE.match(text) or _ARTICLE_ELIDED.match(text):
+        return text[0].lower() + text[1:]
+    return text
 
 
 def render(message: Message | Mapping[str, Any], lang: str = DEFAULT) -> str:

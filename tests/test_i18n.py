@@ -133,3 +133,20 @@ def test_the_check_finds_english_written_where_a_message_belongs(tmp_path: Path)
     assert list(plain_text(tmp_path)) == [
         "rules/x.py:5: note(...) is given English text, not a message",
         "rules/x.py:7: MoveError(...) is given English text, not a message"]
+
+
+def test_a_place_name_inside_a_sentence_takes_a_lowercase_article() -> None:
+    square = {"fr": "La place du cratère", "en": "The crater square"}
+    assert render_text("ai.guard", {"zombie": "Rôdeur 3", "place": square}, "fr") \
+        == "Rôdeur 3 va garder la place du cratère"
+    assert render_text("ai.guard", {"zombie": "Walker 3", "place": square}, "en") \
+        == "Walker 3 moves to guard the crater square"
+    pad = {"fr": "L'hélisurface", "en": "The landing zone"}
+    assert render_text("ai.guard", {"zombie": "Rôdeur 3", "place": pad}, "fr").endswith(
+        "garder l'hélisurface")
+    # first in a sentence, after a colon, or quoted as a title, the name keeps its capital
+    card = {"fr": "Le dernier hélico", "en": "The last helicopter"}
+    assert render_text("campaign.roll.consequence", {"scenario": card}, "fr") \
+        == "conséquence de « Le dernier hélico »"
+    assert render_text("service.explain.grazed", {"a": pad, "b": "Lucas", "p": 0.0},
+                       "fr").startswith("L'hélisurface")
