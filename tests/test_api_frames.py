@@ -415,8 +415,7 @@ def test_refusal_reasons_follow_the_language(client: Any, game: dict[str, Any]) 
     h = auth(game["token"])
     body = {"mode": "tags", "figures": [{"tag": 49, "x": 2.5, "y": 16.0, "uncertainty": 0.03}]}
     appeared = client.post(positions + "?lang=fr", json=body, headers=h).json["appeared"]
-    assert appeared[0]["reason"] == ("l'étiquette 49 n'est attribuée à aucune figurine : "
-                                     "attribuez-la dans les réglages de caméra de la partie")
+    assert appeared[0]["reason"] == "aucune figurine de cette partie ne porte l'étiquette 49"
     assert appeared[0]["reason_words"] == {"code": "camera.seen.unassigned",
                                            "params": {"tag": "49"}}
     # a figure seen under two tags is named as a person calls it, never by its id
