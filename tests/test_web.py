@@ -235,7 +235,7 @@ def test_refused_drop_says_why(browser: Browser, base_url: str) -> None:
     page.mouse.move(tx, ty, steps=6)
     expect(page.locator(".overlay-path polyline.refused")).to_have_count(1)
     page.mouse.up()
-    expect(page.locator("#readout")).to_have_text(re.compile(r"^Refused: \w.{20,}"))  # why
+    expect(page.locator("#readout")).to_have_text(re.compile(r"^Refused\. \w.{20,}"))  # why
     expect(page.locator("#notice.error")).to_be_visible()
     assert state_of(page, game_id)["version"] == 0
     page.context.close()

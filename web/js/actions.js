@@ -55,8 +55,9 @@ function specialPhrase(action, p) {
 
 /** The action as a short phrase without its actor ("se déplace vers Rôdeur 3"), for buttons.
  * `names`: a names.Names of the game; `at`: the positions it was played from (the log),
- * else it is played from where the figures stand now (a listed action, the AI's proposal). */
-export function actionPhrase(action, names, { at = null } = {}) {
+ * else it is played from where the figures stand now (a listed action, the AI's proposal);
+ * `ap`: false where the AP it costs is shown beside it (a button), so a melee's is not said twice. */
+export function actionPhrase(action, names, { at = null, ap = true } = {}) {
   const p = { ap: action.ap || 1 };
   for (const key of ["weapon", "item", "skill", "drop"]) if (action[key]) p[key] = names.thing(action[key]);
   for (const key of ["target", "marker", "door", "exit"]) {
@@ -66,7 +67,9 @@ export function actionPhrase(action, names, { at = null } = {}) {
   switch (action.type) {
     case "move": case "carry": return movePhrase(action, names, from, p);
     case "shoot": return t("act.shoot", p);
-    case "melee": return action.weapon ? t("act.melee_weapon", p) : t("act.melee", p);
+    case "melee":
+      if (!ap) return action.weapon ? t("act.melee_weapon_plain", p) : t("act.melee_plain", p);
+      return action.weapon ? t("act.melee_weapon", p) : t("act.melee", p);
     case "skill": return t("act.skill", p);
     case "special": return specialPhrase(action, p);
     case "door": return t("act.door", p);

@@ -37,6 +37,24 @@ export function tokenFor(key) {
   return tokens()[key] || null;
 }
 
+const GAMES = "survive-us.games";
+
+/** What this browser knows of a game it started and the service does not say: when it was
+ * started, and the band's name (null: the scenario card's example band). */
+export function rememberGame(id, band) {
+  const all = gameNotes();
+  all[id] = { at: new Date().toISOString(), band: band || null };
+  localStorage.setItem(GAMES, JSON.stringify(all));
+}
+
+export function gameNotes() {
+  try {
+    return JSON.parse(localStorage.getItem(GAMES) || "{}");
+  } catch (_) {
+    return {};
+  }
+}
+
 /** A JSON request; `token` goes in the Authorization header. Errors raise ApiError. */
 export async function request(method, path, body = undefined, token = null) {
   const headers = { Accept: "application/json", "Accept-Language": lang() };

@@ -16,7 +16,7 @@ const BASE = "api/v1";
 const MODES = ["colour", "tags"];
 const MODE_KEY = "survive-us.camera-mode";
 
-/** POST a photo as the raw body (image/jpeg or image/png); errors raise ApiError. */
+/** POST a photo as the raw body (image/jpeg, image/png or image/bmp); errors raise ApiError. */
 export async function sendFrame(id, file, mode, token) {
   const headers = { Accept: "application/json", "Accept-Language": lang(), "Content-Type": file.type || "image/jpeg" };
   if (token) headers.Authorization = `Bearer ${token}`;
@@ -101,11 +101,11 @@ export class CameraPanel {
 
   section() {
     const file = h("input", {
-      type: "file", id: "camera-file", accept: "image/jpeg,image/png", capture: "environment",
+      type: "file", id: "camera-file", accept: "image/png,image/jpeg,image/bmp", capture: "environment",
       disabled: this.view.readOnly || this.busy, onchange: (e) => this.upload(e.target.files[0]),
     });
     const mode = h("select", { id: "camera-mode", "aria-label": t("camera.mode"),
-      onchange: (e) => { this.mode = e.target.value; localStorage.setItem(MODE_KEY, this.mode); } },
+      onchange: (e) => { this.mode = e.target.value; localStorage.setItem(MODE_KEY, this.mode); this.view.renderPanel(); } },
     MODES.map((m) => h("option", { value: m, selected: m === this.mode }, t(`camera.mode_${m}`))));
     const last = h("button", { type: "button", id: "camera-last", onclick: () => this.loadLast(true) }, t("camera.last"));
     const parts = [
@@ -114,6 +114,7 @@ export class CameraPanel {
       h("div", { class: "row camera-send" },
         this.view.readOnly ? null : h("label", { class: "button camera-pick" }, t("camera.photo"), file),
         this.view.readOnly ? null : mode, last),
+      this.view.readOnly ? null : h("p", { class: "muted", id: "camera-mode-hint" }, t(`camera.mode_${this.mode}_hint`)),
     ];
     if (this.busy) parts.push(h("p", { class: "muted", id: "camera-busy" }, t("camera.reading")));
     if (this.error) parts.push(h("p", { class: "error-text", id: "camera-error" }, this.error));
@@ -132,9 +133,11 @@ export class CameraPanel {
       markers: (a.table.markers || []).join(", "), error: num(a.table.reprojection_in || 0, 3),
     })));
     if (a.ai) out.push(this.aiBox(a.ai));
-    const seen = a.figures.filter((f) => f.camera).length;
+    // each count in its own words: "aucune déplacée", "1 inconnue", "3 moved"
     out.push(h("p", { id: "camera-counts" }, t("camera.counts", {
-      seen, total: a.figures.length, moved: a.moved.length, unknown: a.unknown.length,
+      seen: t("camera.count_seen", { n: a.figures.filter((f) => f.camera).length, total: a.figures.length }),
+      moved: t("camera.count_moved", { n: a.moved.length }),
+      unknown: t("camera.count_unknown", { n: a.unknown.length }),
     })));
     const moved = a.figures.filter((f) => f.moved && f.id !== (a.ai && a.ai.figure));
     if (moved.length) {

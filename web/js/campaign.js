@@ -1,7 +1,7 @@
 // Campaigns: the ones this page holds a token for, a form to start one, and a campaign's
 // page (scenario sequence, results, each survivor's state, consequence rolls, next game).
 
-import { get, post, saveToken, tokenFor } from "./api.js";
+import { get, post, rememberGame, saveToken, tokenFor } from "./api.js";
 import { h, select } from "./dom.js";
 import { named, pick, said, t } from "./i18n.js";
 import { notify } from "./notice.js";
@@ -32,7 +32,7 @@ export async function showCampaigns() {
       h("a", { class: "card", href: `#/campaign/${c.id}` },
         h("h3", {}, c.summary.name),
         h("div", { class: "muted" }, t("campaign.progress", {
-          done: c.summary.scenarios.filter((s) => s.state === "played").length,
+          n: c.summary.scenarios.filter((s) => s.state === "played").length,
           total: c.summary.scenarios.length,
         }))))) : h("p", { class: "muted" }, t("campaign.none")),
     h("h2", {}, t("campaign.new")),
@@ -83,7 +83,7 @@ export async function showCampaign(id) {
       } }, h("label", { class: "row" }, t("campaign.choose", { by: sideName(pending.choice_pending.by) }), choice),
       h("button", { type: "submit", class: "primary" }, t("campaign.choose_button"))));
     } else {
-      actions.push(h("button", { type: "button", class: "primary", id: "next-game", onclick: () => nextGame(id, token) }, t("campaign.next_game", { name: cardName(s.next_scenario) })));
+      actions.push(h("button", { type: "button", class: "primary", id: "next-game", onclick: () => nextGame(id, token, s.name) }, t("campaign.next_game", { name: cardName(s.next_scenario) })));
     }
   }
   const outcome = s.outcome || {};
@@ -126,10 +126,11 @@ export async function showCampaign(id) {
     finishedGames.length > 1 ? h("p", { class: "muted" }, t("campaign.unrecorded", { n: finishedGames.length })) : null));
 }
 
-async function nextGame(id, token) {
+async function nextGame(id, token, band) {
   try {
     const game = await post(`/campaigns/${id}/games`, { seed: Math.floor(Math.random() * 1e6) }, token);
     saveToken(`game:${game.id}`, game.token);
+    rememberGame(game.id, band);
     window.location.hash = `#/game/${game.id}`;
   } catch (error) {
     notify(error.message, "error");

@@ -15,7 +15,7 @@ import { CameraPanel } from "./camera.js";
 import { TableView, statusMarks } from "./table.js";
 import {
   activatableZombies, aiGhostNodes, engagedNodes, engagedPairs, pathNodes,
-  sightNodes, tapeEnd, tapeNodes, zone20Nodes,
+  sightNodes, sightTagNodes, tapeEnd, tapeLength, tapeNodes, zone20Nodes,
 } from "./tools.js";
 
 export async function showGame(id) {
@@ -142,12 +142,11 @@ class GameView {
     if (versionChanged) {
       this.proposal = null;
       this.pendingMove = null;
-      this.sightOf = null;
-      this.table.clearOverlay("sight");
+      this.clearSight();
       this.table.clearOverlay("path");
       this.table.clearOverlay("ai");
       this.camera.stale();
-      this.readout.textContent = "";
+      this.said = { text: "", refused: false };
     }
     if (this.selected && !this.state.figures.some((f) => f.id === this.selected)) this.selected = null;
     this.table.setState(this.state);
@@ -187,7 +186,25 @@ class GameView {
     this.table.setOverlay("zone20", this.toggles.zone20 ? zone20Nodes(this.state) : [], "areas");
     this.table.setOverlay("engaged", this.toggles.engaged ? engagedNodes(engagedPairs(this.state)) : [], "under");
     this.drawTape();
+    this.showReadout();
     this.renderPanel();
+  }
+
+  /** Say `text` under the table (a tool's answer, a route, a refusal, the last action). */
+  say(text, refused = false) {
+    this.said = { text, refused };
+    this.showReadout();
+  }
+
+  /** The readout: what was said last, then the summary of each toggle that is on (the 20 in
+   * zone, the contacts), so that no tool hides another's. */
+  showReadout() {
+    const said = this.said || { text: "", refused: false };
+    const parts = [said.text];
+    if (this.data && this.toggles.zone20) parts.push(t("tools.zone20_count", { n: activatableZombies(this.state).size }));
+    if (this.data && this.toggles.engaged) parts.push(t("tools.engaged_count", { n: engagedPairs(this.state).length }));
+    this.readout.textContent = parts.filter(Boolean).join(" · ");
+    this.readout.className = said.refused ? "refused" : "";
   }
 
   /** Figures with a legal action now. */
@@ -225,7 +242,8 @@ class GameView {
   statusSection() {
     const s = this.state;
     const scenario = this.cards.has(this.data.scenario) ? pick(this.cards.get(this.data.scenario)) : named(s.scene);
-    const deciding = s.pending && s.pending.length ? s.pending[0].side : s.to_act;
+    // nobody acts once the game is over: the status line says so, the result follows
+    const deciding = s.outcome ? null : s.pending && s.pending.length ? s.pending[0].side : s.to_act;
     const sides = s.mode === "zombie_war" ? ["A", "B", "zombies"] : ["survivors", "zombies"];
     const pools = h("div", { class: "pools" }, sides.filter((side) => side in s.pools).map((side) =>
       h("div", { class: `pool ${side === "A" || side === "B" ? `survivors band-${side}` : side}${side === deciding ? " acting" : ""}`, "data-pool": side },
@@ -243,7 +261,8 @@ class GameView {
         weather.effects && weather.effects.range_factor !== undefined && weather.effects.range_factor !== 1 ? ` · ${t("game.range_factor", { f: weather.effects.range_factor })}` : "") : null,
       h("div", { class: "status-line" },
         h("span", { id: "turn" }, t("game.turn", { turn: s.turn, max: s.max_turns })),
-        h("span", { id: "to-act" }, t("game.to_act", { side: sideName(deciding) }))),
+        s.outcome ? h("span", { id: "game-over" }, t("game.over"))
+          : h("span", { id: "to-act" }, t("game.to_act", { side: sideName(deciding) }))),
       pools, outcome, campaign);
   }
 
@@ -289,8 +308,9 @@ class GameView {
     const units = Object.entries(fig.units || {}).map(([k, n]) => t("game.labelled", { label: this.names.thing(k), value: n }));
     const marks = statusMarks(fig).map((k) => t(k));
     const mine = this.data.legal.filter((a) => a.figure === fig.id && !(this.state.pending || []).length);
+    const name = this.names.figure(fig.id);
     const card = h("div", { class: "figure-card" },
-      h("h2", {}, this.names.figure(fig.id), " ", h("span", { class: `badge ${fig.side}` }, sideName(fig.side))),
+      h("h2", {}, name, " ", h("span", { class: `badge ${fig.side}` }, sideName(fig.side))),
       h("div", { class: "stats" },
         h("span", {}, `${t("stat.move")} ${fig.move}`), h("span", {}, `${t("stat.pv")} ${fig.pv}/${fig.wounds}`),
         h("span", {}, `${t("stat.attack")} ${fig.attack}`), h("span", {}, `${t("stat.defense")} ${fig.defense}+`),
@@ -302,15 +322,15 @@ class GameView {
         items.length ? [h("dt", {}, t("stat.equipment")), h("dd", { id: "equipment" }, items.join(", "))] : null,
         units.length ? [h("dt", {}, t("stat.units")), h("dd", {}, units.join(", "))] : null));
     const actions = this.readOnly ? [] : mine.map((a) => this.actionButton(a, false));
-    const moveHint = !this.readOnly && this.canMove(fig.id) ? h("p", { class: "muted" }, t("game.drag_hint", { m: fig.move })) : null;
+    const moveHint = !this.readOnly && this.canMove(fig.id) ? h("p", { class: "muted" }, t("game.drag_hint", { name, m: fig.move })) : null;
     const moveHere = this.pendingMove && this.pendingMove.figure === fig.id && this.pendingMove.legal
       ? h("button", { type: "button", class: "primary", id: "move-here", onclick: () => this.applyMove(fig.id, this.pendingMove.to) }, t("game.move_here")) : null;
     return h("section", { id: "figure" }, card,
       h("div", { class: "row" },
         h("button", { type: "button", onclick: () => this.select(null) }, t("game.deselect")),
-        h("button", { type: "button", onclick: () => this.showSight(fig.id) }, t("tools.sight"))),
+        h("button", { type: "button", id: "figure-sight", onclick: () => this.showSight(fig.id) }, t("game.sight_of", { name }))),
       moveHint, moveHere,
-      actions.length ? h("h2", {}, t("game.legal_actions")) : null,
+      actions.length ? h("h2", {}, t("game.legal_actions", { name })) : null,
       h("div", { class: "actions", id: "actions" }, actions));
   }
 
@@ -322,7 +342,8 @@ class GameView {
 
   actionButton(action, withActor) {
     const cost = this.data.costs ? this.data.costs[JSON.stringify(action)] : undefined;
-    const text = withActor ? describe(action, this.names) : actionPhrase(action, this.names);
+    const said = { ap: !cost }; // the cost beside the text, not in it too
+    const text = withActor ? describe(action, this.names, said) : actionPhrase(action, this.names, said);
     return h("button", {
       type: "button", "data-action-type": action.type, disabled: this.busy,
       onclick: () => this.apply(action),
@@ -367,9 +388,10 @@ class GameView {
       ]);
     }
     return h("section", { id: "chances", "aria-label": t("chances.title") },
-      h("div", { class: "status-line" },
+      h("div", { class: "status-line chances-line" },
         h("span", { id: "chances-survivors" }, t("chances.survivors", { p: pct(c.survivors) })),
-        h("span", { class: "muted" }, t("chances.zombies", { p: pct(c.zombies) }))),
+        h("span", { "aria-hidden": "true" }, "·"),
+        h("span", { id: "chances-zombies" }, t("chances.zombies", { p: pct(c.zombies) }))),
       gauge,
       chart,
       done && (c.turning_point || c.turning_text) ? h("p", { id: "turning-point" },
@@ -419,26 +441,18 @@ class GameView {
     for (const b of this.root.querySelectorAll("[data-tool]")) {
       b.setAttribute("aria-pressed", String(b.dataset.tool === this.tool));
     }
-    this.readout.textContent = this.tool ? t(`tools.${this.tool}_hint`) : "";
-    this.readout.className = "";
-    if (this.tool !== "sight") {
-      this.sightOf = null;
-      this.table.clearOverlay("sight");
-    }
+    this.said = { text: this.tool ? t(`tools.${this.tool}_hint`) : "", refused: false };
+    if (this.tool !== "sight") this.clearSight();
     this.redraw();
+    // the sight tool with a figure chosen: that figure's sight at once
+    if (this.tool === "sight" && this.selected) this.showSight(this.selected);
   }
 
   toggle(name) {
     this.toggles[name] = !this.toggles[name];
     const b = this.root.querySelector(`[data-toggle="${name}"]`);
     b.setAttribute("aria-pressed", String(this.toggles[name]));
-    if (name === "zone20" && this.toggles.zone20) {
-      const n = activatableZombies(this.state).size;
-      this.readout.textContent = t("tools.zone20_count", { n });
-    } else if (name === "engaged" && this.toggles.engaged) {
-      this.readout.textContent = t("tools.engaged_count", { n: engagedPairs(this.state).length });
-    }
-    this.redraw();
+    this.redraw(); // the readout adds the toggle's summary
   }
 
   tapFigure(id) {
@@ -459,8 +473,10 @@ class GameView {
     if (this.tape.length === 2) {
       const a = tapeEnd(this.state, this.tape[0]);
       const b = tapeEnd(this.state, this.tape[1]);
-      this.readout.textContent = t("tools.tape", { n: num(Math.max(0, Math.hypot(b.x - a.x, b.y - a.y) - a.r - b.r), 2) });
-    } else this.readout.textContent = t("tools.measure_next");
+      const bases = (a.r > 0) + (b.r > 0); // edge to edge between bases, else from a base's edge
+      const n = num(tapeLength(a, b), 2);
+      this.say(t(bases === 2 ? "tools.tape" : bases === 1 ? "tools.tape_edge" : "tools.tape_points", { n }));
+    } else this.say(t("tools.measure_next"));
     this.drawTape();
   }
 
@@ -469,16 +485,26 @@ class GameView {
       const answer = await games.sight(this.id, id);
       this.sightOf = { id, ...answer };
       this.table.setOverlay("sight", sightNodes(this.state, answer), "under");
+      this.table.setOverlay("sight-tags", sightTagNodes(this.state, answer), "over");
       const seen = answer.targets.filter((x) => x.visible).length;
-      this.readout.textContent = t("tools.sight_count", { who: this.names.figure(id), seen, total: answer.targets.length });
-      this.readout.className = "";
+      this.said = { text: t("tools.sight_count", { who: this.names.figure(id), n: seen, total: answer.targets.length }), refused: false };
       this.redraw();
     } catch (error) {
       notify(error.message, "error");
     }
   }
 
+  clearSight() {
+    this.sightOf = null;
+    this.table.clearOverlay("sight");
+    this.table.clearOverlay("sight-tags");
+  }
+
   select(id) {
+    if (this.sightOf && this.tool !== "sight" && this.sightOf.id !== id) { // the card's sight goes with it
+      this.clearSight();
+      this.said = { text: "", refused: false };
+    }
     this.selected = id;
     this.pendingMove = null;
     this.table.clearOverlay("path");
@@ -528,8 +554,7 @@ class GameView {
     let text = length !== null ? t("game.route", { n: num(length, 1), ap: answer.cost }) : "";
     if (!answer.legal) text = length !== null ? `${text} ✗` : "✗";
     this.table.setOverlay("path", pathNodes(fig, route, text, !answer.legal));
-    this.readout.textContent = answer.legal ? t("game.route_ok", { n: num(length || 0, 1), ap: answer.cost }) : t("game.refused", { reason: answer.reason });
-    this.readout.className = answer.legal ? "" : "refused";
+    this.say(answer.legal ? t("game.route_ok", { n: num(length || 0, 1), ap: answer.cost }) : t("game.refused", { reason: answer.reason }), !answer.legal);
     this.pendingMove = tapped ? { figure: id, to, legal: answer.legal } : this.pendingMove;
     if (tapped) this.renderPanel();
   }
@@ -583,13 +608,11 @@ class GameView {
       this.setData(data);
       const log = data.log || [];
       const at = logPositions(data.start, log);
-      this.readout.className = "";
-      this.readout.textContent = log.length ? describe(log[log.length - 1].action, this.names, { at: at[at.length - 1] }) : "";
+      this.say(log.length ? describe(log[log.length - 1].action, this.names, { at: at[at.length - 1] }) : "");
       return true;
     } catch (error) {
       this.busy = false;
-      this.readout.className = "refused";
-      this.readout.textContent = t("game.refused", { reason: error.message });
+      this.say(t("game.refused", { reason: error.message }), true);
       notify(error.message, "error");
       if (error.status === 409) await this.refresh();
       else this.renderPanel();
@@ -604,8 +627,7 @@ class GameView {
       const data = await games.undo(this.id, this.data.version, this.token);
       this.busy = false;
       this.setData(data);
-      this.readout.className = "";
-      this.readout.textContent = t("game.undone");
+      this.say(t("game.undone"));
     } catch (error) {
       this.busy = false;
       notify(error.message, "error");

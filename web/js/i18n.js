@@ -3,6 +3,9 @@
 // as GET i18n/LANG.json: code -> text), the same ones the server renders its messages with.
 // Placeholders: {name}, {d:in} inches with the unit, {p:pct} a percentage, {x:num} one
 // decimal, {n:int} a whole number (docs/translation.md).
+// Counts: a text that counts names its count {n}; when `n` is a number, `KEY.zero` (none) or
+// `KEY.one` (a number the language says in the singular: 0 and 1 in French, 1 in English)
+// is used instead of KEY where the catalog has it.
 
 export const LANGS = ["fr", "en"];
 const STORE = "survive-us.lang";
@@ -66,8 +69,20 @@ function value(v, spec) {
   return String(v);
 }
 
-/** The text for `key`, with {placeholders} filled; `otherwise` when no language has it. */
+/** The code to say `key` with the count `n`: `key.zero` for none, `key.one` for a number the
+ * language puts in the singular (Intl.PluralRules: French 0 and 1, English 1), when the
+ * catalog has that variant; else `key`. */
+function counted(key, n) {
+  if (typeof n !== "number" || !Number.isFinite(n)) return key;
+  if (n === 0 && lookup(strings, `${key}.zero`) !== undefined) return `${key}.zero`;
+  if (new Intl.PluralRules(current).select(n) === "one" && lookup(strings, `${key}.one`) !== undefined) return `${key}.one`;
+  return key;
+}
+
+/** The text for `key`, with {placeholders} filled; `otherwise` when no language has it.
+ * A number `params.n` picks the key's `.zero` or `.one` variant where there is one. */
 export function t(key, params = {}, otherwise = undefined) {
+  key = counted(key, params.n);
   let text = lookup(strings, key);
   if (text === undefined) text = lookup(fallback, key);
   if (text === undefined) text = otherwise !== undefined ? String(otherwise) : key;

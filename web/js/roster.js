@@ -2,7 +2,7 @@
 // the service finds, checked as you type; saved bands get a link, a printable sheet, and can
 // start a game or a campaign.
 
-import { get, post, put, saveToken, tokenFor } from "./api.js";
+import { get, post, put, rememberGame, saveToken, tokenFor } from "./api.js";
 import { h, select } from "./dom.js";
 import { named, pick, said, t } from "./i18n.js";
 import { archetypeName } from "./names.js";
@@ -43,6 +43,24 @@ function whereWords(where, members) {
   if (path === "name") return t("roster.name");
   if (path === "members") return t("roster.members");
   return "";
+}
+
+/** A problem's words: where it lies in bold ("Membres : "), unless its message names that
+ * place already ("Rambo porte 14 points…"), then what is wrong and how to fix it. */
+function problemItem(p, members, fixClass = "muted") {
+  const where = whereWords(p.where, members);
+  const text = said(p.message, p.words);
+  const named = where && String(text).toLocaleLowerCase().startsWith(where.toLocaleLowerCase());
+  return h("li", { class: p.severity },
+    where && !named ? h("b", {}, t("roster.problem_where", { where })) : null,
+    text, p.fix ? h("div", { class: fixClass }, said(p.fix, p.fix_words)) : null);
+}
+
+/** The problems that make a band illegal (errors), and those only worth a look (warnings:
+ * a weapon without its ammunition...), apart. */
+function splitProblems(problems) {
+  const list = problems || [];
+  return { errors: list.filter((p) => p.severity !== "warning"), warnings: list.filter((p) => p.severity === "warning") };
 }
 
 class RosterView {
@@ -169,7 +187,7 @@ class RosterView {
           h("label", {}, t("roster.equipment"), itemAdder)),
         skillText ? h("p", { class: "muted", style: "margin:4px 0" }, pick({ fr: skillText.text_fr, en: skillText.text_en })) : null,
         h("div", { class: "equipment-list" }, chips),
-        mine.length ? h("ul", { class: "problems" }, mine.map((p) => h("li", {},
+        mine.length ? h("ul", { class: "problems" }, mine.map((p) => h("li", { class: p.severity },
           said(p.message, p.words), p.fix ? ` → ${said(p.fix, p.fix_words)}` : ""))) : null),
       h("div", { style: "text-align:right" },
         h("div", { class: "member-cost" }, cost ? t("roster.member_cost", { n: cost.total, carried: cost.carried, capacity: cost.capacity }) : ""),
@@ -188,27 +206,30 @@ class RosterView {
       h("a", { class: "button", href: `#/sheet/${this.stored.id}`, id: "sheet-link" }, t("roster.sheet")),
       h("a", { class: "button", href: `#/roster/${this.stored.id}` }, t("roster.link"))) : null;
     const starter = this.stored ? this.starter() : null;
+    const { errors, warnings } = splitProblems(v && v.problems);
+    const members = this.roster.members;
     this.summary.replaceChildren(...[
       h("h2", {}, t("roster.summary")),
       h("div", { class: "total", id: "roster-total" }, v ? t("roster.total", { n: v.cost.band }) : "…"),
       v && v.cost.limit ? h("div", { class: "muted" }, t("roster.limit", { n: v.cost.limit })) : null,
-      h("p", { id: "roster-legal" }, v ? (v.legal
-        ? h("span", { class: "badge good" }, t("roster.legal"))
-        : h("span", { class: "badge bad" }, t("roster.illegal", { n: v.errors }))) : ""),
-      h("ul", { class: "problems", id: "roster-problems" }, (v ? v.problems : []).map((p) =>
-        h("li", { class: p.severity }, whereWords(p.where, this.roster.members) ? h("b", {}, t("roster.problem_where", { where: whereWords(p.where, this.roster.members) })) : null,
-          said(p.message, p.words), p.fix ? h("div", { class: "muted" }, said(p.fix, p.fix_words)) : null))),
+      h("p", { id: "roster-legal", class: "row" }, v ? [errors.length
+        ? h("span", { class: "badge bad" }, t("roster.illegal", { n: errors.length }))
+        : h("span", { class: "badge good" }, t("roster.legal")),
+      warnings.length ? h("span", { class: "badge warn", id: "roster-warning-count" }, t("roster.warnings", { n: warnings.length })) : null] : ""),
+      h("ul", { class: "problems", id: "roster-problems" }, errors.map((p) => problemItem(p, members))),
+      warnings.length ? h("h3", { class: "warnings-title" }, t("roster.to_check")) : null,
+      warnings.length ? h("ul", { class: "problems warnings", id: "roster-warnings" }, warnings.map((p) => problemItem(p, members))) : null,
       this.stored && !this.token ? null : save, links, starter].filter(Boolean));
   }
 
   starter() {
     const scenarios = this.scenarios || [];
-    const choose = select(scenarios.map((s) => [s.id, `${s.number}. ${pick({ fr: s.name, en: s.name_en })}`]), scenarios[0] ? scenarios[0].id : "", { id: "start-scenario", "aria-label": t("home.scenario") });
+    const choose = scenarioSelect(scenarios, { id: "start-scenario", "aria-label": t("home.scenario") });
     if (!this.scenarios) get("/scenarios").then((list) => { this.scenarios = list; this.renderSummary(); }).catch(() => {});
     return h("div", {},
       h("h2", {}, t("roster.play")),
       h("div", { class: "row" }, choose,
-        h("button", { type: "button", id: "start-game", onclick: () => startGame({ scenario: choose.value, roster_id: this.stored.id }) }, t("home.start")),
+        h("button", { type: "button", id: "start-game", onclick: () => startGame({ scenario: choose.value, roster_id: this.stored.id }, this.roster.name) }, t("home.start")),
         h("button", { type: "button", id: "start-campaign", onclick: () => startCampaign({ roster_id: this.stored.id }) }, t("campaign.start"))));
   }
 
@@ -250,16 +271,24 @@ class RosterView {
     }
   }
 
+  /** Say it is saved, and with how many problems when the band is not legal yet. */
+  saved(validation) {
+    const { errors } = splitProblems(validation && validation.problems);
+    if (errors.length) notify(t("roster.saved_problems", { n: errors.length }));
+    else notify(t("roster.saved"));
+  }
+
   async save() {
     try {
       if (this.stored) {
         this.stored = await put(`/rosters/${this.stored.id}`, { roster: this.payload() }, this.token);
-        notify(t("roster.saved"));
+        this.saved(this.stored.validation);
         this.renderSummary();
       } else {
         const created = await post("/rosters", { roster: this.payload() });
         saveToken(`roster:${created.id}`, created.token);
         window.location.hash = `#/roster/${created.id}`;
+        this.saved(created.validation || this.validation);
       }
     } catch (error) {
       notify(error.message, "error");
@@ -267,10 +296,24 @@ class RosterView {
   }
 }
 
-export async function startGame(body) {
+export const KINDS = ["regular", "conclusive"]; // the rulebook's "ordinaires" and "conclusifs"
+
+/** A list of the scenario cards (GET /scenarios), each numbered in its own table, under the
+ * name of its kind; the first is chosen. */
+export function scenarioSelect(cards, attrs) {
+  return h("select", attrs, KINDS.map((kind) => {
+    const mine = cards.filter((c) => c.kind === kind);
+    return mine.length ? h("optgroup", { label: t(`home.kind.${kind}`) },
+      mine.map((c) => h("option", { value: c.id }, `${c.number}. ${pick({ fr: c.name, en: c.name_en })}`))) : null;
+  }));
+}
+
+/** Start a game (POST /games) and open it; `band`: its band's name, for "My games". */
+export async function startGame(body, band = null) {
   try {
     const created = await post("/games", body);
     saveToken(`game:${created.id}`, created.token);
+    rememberGame(created.id, band);
     window.location.hash = `#/game/${created.id}`;
   } catch (error) {
     notify(error.message, "error");

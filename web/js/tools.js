@@ -107,18 +107,30 @@ export function engagedNodes(pairs) {
   }));
 }
 
-/** The visibility polygon (with holes as extra rings) and a tag on each enemy: its visible
- * fraction of the base's circumference, or "hidden". */
+/** The visibility polygon (with holes as extra rings). */
 export function sightNodes(state, answer) {
+  return (answer.polygon || []).map((ring) => el("polygon", { points: points(ring) }));
+}
+
+/** A tag over each enemy the figure sees: the visible fraction of its base's circumference.
+ * A hidden enemy gets no tag (its base is drawn dimmed); a tag that would cover another
+ * moves up a line, with a leader to its figure, so grouped figures stay readable. */
+export function sightTagNodes(state, answer) {
   const nodes = [];
-  for (const ring of answer.polygon || []) nodes.push(el("polygon", { points: points(ring) }));
-  for (const target of answer.targets || []) {
-    const f = state.figures.find((g) => g.id === target.id);
-    if (!f) continue;
+  const placed = [];
+  const visible = (answer.targets || []).filter((x) => x.visible)
+    .map((x) => ({ x, f: state.figures.find((g) => g.id === x.id) })).filter((v) => v.f)
+    .sort((a, b) => a.f.y - b.f.y || a.f.x - b.f.x);
+  for (const { x: target, f } of visible) {
     const r = radiusOf(f.base_mm);
-    const text = target.visible
-      ? target.fraction.toLocaleString(lang(), { style: "percent", maximumFractionDigits: 0 }) : t("tools.hidden");
-    const g = tag(f.x, f.y + r + 0.35, text, `sight-tag ${target.visible ? "visible" : "hidden"}`);
+    const text = target.fraction.toLocaleString(lang(), { style: "percent", maximumFractionDigits: 0 });
+    const half = (0.26 * text.length + 0.3) / 2;
+    const start = f.y + r + 0.35;
+    let y = start;
+    while (placed.some((p) => Math.abs(p.y - y) < 0.62 && Math.abs(p.x - f.x) < p.half + half)) y += 0.62;
+    placed.push({ x: f.x, y, half });
+    if (y > start) nodes.push(el("line", { class: "sight-leader", x1: round(f.x), y1: round(f.y + r), x2: round(f.x), y2: round(y - 0.3) }));
+    const g = tag(f.x, y, text, "sight-tag visible");
     g.querySelector("rect").setAttribute("class", "");
     nodes.push(g);
   }
