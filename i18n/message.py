@@ -105,16 +105,39 @@ def render_text(code: str, params: Mapping[str, Any], lang: str = DEFAULT) -> st
     lang = lang if lang in LANGS else DEFAULT
     template = catalog(lang).get(code) or catalog(DEFAULT).get(code) or code
 
-    def fill(match: re.Match[str]) -> str:
+    out: list[str] = []
+    last = 0
+    for match in _FIELD.finditer(template):
+        out.append(template[last:match.start()])
+        last = match.end()
         name, spec = match.group(1), match.group(2)
         if name not in params:
-            return match.group(0)
+            out.append(match.group(0))
+            continue
         text = _value(params[name], spec, lang)
         if _is_name(params[name]) and _inside_sentence(template[:match.start()]):
-            return _lower_article(text)
-        return text
+            text = _lower_article(text)
+            if lang == "fr":
+                out[-1], text = _contract(out[-1], text)
+        out.append(text)
+    out.append(template[last:])
+    return "".join(out)
 
-    return _FIELD.sub(fill, template)
+
+# French contracts "de le" and "à le" (and their plurals) before a place's name
+_CONTRACTIONS = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au",
+                 ("à", "les"): "aux"}
+_PREPOSITION = re.compile(r"(?:^|(?<=\s))(de|à) $")
+
+
+def _contract(before: str, name: str) -> tuple[str, str]:
+    """"de " + "le garage" -> "du " + "garage"; other text as it is."""
+    prep = _PREPOSITION.search(before)
+    article, _, rest = name.partition(" ")
+    joined = _CONTRACTIONS.get((prep.group(1), article)) if prep else None
+    if prep is None or joined is None or not rest:
+        return before, name
+    return before[:prep.start()] + joined + " ", rest
 
 
 def _inside_sentence(before: str) -> bool:

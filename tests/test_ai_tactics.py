@@ -214,7 +214,7 @@ def test_the_tactician_sends_zombies_onto_the_landing_zone() -> None:
         game.apply(choice.action)
     assert guarding, "no zombie went for the landing zone on turn 1"
     first = guarding[0]
-    assert re.match(r"\w+ \d+ moves (onto|toward) The landing zone \(\d+\.\d in away\)",
+    assert re.match(r"\w+ \d+ moves (onto|toward) the landing zone \(\d+\.\d in away\)",
                     first.explanation)
     assert re.match(r"\w+ \d+ (entre dans|se dirige vers) .+ \(à \d+,\d ps\) pour monter la "
                     r"garde", first.text("fr"))
@@ -240,7 +240,7 @@ def test_the_tactician_keeps_its_last_ap_for_the_end_of_the_turn() -> None:
     assert waited is not None
     choice, ours, theirs = waited
     assert ours <= Tactician.RESERVE and theirs > 0
-    assert f"keeping {ours} AP" in choice.explanation and "The landing zone" in choice.explanation
+    assert f"keeping {ours} AP" in choice.explanation and "the landing zone" in choice.explanation
     # the zone empty, the zombies do not wait on it: if the survivors passed too, the turn
     # would end (D16) with the zone open and the zombies' AP unspent
     from ai.guard import guards
@@ -317,9 +317,9 @@ def test_a_lone_zombie_waits_outside_the_landing_zone_while_the_survivors_can_sh
     assert isinstance(act.toward, tuple)
     assert zone.area.distance(Point(act.toward)) == pytest.approx(Tactician.STAGE, abs=0.01)
     text = said(why)
-    assert "2.0 in outside The landing zone (3.5 in away)" in text
+    assert "2.0 in outside the landing zone (3.5 in away)" in text
     assert "only 1 could be on it now" in text and "still have" in text
-    assert f"à 2,0 ps du bord de {zone.name['fr']} (à 3,5 ps)" in said(why, "fr")
+    assert "à 2,0 ps du bord de l'hélisurface (à 3,5 ps)" in said(why, "fr")
     legal.check(game, act)
 
     game.pools["survivors"] = 0  # the survivors are done: now it steps on
@@ -328,7 +328,7 @@ def test_a_lone_zombie_waits_outside_the_landing_zone_while_the_survivors_can_sh
     _, act, why = moves[0]
     assert isinstance(act.toward, tuple) and zone.area.contains(Point(act.toward))
     name = figure_name(game, "z7")["en"]
-    assert f"{name} moves onto The landing zone (3.5 in away) to stand guard" in said(why)
+    assert f"{name} moves onto the landing zone (3.5 in away) to stand guard" in said(why)
 
 
 def test_the_levels_table_reads_the_bar_of_the_look_ahead_issue(tmp_path: Path) -> None:

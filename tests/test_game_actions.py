@@ -76,7 +76,7 @@ def test_third_move_lowers_defence() -> None:
     g(Move("z1", to=(5, 13)))
     assert defence_of(s1) == 5
     notes = g(Move("s1", to=(5, 8)))
-    assert notes == ["Ex-cop (M) moves 1.0 in: move 3 this turn, D now 4+"]
+    assert notes == ["Ex-cop (M) moves 1.0 in: move 3 this turn, so its defence is now 4+"]
     assert s1.moves == 3 and defence_of(s1) == 4
     g(Move("z1", to=(5, 12.5)))
     g(Move("s1", to=(5, 9)))

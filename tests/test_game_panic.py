@@ -52,7 +52,7 @@ def test_a_death_within_4_in_is_tested_and_failure_freezes_the_figure() -> None:
 def test_a_passed_test_changes_nothing() -> None:
     g = death_scene(allow_pass=True)
     notes = g(Melee("z1", "s1"), [3, 4, 5])
-    assert notes[-1] == "Geek (M/F) 2 keeps calm (Kid (M/F) died within 4 in, test on 5+)"
+    assert notes[-1] == "Geek (M/F) 2 keeps calm"
     assert not g.game.figures["s2"].panicked
     g.finish()
 
@@ -148,7 +148,7 @@ def test_a_down_friend_does_not_count() -> None:
     g = Golden(start(figs, [6, 6, 6], allow_pass=True))
     g(Pass())
     notes = g(Move("z3", to=(10 - TOUCH - 2.5, 10)), [6])
-    assert notes[-1].startswith("Geek (M/F) keeps calm (surrounded")
+    assert "(panic test on 5+: surrounded" in notes[-2] and notes[-1] == "Geek (M/F) keeps calm"
     g.finish()
 
 
@@ -161,9 +161,9 @@ def test_losing_half_the_pv_is_tested_once() -> None:
     g = Golden(game)
     g(EndActivations())
     notes = g(Melee("z1", "s1"), [4, 1, 6])  # from 4 PV to 3, half of 6
-    assert notes[4:] == ["Geek (M/F) rolls 6 (panic test on 5+: lost half their starting "
-                         "wounds)",
-                         "Geek (M/F) keeps calm (lost half their starting wounds, test on 5+)"]
+    assert notes[4:] == ["Geek (M/F) rolls 6 (panic test on 5+: is down to half their "
+                         "starting wounds)",
+                         "Geek (M/F) keeps calm"]
     notes = g(Melee("z1", "s1"), [4, 1])  # 2 PV: tested already
     assert notes[-1] == "Geek (M/F) loses a wound (2 left)"
     g.finish()
@@ -216,12 +216,13 @@ def test_maline_passes_her_first_test_then_rolls() -> None:
 def test_paume_rerolls_once_even_with_rassurant_near() -> None:
     notes = half_pv_test([survivor("s2", "prof", 8, 5, skill="rassurant")], "paume", "junkie",
                          dice=(2, 3))
-    assert notes == ["Junkie (M/F) rolls 2 (panic test on 6+: lost half their starting wounds)",
-                     "Junkie (M/F) re-rolls the failed panic test (Spaced out)",
-                     "Junkie (M/F) rolls 3 (panic test re-rolled, on 6+: lost half their "
+    assert notes == ["Junkie (M/F) rolls 2 (panic test on 6+: is down to half their "
                      "starting wounds)",
-                     "Junkie (M/F) panics (lost half their starting wounds): no action this "
-                     "turn, D -1"]
+                     "Junkie (M/F) re-rolls the failed panic test (Spaced out)",
+                     "Junkie (M/F) rolls 3 (panic test re-rolled, on 6+: is down to half their "
+                     "starting wounds)",
+                     "Junkie (M/F) panics (is down to half their starting wounds): no action "
+                     "this turn, D -1"]
 
 
 @pytest.mark.parametrize(("x", "rerolls"), [(5 + TOUCH + 5.99, True), (5 + TOUCH + 6.5, False)])
@@ -230,8 +231,8 @@ def test_rassurant_friend_within_6_in_rerolls(x: float, rerolls: bool) -> None:
                          dice=(2, 5) if rerolls else (2,))
     if rerolls:
         assert notes[1:3] == ["Teacher (M/F) calms Geek (M/F) down: re-roll (Reassuring)",
-                              "Geek (M/F) rolls 5 (panic test re-rolled, on 5+: lost half their "
-                              "starting wounds)"]
+                              "Geek (M/F) rolls 5 (panic test re-rolled, on 5+: is down to half "
+                              "their starting wounds)"]
     else:
         assert notes[-1].startswith("Geek (M/F) panics")
 
@@ -240,35 +241,34 @@ def test_rassurant_friend_within_6_in_rerolls(x: float, rerolls: bool) -> None:
 def test_meneuse_lends_her_p_to_women_anywhere(sex: str, value: int) -> None:
     notes = half_pv_test([survivor("s2", "bourrine", 30, 30, skill="meneuse")], sex=sex,
                          dice=(4,))
-    assert notes[0] == f"Geek (M/F) rolls 4 (panic test on {value}+: lost half their starting " \
-                       "wounds)"
+    assert notes[0] == f"Geek (M/F) rolls 4 (panic test on {value}+: is down to half their " \
+                       "starting wounds)"
     if sex == "F":
-        assert notes[1] == ("Geek (M/F) keeps calm (lost half their starting wounds; tested on "
-                            "Bruiser (F)'s 3+, Ringleader)")
+        assert notes[1] == "Geek (M/F) keeps calm (tested on Bruiser (F)'s 3+, Ringleader)"
 
 
 @pytest.mark.parametrize(("gap", "value"), [(10.0, 3), (10.5, 5)])
 def test_autoritaire_within_10_in(gap: float, value: int) -> None:
     notes = half_pv_test([survivor("s2", "ex_flic_f", 5 + TOUCH - 0.01 + gap, 5,
                                    skill="autoritaire")], dice=(4,))
-    assert notes[0] == f"Geek (M/F) rolls 4 (panic test on {value}+: lost half their starting " \
-                       "wounds)"
+    assert notes[0] == f"Geek (M/F) rolls 4 (panic test on {value}+: is down to half their " \
+                       "starting wounds)"
 
 
 @pytest.mark.parametrize(("gap", "passed"), [(10.0, True), (10.5, False)])
 def test_doyen_adds_one_within_10_in(gap: float, passed: bool) -> None:
     notes = half_pv_test([survivor("s2", "vieux", 5 + TOUCH - 0.01 + gap, 5, skill="doyen")],
                          dice=(4,))
-    assert notes[0] == "Geek (M/F) rolls 4 (panic test on 5+: lost half their starting wounds)"
+    assert notes[0] == "Geek (M/F) rolls 4 (panic test on 5+: is down to half their starting wounds)"
     assert notes[1].startswith("Geek (M/F) keeps calm" if passed else "Geek (M/F) panics")
 
 
 def test_best_p_then_doyen() -> None:
     notes = half_pv_test([survivor("s2", "ex_flic_f", 10, 5, skill="autoritaire"),
                           survivor("s3", "vieux", 10, 8, skill="doyen")], dice=(2,))
-    assert notes == ["Geek (M/F) rolls 2 (panic test on 3+: lost half their starting wounds)",
-                     "Geek (M/F) keeps calm (lost half their starting wounds; tested on Ex-cop "
-                     "(F)'s 3+, Commanding)"]
+    assert notes == ["Geek (M/F) rolls 2 (panic test on 3+: is down to half their starting "
+                     "wounds)",
+                     "Geek (M/F) keeps calm (tested on Ex-cop (F)'s 3+, Commanding)"]
 
 
 @pytest.mark.parametrize(("archetype", "skill"), [("pere", "paternel"), ("mere", "maternelle")])
@@ -294,7 +294,7 @@ def test_a_parent_never_panics_with_a_child_in_the_band(archetype: str, skill: s
 
 def test_hysterique_runs_after_failing() -> None:
     notes = half_pv_test([], "hysterique", "bimbo", dice=(2,))
-    assert notes[-1] == ("Bimbo (F) panics (lost half their starting wounds): no action this "
+    assert notes[-1] == ("Bimbo (F) panics (is down to half their starting wounds): no action this "
                          "turn, D -1")
 
 

@@ -306,7 +306,7 @@ def test_a_down_heroique_heals_itself_back_to_its_feet() -> None:
     g = heroic(soins=1)
     game = g.game
     notes = g(Heal("s1", "s1"))
-    assert notes == ["Soldier (M) heals themself (back to 2 wounds)"]
+    assert notes == ["Soldier (M) tends to their own wounds (back to 2 wounds)"]
     s1 = game.figures["s1"]
     assert (s1.status, s1.pv, s1.resting) == ("standing", 2, True)
     g(Pass())

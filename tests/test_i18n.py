@@ -56,7 +56,7 @@ def test_names_nested_messages_and_lists_follow_the_language() -> None:
     assert render(strike, "en").startswith("Walker 3 strikes Hugo with 2 AP")
     turning = Message("ai.turning", {"turn": 4, "what": strike.to_json(),
                                      "before": 0.5, "after": 0.2})
-    assert render(turning, "fr").startswith("tour 4 : Rôdeur 3 frappe")
+    assert render(turning, "fr").startswith("au tour 4, Rôdeur 3 frappe")
     assert render_text("ai.fate.down", {"figure": ["Léa", "Hugo", "Inès"]}, "fr") \
         .startswith("Léa, Hugo et Inès")
     assert render_text("ai.fate.down", {"figure": ["Léa", "Hugo", "Inès"]}, "en") \
@@ -150,3 +150,8 @@ def test_a_place_name_inside_a_sentence_takes_a_lowercase_article() -> None:
         == "conséquence de « Le dernier hélico »"
     assert render_text("service.explain.grazed", {"a": pad, "b": "Lucas", "p": 0.0},
                        "fr").startswith("L'hélisurface")
+    # French contracts de + le, à + les before the name
+    garage = {"fr": "Le garage", "en": "The garage"}
+    assert "du bord du garage" in render_text("ai.why.stage", {
+        "zombie": "Rôdeur 3", "out": 2.0, "place": garage, "d": 3.5, "have": 0, "able": 1,
+        "theirs": 7}, "fr")

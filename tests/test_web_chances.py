@@ -100,7 +100,7 @@ def test_at_the_end_the_curve_and_the_turning_point(browser: Browser, base_url: 
     page.reload()
     page.wait_for_selector("[data-figure-id]")
     expect(page.locator("#chances svg.chances-curve polyline")).to_have_count(1)
-    expect(page.locator("#turning-point")).to_contain_text(re.compile(r"Turning point: turn \d"))
+    expect(page.locator("#turning-point")).to_contain_text(re.compile(r"Turning point: in turn \d"))
     chances = api(page, "GET", f"/games/{made['id']}/chances")
     points = page.locator("#chances svg.chances-curve polyline").get_attribute("points") or ""
     assert len(points.split()) == len(chances["curve"])
