@@ -209,7 +209,7 @@ def test_exits_need_the_base_on_the_stretch() -> None:
     assert ref(game).exits(game, m1) == ["porte"]
     put(game, "m1", 22.0, spot[1])
     assert ref(game).exits(game, m1) == []
-    with pytest.raises(IllegalActionError, match="The camp gate"):
+    with pytest.raises(IllegalActionError, match="by the camp gate now"):
         game.apply(Exit("m1", "porte"))
     put(game, "m1", *spot)
     assert Exit("m1", "porte") in game.legal_actions()
@@ -473,8 +473,8 @@ def test_the_turn_limit_ends_the_scenario() -> None:
     # a French player reads the result in French, an English one in English: no code, no id
     words = game.outcome["words"]
     assert game.outcome["reason"] == render(words, "en") == (
-        "the turn limit (7) is reached: the survivors fail their objective")
-    assert render(words, "fr") == "la limite de 7 tours est atteinte : les survivants échouent"
+        "the turn limit (7) is reached; the survivors fail their objective")
+    assert render(words, "fr") == "la limite de 7 tours est atteinte ; les survivants échouent"
     result = ref(game).state["result"]
     assert render(result["ended_by_words"], "fr") == "la limite de 7 tours est atteinte"
     (route,) = result["survivors"]["conditions"]
