@@ -133,8 +133,26 @@ def test_roster_builder_prices_and_lists_problems_live(browser: Browser, base_ur
     page.wait_for_function(
         f"parseInt(document.querySelector('#roster-total').textContent) > {before}")
     expect(page.locator("[data-member='m1'] .chip")).to_contain_text("Pistol")  # its English name
+    # a weapon without its ammunition is a warning: listed apart, counted apart, in amber;
+    # the red badge counts the errors listed under it
+    expect(page.locator("#roster-warnings li").first).to_contain_text("no ammunition")
+    expect(page.locator("#roster-warning-count")).to_contain_text(
+        re.compile(r"^\d+ things? to check$"))
+    warnings = page.locator("#roster-warnings li").count()
+    assert page.locator("#roster-warning-count").inner_text().startswith(f"{warnings} ")
+    errors = page.locator("#roster-problems li").count()
+    badge = page.locator("#roster-legal .badge").first.inner_text()
+    assert badge == (f"{errors} problem{'s' if errors > 1 else ''} to fix" if errors
+                     else "legal band"), badge
+    # a member named in its problem's message is not named again before it
+    page.locator("[data-member='m1'] input").first.fill("Rambo")
+    expect(page.locator("#roster-warnings li").first).to_contain_text("Rambo carries")
+    assert not page.locator("#roster-warnings li").first.inner_text().startswith("Rambo:")
     page.click("#save-roster")
     page.wait_for_url(re.compile(r"#/roster/\w+"))
+    # saved, and said so with its problems when it has some
+    expect(page.locator("#notice")).to_contain_text(
+        f"Band saved, with {errors} problem" if errors else "Band saved.")
     roster_id = page.url.rsplit("/", 1)[1]
     tokens = json.loads(page.evaluate("localStorage.getItem('survive-us.tokens')"))
     assert f"roster:{roster_id}" in tokens
@@ -206,8 +224,10 @@ def test_game_move_sight_ai_undo(browser: Browser, base_url: str) -> None:
                 break
     page.click(f"[data-figure-id='{zombie['id']}']", force=True)
     expect(page.locator(".overlay-sight polygon")).to_have_count(len(sight["polygons"]))
-    expect(page.locator(".overlay-sight .sight-tag")).to_have_count(len(sight["enemies"]))
     seen = sum(e["visible"] for e in sight["enemies"])
+    # a tag on each enemy it sees; a hidden one has no tag (they piled up), its base is dimmed
+    expect(page.locator(".overlay-sight-tags .sight-tag")).to_have_count(seen)
+    expect(page.locator(".figure.hidden-target")).to_have_count(len(sight["enemies"]) - seen)
     expect(page.locator("#readout")).to_contain_text(f"sees {seen} of {len(sight['enemies'])}")
     page.click("[data-tool='sight']")
 
@@ -219,6 +239,53 @@ def test_game_move_sight_ai_undo(browser: Browser, base_url: str) -> None:
     page.wait_for_function("document.querySelector('#log').children.length === 2")
     assert state_of(page, game_id)["version"] == 3  # undo is itself an event
     assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_the_figure_cards_sight_button_shows_its_sight(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    game_id = start_game(page, base_url, seed=3)
+    page.click("[data-select='m1']")
+    page.click("#figure-sight")  # "What Lucas sees": its sight, the card stays open
+    sight = api(page, "GET", f"/games/{game_id}/sight?figure=m1")
+    expect(page.locator(".overlay-sight polygon")).to_have_count(len(sight["polygons"]))
+    seen = sum(e["visible"] for e in sight["enemies"])
+    expect(page.locator("#readout")).to_have_text(
+        f"Lucas sees {seen} of {len(sight['enemies'])} enemies")
+    expect(page.locator("#figure h2").first).to_contain_text("Lucas")
+    # closing the card takes its sight away; the sight tool with a figure chosen shows it
+    page.click("#figure button:has-text('Close')")
+    expect(page.locator(".overlay-sight polygon")).to_have_count(0)
+    page.click("[data-select='m2']")
+    page.click("[data-tool='sight']")
+    expect(page.locator("#readout")).to_contain_text("Inès sees")
+    assert not page.errors  # type: ignore[attr-defined]
+    page.context.close()
+
+
+def test_counts_in_french_say_none_and_one_in_the_singular(browser: Browser,
+                                                             base_url: str) -> None:
+    page = new_page(browser, locale="fr-FR")
+    start_game(page, base_url, seed=3)
+    said = page.evaluate("""async () => {
+        const { t, setLang } = await import('./js/i18n.js');
+        const sight = (n) => t('tools.sight_count', { who: 'Slasher 14', n, total: 6 });
+        const fr = [sight(0), sight(1), sight(2), t('tools.zone20_count', { n: 0 }),
+                    t('tools.engaged_count', { n: 1 }), t('roster.illegal', { n: 3 })];
+        await setLang('en');
+        const en = [sight(0), sight(1), sight(2), t('tools.zone20_count', { n: 1 })];
+        await setLang('fr');
+        return { fr, en };
+    }""")
+    assert said["fr"] == ["Slasher 14 ne voit aucun ennemi (sur 6)",
+                          "Slasher 14 voit 1 ennemi sur 6", "Slasher 14 voit 2 ennemis sur 6",
+                          "Aucun zombie n'a d'humain à 20 ps ou moins", "1 paire au contact",
+                          "3 problèmes à corriger"]
+    assert said["en"] == ["Slasher 14 sees 0 of 6 enemies", "Slasher 14 sees 1 of 6 enemies",
+                          "Slasher 14 sees 2 of 6 enemies", "1 zombie has a human within 20 in"]
+    # on the table: no pair in contact at the start, said so
+    page.click("[data-toggle='engaged']")
+    expect(page.locator("#readout")).to_have_text("Aucune paire au contact")
     page.context.close()
 
 
