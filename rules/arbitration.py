@@ -273,7 +273,8 @@ def answer(space: Space, question: Any, where: str = "question") -> Answer:
     if not question.keys() <= _ALLOWED[ask]:
         extra = sorted(set(question) - fields - {"ask"})
         raise QuestionError(Message("scene.question.unknown_field", {
-            "where": where, "field": extra[0], "ask": ask}), f"{where}.{extra[0]}")
+            "where": where, "field": extra[0], "ask": ask,
+            "known": sorted(_ALLOWED[ask] - {"ask"})}), f"{where}.{extra[0]}")
     return handler(space, question, where)
 
 
