@@ -484,8 +484,9 @@ class GameView {
     try {
       const answer = await games.sight(this.id, id);
       this.sightOf = { id, ...answer };
-      this.table.setOverlay("sight", sightNodes(this.state, answer), "under");
-      this.table.setOverlay("sight-tags", sightTagNodes(this.state, answer), "over");
+      const { tags, leaders } = sightTagNodes(this.state, answer);
+      this.table.setOverlay("sight", [...sightNodes(this.state, answer), ...leaders], "under");
+      this.table.setOverlay("sight-tags", tags, "over");
       const seen = answer.targets.filter((x) => x.visible).length;
       this.said = { text: t("tools.sight_count", { who: this.names.figure(id), n: seen, total: answer.targets.length }), refused: false };
       this.redraw();

@@ -113,28 +113,31 @@ export function sightNodes(state, answer) {
 }
 
 /** A tag over each enemy the figure sees: the visible fraction of its base's circumference.
- * A hidden enemy gets no tag (its base is drawn dimmed); a tag that would cover another
- * moves up a line, with a leader to its figure, so grouped figures stay readable. */
+ * A hidden enemy gets no tag (its base is drawn dimmed). A tag that would cover another tag
+ * or a base moves up a line at a time, with a leader to its figure (drawn under the bases),
+ * so that grouped figures and their numbers stay readable. `{tags, leaders}`. */
 export function sightTagNodes(state, answer) {
-  const nodes = [];
-  const placed = [];
+  const tags = [];
+  const leaders = [];
+  const box = (x, y, hw, hh) => ({ x, y, hw, hh });
+  const taken = state.figures.filter(onTable).map((f) => box(f.x, f.y, radiusOf(f.base_mm), radiusOf(f.base_mm)));
+  const clear = (b) => !taken.some((o) => Math.abs(o.x - b.x) < o.hw + b.hw && Math.abs(o.y - b.y) < o.hh + b.hh);
   const visible = (answer.targets || []).filter((x) => x.visible)
     .map((x) => ({ x, f: state.figures.find((g) => g.id === x.id) })).filter((v) => v.f)
     .sort((a, b) => a.f.y - b.f.y || a.f.x - b.f.x);
   for (const { x: target, f } of visible) {
     const r = radiusOf(f.base_mm);
     const text = target.fraction.toLocaleString(lang(), { style: "percent", maximumFractionDigits: 0 });
-    const half = (0.26 * text.length + 0.3) / 2;
     const start = f.y + r + 0.35;
-    let y = start;
-    while (placed.some((p) => Math.abs(p.y - y) < 0.62 && Math.abs(p.x - f.x) < p.half + half)) y += 0.62;
-    placed.push({ x: f.x, y, half });
-    if (y > start) nodes.push(el("line", { class: "sight-leader", x1: round(f.x), y1: round(f.y + r), x2: round(f.x), y2: round(y - 0.3) }));
-    const g = tag(f.x, y, text, "sight-tag visible");
+    let b = box(f.x, start, (0.26 * text.length + 0.3) / 2, 0.3);
+    for (let i = 0; i < 12 && !clear(b); i += 1) b = box(f.x, b.y + 0.62, b.hw, b.hh);
+    taken.push(b);
+    if (b.y > start) leaders.push(el("line", { class: "sight-leader", x1: round(f.x), y1: round(f.y + r), x2: round(f.x), y2: round(b.y - 0.3) }));
+    const g = tag(f.x, b.y, text, "sight-tag visible");
     g.querySelector("rect").setAttribute("class", "");
-    nodes.push(g);
+    tags.push(g);
   }
-  return nodes;
+  return { tags, leaders };
 }
 
 /** A route: the polyline, a ghost base at its end, and its length and cost in a tag. */
