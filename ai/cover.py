@@ -89,8 +89,8 @@ def exposed(game: Game, z: Fig, points: Sequence[Point], who: Sequence[Shooter]
             d = math.dist((x, y), s.fig.centre) - s.fig.radius - z.radius
             if not seen[i, j] or d > s.reach + 1e-9:
                 continue
-            if game.referee is not None and not game.referee.may_see(
-                    game, s.fig, dataclasses.replace(z, x=x, y=y), d):
+            if game.referee is not None and game.referee.sight_veto(
+                    game, s.fig, dataclasses.replace(z, x=x, y=y), d) is not None:
                 continue
             if threat or d <= others[j] + TIE_INCHES:
                 hit.append(s.fig.id)

@@ -56,8 +56,20 @@ class Referee(Protocol):
         """Weather: shooting ranges are multiplied by this."""
         ...
 
-    def may_see(self, game: Game, shooter: Fig, target: Fig, distance: float) -> bool:
-        """Weather and light: whether the shooter can pick the target out at this distance."""
+    def sight_limit(self, game: Game) -> tuple[float, Message] | None:
+        """Weather and the dark: the longest line of sight, edge to edge, and its words
+        ("Fog: no line of sight beyond 12 in"); None when the weather sets no limit."""
+        ...
+
+    def lit_zones(self, game: Game) -> list[list[list[float]]]:
+        """Polygons where a figure is seen from any distance despite `sight_limit`."""
+        ...
+
+    def sight_veto(self, game: Game, shooter: Fig, target: Fig, distance: float
+                   ) -> Message | None:
+        """Why the shooter cannot pick out a target it has a line of sight to, `distance`
+        away (fog, night, unless the target stands in the light), or None when it can. The
+        engine and the page's sight tool both ask this, so they never disagree."""
         ...
 
     def pool_dice(self, game: Game, side: str) -> int:

@@ -536,8 +536,8 @@ def _weather(game: Game, fig: Fig, seen: dict[str, Any]) -> dict[str, Any]:
     if game.referee is None:
         return seen
     hidden = Sight(False, 0.0)
-    return {t: s if not s.visible or game.referee.may_see(
-        game, fig, game.figures[t], game.distance(fig.id, t)) else hidden
+    return {t: s if not s.visible or game.referee.sight_veto(
+        game, fig, game.figures[t], game.distance(fig.id, t)) is None else hidden
         for t, s in seen.items()}
 
 

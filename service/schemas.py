@@ -343,7 +343,12 @@ class PathOut(Strict):
 class SightOut(Strict):
     figure: str
     polygons: list[list[list[float]]]
-    enemies: list[Json]
+    enemies: list[Json] = Field(description="each enemy: id, visible (the engine's answer: "
+                                "a line of sight and the weather allows it), fraction of its "
+                                "base seen, inches; limited_by(_words) when only the weather "
+                                "or the dark hides it")
+    limit: Json | None = Field(default=None, description="the weather's longest line of "
+                               "sight: inches, text, words (None: no limit)")
 
 
 class ZoneOut(Strict):

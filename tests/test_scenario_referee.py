@@ -526,9 +526,16 @@ def test_firelight_shows_a_zombie_at_night() -> None:
     x, y = light.polygon[0]
     put(game, zombie.id, x + 0.6, y + 0.6)
     dark = next(f for f in game.figures.values() if f.is_zombie and f.id != zombie.id)
-    assert r.may_see(game, fig(game, "m1"), zombie, 15.0)
-    assert not r.may_see(game, fig(game, "m1"), dark, 15.0)
-    assert r.may_see(game, fig(game, "m1"), dark, 7.5)
+    assert r.sight_veto(game, fig(game, "m1"), zombie, 15.0) is None
+    veto = r.sight_veto(game, fig(game, "m1"), dark, 15.0)
+    assert veto is not None and render(veto, "en") == (
+        "Night: no line of sight beyond 8.0 in, but to figures in a lit zone")
+    assert render(veto, "fr") == (
+        "Nuit : pas de ligne de vue au-delà de 8,0 ps, sauf vers les figurines dans une "
+        "zone éclairée")
+    assert r.sight_veto(game, fig(game, "m1"), dark, 7.5) is None
+    assert r.sight_limit(game) == (8.0, veto) and r.lit_zones(game) == [
+        [list(p) for p in light.polygon]]
     assert r.range_factor(game) == 1.0
 
 

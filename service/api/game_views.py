@@ -12,7 +12,6 @@ import sqlalchemy as sa
 from apiflask import APIBlueprint
 
 from geometry.space import enemies
-from geometry.units import CONTACT_INCHES
 from i18n import Message, render
 from rules import legal
 from rules.actions import Move
@@ -73,14 +72,10 @@ def post_path(game_id: str, body: PathIn) -> dict[str, Any]:
         if path.reachable:
             moves = 0 if path.length <= 1e-9 else (
                 math.ceil(path.length / move - 1e-9) if move > 0 else None)
-        refused: str | None = None
-        refused_words: dict[str, Any] | None = None
         lang = request_lang()
-        try:
-            legal.check(game, Move(figure=figure, to=to))
-        except IllegalActionError as error:
-            refused = error.text(lang)
-            refused_words = None if error.words is None else error.words.to_json()
+        error = move_verdict(game, figure, to)
+        refused = None if error is None else error.text(lang)
+        refused_words = None if error is None or error.words is None else error.words.to_json()
         why = getattr(path, "words", None)
         return {"figure": figure, "to": list(to), "reachable": path.reachable,
                 "length": path.length if path.reachable else None,
@@ -94,6 +89,15 @@ def post_path(game_id: str, body: PathIn) -> dict[str, Any]:
     return out
 
 
+def move_verdict(game: Game, figure: str, to: tuple[float, float]) -> IllegalActionError | None:
+    """The engine's refusal of moving `figure` to `to` now, or None when it is legal."""
+    try:
+        legal.check(game, Move(figure=figure, to=to))
+    except IllegalActionError as error:
+        return error
+    return None
+
+
 @bp.get("/games/<id:game_id>/sight")
 @bp.input(FigureQuery, location="query", arg_name="query")
 @bp.output(SightOut)
@@ -101,20 +105,50 @@ def post_path(game_id: str, body: PathIn) -> dict[str, Any]:
         "hidden, with the visible fraction of its base and the distance")
 def get_sight(game_id: str, query: FigureQuery) -> dict[str, Any]:
     def use(_row: sa.Row[Any], game: Game) -> dict[str, Any]:
-        figure = _on_table(game, query.figure, game_id)
-        space = game.space()
-        me = space.scene.figure(figure)
-        foes = [f.id for f in space.scene.figures if enemies(me, f)]
-        sights = space.sights(figure, foes)
-        listed = [{"id": foe, "visible": s.visible, "fraction": round(s.fraction, 6),
-                   "inches": round(space.distance(figure, foe), 4)}
-                  for foe, s in zip(foes, sights, strict=True)]
-        polygon = space.visibility_polygon(figure)
-        return {"figure": figure, "polygons": _rings(shapely.normalize(polygon)),
-                "enemies": listed}
+        return sight_view(game, _on_table(game, query.figure, game_id), request_lang())
 
     out: dict[str, Any] = services().games.read(game_id, use)
     return out
+
+
+def sight_view(game: Game, figure: str, lang: str) -> dict[str, Any]:
+    """What `figure` sees, as the engine judges a shot: each enemy with a line of sight is
+    visible unless the referee's `sight_veto` (fog, night) hides it, which is then said; the
+    drawn area is cut to the weather's sight limit, lit zones kept."""
+    space = game.space()
+    me = space.scene.figure(figure)
+    foes = [f.id for f in space.scene.figures if enemies(me, f)]
+    listed = []
+    for foe, s in zip(foes, space.sights(figure, foes), strict=True):
+        inches = space.distance(figure, foe)
+        veto = None if not s.visible or game.referee is None else game.referee.sight_veto(
+            game, game.figures[figure], game.figures[foe], inches)
+        entry: dict[str, Any] = {"id": foe, "visible": s.visible and veto is None,
+                                 "fraction": round(s.fraction, 6), "inches": round(inches, 4)}
+        if veto is not None:
+            entry["limited_by"] = render(veto, lang)
+            entry["limited_by_words"] = veto.to_json()
+        listed.append(entry)
+    polygon = space.visibility_polygon(figure)
+    out: dict[str, Any] = {"figure": figure, "enemies": listed, "limit": None}
+    limit = None if game.referee is None else game.referee.sight_limit(game)
+    if limit is not None and game.referee is not None:
+        polygon = _within(polygon, me, limit[0], game.referee.lit_zones(game))
+        out["limit"] = {"inches": limit[0], "text": render(limit[1], lang),
+                        "words": limit[1].to_json()}
+    out["polygons"] = _rings(shapely.normalize(polygon))
+    return out
+
+
+def _within(seen: Any, me: Any, limit: float, lit: list[list[list[float]]]) -> Any:
+    """The part of the visibility polygon `seen` a figure can pick figures out in: within
+    `limit` of its base's edge (a base there is within `limit` edge to edge), and in the lit
+    zones, where figures are seen from any distance."""
+    near = shapely.Point(me.x, me.y).buffer(limit + me.radius, quad_segs=32)
+    shown = seen.intersection(near)
+    for zone in lit:
+        shown = shown.union(seen.intersection(shapely.Polygon(zone)))
+    return shown
 
 
 @bp.get("/games/<id:game_id>/zone")
@@ -140,15 +174,15 @@ def get_zone(game_id: str) -> dict[str, Any]:
 @bp.doc(summary="Every pair of enemies in base contact")
 def get_engaged(game_id: str) -> dict[str, Any]:
     def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
-        space = game.space()
-        figures = space.scene.figures
-        pairs = []
-        for i, a in enumerate(figures):
-            for j in range(i + 1, len(figures)):
-                b = figures[j]
-                if enemies(a, b) and space.distances[i, j] <= CONTACT_INCHES + 1e-9:
-                    pairs.append(sorted((a.id, b.id)))
-        return {"version": row.version, "pairs": pairs}
+        return {"version": row.version, "pairs": engaged_pairs(game)}
 
     out: dict[str, Any] = services().games.read(game_id, use)
     return out
+
+
+def engaged_pairs(game: Game) -> list[list[str]]:
+    """Every pair of enemies in base contact, by the engine's own test (`Fig.enemy_of`,
+    `Game.in_contact`), each pair sorted, in table order."""
+    on = [f for f in game.figures.values() if f.on_table]
+    return [sorted((a.id, b.id)) for i, a in enumerate(on) for b in on[i + 1:]
+            if a.enemy_of(b) and game.in_contact(a.id, b.id)]
