@@ -49,7 +49,7 @@ def _compare(game: Game) -> tuple[int, int]:
                     and game.figures[z].is_zombie}
             assert tool == engine, (fig.id, weapon, tool ^ engine)
             judged += len(view)
-        for z, e in view.items():
+        for e in view.values():
             if "limited_by" in e:
                 limited += 1
                 assert not e["visible"] and e["limited_by_words"]["code"].startswith(
