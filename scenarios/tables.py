@@ -49,8 +49,9 @@ def _title(name: str) -> dict[str, str]:
 
 
 def load_table(name: str) -> Scene:
+    data = table_data(name)  # an unknown table is said as such, not as a bad one
     try:
-        return load_scene(table_data(name))
+        return load_scene(data)
     except SceneError as error:
         raise SceneError(Message("scenario.bad_table", {
             "table": _title(name), "problem": error.words or error.message}),

@@ -9,6 +9,7 @@ from typing import Any
 
 from geometry.errors import SurviveUsError
 from i18n import Message, render_text
+from service import lookup
 from service.helptext import HelpText
 
 __all__ = ["add_batch_options", "check_batch_options", "progress_bar"]
@@ -16,10 +17,11 @@ __all__ = ["add_batch_options", "check_batch_options", "progress_bar"]
 
 def add_batch_options(cmd: argparse.ArgumentParser, t: HelpText) -> None:
     """--zombies, --survivors, --band, --jobs and --cluster."""
-    cmd.add_argument("--zombies", default="tactician")
-    cmd.add_argument("--survivors", default="bot")
+    cmd.add_argument("--zombies", default="tactician", metavar="AI",
+                     help=t("help.batch.zombies"))
+    cmd.add_argument("--survivors", default="bot", metavar="AI", help=t("help.batch.survivors"))
     cmd.add_argument("--band", help=t("help.batch.band"))
-    cmd.add_argument("--jobs", type=int, default=1, help=t("help.batch.jobs"))
+    cmd.add_argument("--jobs", type=int, default=1, metavar="N", help=t("help.batch.jobs"))
     cmd.add_argument("--cluster", metavar="ADDRESS", help=t("help.batch.cluster"))
 
 
@@ -28,6 +30,8 @@ def check_batch_options(args: argparse.Namespace,
     """Refuse a bad --jobs or an unknown policy with the command's own error type."""
     from ai.policy import make_policy
 
+    if args.band is not None:  # an example band by its name as well as its id
+        args.band = lookup.band_file_or_example(args.band) or args.band
     if args.jobs < 1:
         raise error(Message("cli.batch.jobs", {"got": args.jobs}), "jobs")
     for side in ("zombies", "survivors"):

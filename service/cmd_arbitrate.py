@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = arbitrate_explained(read_json(args.file))
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=not args.explain)
     lang = language()
     for item in result["answers"]:
         item["explain"] = said([Message.from_json(m) for m in item["explain_words"]], lang)

@@ -23,6 +23,7 @@ from typing import Any
 
 from geometry.errors import SurviveUsError
 from i18n import Message
+from service import lookup
 from service.batch_options import add_batch_options, check_batch_options, progress_bar
 from service.helptext import HelpText
 from service.jsonio import language, os_reason, print_error, print_json, read_json
@@ -41,8 +42,8 @@ def register(sub: Any, t: HelpText) -> None:
     levels = cmd.add_mutually_exclusive_group()
     levels.add_argument("--points", help=t("help.balance.points"))
     levels.add_argument("--factors", help=t("help.balance.factors"))
-    cmd.add_argument("--games", type=int, help=t("help.balance.games"))
-    cmd.add_argument("--seed", type=int, default=0)
+    cmd.add_argument("--games", type=int, metavar="N", help=t("help.balance.games"))
+    cmd.add_argument("--seed", type=int, default=0, help=t("help.balance.seed"))
     add_batch_options(cmd, t)
     cmd.add_argument("--plot", metavar="FILE", help=t("help.balance.plot"))
     cmd.add_argument("--out", metavar="FILE", help=t("help.balance.out"))
@@ -68,17 +69,20 @@ def _numbers(text: str, kind: type, name: str) -> list[Any]:
     return values
 
 
-def _cards(text: str) -> list[str]:
-    from scenarios.cards import load_cards
+def _card(name: str, cards: list[lookup.Choice]) -> str:
+    def unknown(known: list[Message]) -> BalanceError:
+        return BalanceError(Message("cli.balance.card", {"name": name, "known": known}),
+                            "cards")
 
-    known = list(load_cards())
+    return lookup.resolve(name, cards, unknown)
+
+
+def _cards(text: str) -> list[str]:
+    """The cards of `--cards`, by their ids (given by id or name)."""
+    cards = lookup.cards()
     if text == "all":
-        return known
-    chosen = [c.strip() for c in text.split(",") if c.strip()]
-    for card in chosen:
-        if card not in known:
-            raise BalanceError(Message("cli.balance.card", {"name": card, "known": known}),
-                               "cards")
+        return [c.id for c in cards]
+    chosen = [_card(c.strip(), cards) for c in text.split(",") if c.strip()]
     if not chosen:
         raise BalanceError(Message("cli.balance.no_card"), "cards")
     return chosen
@@ -136,11 +140,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         report = _joined(args.source) if args.source else _play(args)
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     except (KeyError, OSError) as error:
         from service.cmd_simulate import band_problem
 
-        return print_error(BalanceError(band_problem(args.band, error), "band"))
+        return print_error(BalanceError(band_problem(args.band, error), "band"),
+                           as_json=args.json)
     lang = language()
     table = markdown_table(report, lang)
     try:
@@ -154,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as error:
         detail = os_reason(error) if isinstance(error, OSError) else str(error)
         return print_error(BalanceError(Message("cli.balance.write", {"detail": detail}),
-                                        "out"))
+                                        "out"), as_json=args.json)
     if args.json:
         print_json(report.to_json())
     else:

@@ -12,7 +12,6 @@ command's language (`--lang`), members by their names; with `--json` each proble
 from __future__ import annotations
 
 import argparse
-import sys
 from dataclasses import replace
 from typing import Any
 
@@ -37,8 +36,8 @@ def register(sub: Any, t: HelpText) -> None:
     for action, func in ((check, run_check), (cost, run_cost)):
         action.add_argument("file", help=t("help.band.file"))
         action.add_argument("--json", action="store_true", help=t("help.json"))
-        action.add_argument("--settings", help=t("help.band.settings"))
-        action.add_argument("--limit", type=int, help=t("help.band.limit"))
+        action.add_argument("--settings", metavar="FILE", help=t("help.band.settings"))
+        action.add_argument("--limit", type=int, metavar="POINTS", help=t("help.band.limit"))
         action.set_defaults(func=func)
 
 
@@ -73,7 +72,7 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         roster, settings = _read(args)
     except SurviveUsError as error:
-        return _fail(error, args.json)
+        return print_error(error, as_json=args.json)
     catalog = load_catalog()
     problems = validate(roster, catalog, settings)
     errors = sum(p.severity == "error" for p in problems)
@@ -110,7 +109,7 @@ def run_cost(args: argparse.Namespace) -> int:
     try:
         roster, settings = _read(args)
     except SurviveUsError as error:
-        return _fail(error, args.json)
+        return print_error(error, as_json=args.json)
     catalog = load_catalog()
     priced = costs(roster, catalog, settings)
     if args.json:
@@ -121,11 +120,13 @@ def run_cost(args: argparse.Namespace) -> int:
     return 0 if priced["band"] is not None else 1
 
 
-def _fail(error: SurviveUsError, as_json: bool) -> int:
-    if as_json:
-        return print_error(error)
-    print(f"survive-us band: {error.text(language())}", file=sys.stderr)
-    return 2
+def _free(n: int) -> Message:
+    """'no free points', '1 free point', '3 free points'."""
+    if n == 0:
+        return Message("cli.band.free.none")
+    if n == 1:
+        return Message("cli.band.free.one", {"n": n})
+    return Message("cli.band.free.other", {"n": n})
 
 
 def _cost_text(priced: dict[str, Any], roster: Roster, catalog: Catalog, lang: str) -> str:
@@ -139,7 +140,8 @@ def _cost_text(priced: dict[str, Any], roster: Roster, catalog: Catalog, lang: s
         lines.append("  " + render_text("cli.band.cost", {
             "member": name, "total": points(m["total"]), "base": m["base"],
             "skills": m["skill"] + m["second_skill"], "equipment": m["equipment"],
-            "carried": m["carried"], "capacity": m["capacity"], "free": m["free"]}, lang))
+            "carried": m["carried"], "capacity": m["capacity"],
+            "free": _free(m["free"])}, lang))
     if priced["band"] is None:
         lines.append("  " + render_text("cli.band.total_unknown", {}, lang))
     elif priced["limit"] is None:

@@ -24,7 +24,7 @@ import json
 import os
 import random
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -65,22 +65,22 @@ def register(sub: Any, t: HelpText) -> None:
     actions = parser.add_subparsers(dest="campaign_command", required=True, metavar="ACTION")
     draw = actions.add_parser("draw", help=t("help.campaign.draw"),
                               description=t("help.campaign.draw.description"))
-    draw.add_argument("--length", type=int, required=True,
+    draw.add_argument("--length", type=int, required=True, metavar="N",
                       help=t("help.campaign.draw.length", low=MIN_LENGTH, high=MAX_LENGTH))
-    draw.add_argument("--seed", type=int, required=True)
+    draw.add_argument("--seed", type=int, required=True, help=t("help.campaign.new.seed"))
     draw.add_argument("--json", action="store_true", help=t("help.json"))
     draw.set_defaults(func=run_draw)
 
     new = actions.add_parser("new", help=t("help.campaign.new"),
                              description=t("help.campaign.new.description"))
-    new.add_argument("--band", required=True, help=t("help.campaign.new.band"))
-    new.add_argument("--length", type=int, required=True,
+    new.add_argument("--band", required=True, metavar="FILE", help=t("help.campaign.new.band"))
+    new.add_argument("--length", type=int, required=True, metavar="N",
                      help=t("help.campaign.new.length", low=MIN_LENGTH, high=MAX_LENGTH))
     new.add_argument("--seed", type=int, required=True, help=t("help.campaign.new.seed"))
-    new.add_argument("--out", help=t("help.campaign.new.out"))
+    new.add_argument("--out", metavar="FILE", help=t("help.campaign.new.out"))
     new.add_argument("--zombie-player", action="append", dest="zombie_players",
                      metavar="NAME", help=t("help.campaign.new.zombie_player"))
-    new.add_argument("--settings", help=t("help.campaign.new.settings"))
+    new.add_argument("--settings", metavar="FILE", help=t("help.campaign.new.settings"))
     new.add_argument("--json", action="store_true", help=t("help.campaign.new.json"))
     new.set_defaults(func=run_new)
 
@@ -92,25 +92,27 @@ def register(sub: Any, t: HelpText) -> None:
     record = actions.add_parser("record", help=t("help.campaign.record"),
                                 description=t("help.campaign.record.description"))
     record.add_argument("file", help=t("help.campaign.record.file"))
-    record.add_argument("--game", required=True, help=t("help.campaign.record.game"))
+    record.add_argument("--game", required=True, metavar="FILE",
+                        help=t("help.campaign.record.game"))
     record.add_argument("--seed", type=int, required=True, help=t("help.campaign.record.seed"))
     record.add_argument("--dice", help=t("help.campaign.record.dice"))
     record.add_argument("--reroll", action="store_true", help=t("help.campaign.record.reroll"))
-    record.add_argument("--zombies", help=t("help.campaign.record.zombies"))
+    record.add_argument("--zombies", metavar="FILE", help=t("help.campaign.record.zombies"))
     record.add_argument("--scenario", help=t("help.campaign.record.scenario"))
     record.add_argument("--json", action="store_true", help=t("help.json"))
     record.set_defaults(func=run_record)
 
     choose = actions.add_parser("choose", help=t("help.campaign.choose"))
-    choose.add_argument("file")
-    choose.add_argument("--scenario", required=True)
+    choose.add_argument("file", help=t("help.campaign.record.file"))
+    choose.add_argument("--scenario", required=True, help=t("help.campaign.choose.scenario"))
     choose.add_argument("--json", action="store_true", help=t("help.json"))
     choose.set_defaults(func=run_choose)
 
     heal = actions.add_parser("heal", help=t("help.campaign.heal"))
-    heal.add_argument("file")
-    heal.add_argument("--target", required=True, help=t("help.campaign.heal.target"))
-    heal.add_argument("--healer", help=t("help.campaign.heal.healer"))
+    heal.add_argument("file", help=t("help.campaign.record.file"))
+    heal.add_argument("--target", required=True, metavar="MEMBER",
+                      help=t("help.campaign.heal.target"))
+    heal.add_argument("--healer", metavar="MEMBER", help=t("help.campaign.heal.healer"))
     heal.add_argument("--json", action="store_true", help=t("help.json"))
     heal.set_defaults(func=run_heal)
 
@@ -123,26 +125,41 @@ def run_draw(args: argparse.Namespace) -> int:
     try:
         draw = draw_campaign(args.length, random.Random(args.seed))
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     if args.json:
         print_json(draw.to_json())
         return 0
     cards, lang = load_cards(), language()
     for number, card_id in enumerate(draw.scenarios, start=1):
         card = cards[card_id]
+        if number == len(draw.scenarios) and draw.choice_pending:
+            # the card drawn is a placeholder until the player chooses: not named
+            print(render_text("cli.campaign.drawn_pending", {
+                "number": number, "kind": kind_word(card.kind),
+                "state": _to_choose(draw.final_chosen_by, draw.options)}, lang))
+            continue
         print(render_text("cli.campaign.drawn", {"number": number, "name": _card(card),
                                                  "kind": kind_word(card.kind)}, lang))
     rolled = ", ".join(f"{r.die}{'*' if r.rerolled else ''}" for r in draw.rolls)
-    print(render_text("cli.campaign.dice", {"dice": rolled}, lang))
+    starred = any(r.rerolled for r in draw.rolls)
+    # the legend only when a die was re-rolled
+    print(render_text("cli.campaign.dice", {"dice": rolled}, lang) if starred
+          else render_text("cli.campaign.dice_plain", {"dice": rolled}, lang))
     if draw.final_chosen_by != "dice":
         print(render_text("cli.campaign.final_choice", {
-            "roll": draw.final_roll, "who": _chooser(draw.final_chosen_by),
-            "options": [_card(cards[c]) for c in draw.options]}, lang))
+            "roll": draw.final_roll, "who": _chooser(draw.final_chosen_by)}, lang))
     return 0
 
 
 def _card(card: Card) -> Name:
     return {"fr": card.name.fr, "en": card.name.en}
+
+
+def _to_choose(side: str, options: Iterable[str]) -> Message:
+    """'to be chosen by the survivors' player among: A, B and C'."""
+    cards = load_cards()
+    return Message("cli.campaign.to_choose", {"who": _chooser(side),
+                                              "options": [_card(cards[c]) for c in options]})
 
 
 def _chooser(side: str) -> Message:
@@ -165,7 +182,7 @@ def run_new(args: argparse.Namespace) -> int:
         if args.out:
             _write(args.out, campaign.to_json())
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     if not args.out or args.json:
         print_json(campaign.to_json())
     else:
@@ -178,7 +195,7 @@ def run_show(args: argparse.Namespace) -> int:
     try:
         campaign = _load(args.file)
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     if args.json:
         print_json(summary(campaign))
     else:
@@ -204,7 +221,7 @@ def run_record(args: argparse.Namespace) -> int:
         after = record_result(campaign, result, dice, reroll=args.reroll, seed=args.seed)
         _write(args.file, after.to_json())
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     played = after.history[-1]
     if args.json:
         print_json({"played": played.to_json(), **summary(after)})
@@ -219,7 +236,7 @@ def run_choose(args: argparse.Namespace) -> int:
         campaign = choose_final(_load(args.file), args.scenario)
         _write(args.file, campaign.to_json())
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     return _done(args, campaign)
 
 
@@ -228,7 +245,7 @@ def run_heal(args: argparse.Namespace) -> int:
         campaign = heal_between(_load(args.file), args.target, args.healer)
         _write(args.file, campaign.to_json())
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     return _done(args, campaign)
 
 
@@ -283,6 +300,7 @@ def summary(campaign: Campaign) -> dict[str, Any]:
             "inflicted_by": state.inflicted_by})
     return {
         "name": campaign.roster.name,
+        "names": campaign.roster.names,
         "finished": campaign.finished,
         "next_scenario": campaign.next_scenario,
         "scenarios": scenarios,
@@ -303,9 +321,12 @@ def _print_summary(campaign: Campaign) -> None:
                                               "played": len(campaign.history),
                                               "total": len(campaign.draw.scenarios)}, lang))
     for s in data["scenarios"]:
-        print("  " + render_text("cli.campaign.scenario", {
-            "number": s["number"], "name": _card(cards[s["id"]]),
-            "kind": kind_word(s["kind"]), "state": _state(s)}, lang))
+        p = {"number": s["number"], "name": _card(cards[s["id"]]),
+             "kind": kind_word(s["kind"]), "state": _state(s)}
+        # a card the player has yet to choose is not named
+        print("  " + (render_text("cli.campaign.drawn_pending", p, lang)
+                      if "choice_pending" in s else render_text("cli.campaign.scenario", p,
+                                                                lang)))
     print(render_text("cli.campaign.band", {}, lang))
     for state, m in zip(campaign.band, data["band"], strict=True):
         print("  " + render_text("cli.campaign.member", {
@@ -318,14 +339,25 @@ def _print_summary(campaign: Campaign) -> None:
             lang))
     next_points, outcome = data["zombie_points"], data["outcome"]
     if not data["finished"]:
-        print(render_text("cli.campaign.next", {
-            "name": _card(cards[next_points["scenario"]]) if next_points["scenario"] in cards
-            else NONE, "points": next_points["points"],
-            "formula": said(next_points, "formula", lang), "cost": next_points["band_cost"],
-            "split": _shares(next_points["split"])}, lang))
-    print(render_text("cli.campaign.counted", {
-        "counted": outcome["counted"], "starting": outcome["starting"],
-        "needed": outcome["needed"], "losses": _shares(outcome["losses"])}, lang))
+        pending = data["scenarios"][campaign.next].get("choice_pending") \
+            if campaign.next < len(data["scenarios"]) else None
+        p = {"name": NONE if next_points["scenario"] not in cards else _to_choose(
+                 pending["by"], pending["options"]) if pending else _card(
+                 cards[next_points["scenario"]]), "points": next_points["points"],
+             "formula": said(next_points, "formula", lang),
+             "split": _shares(next_points["split"])}
+        # the split is said only when several zombie players share the points
+        print(render_text("cli.campaign.next_shared", p, lang)
+              if len(next_points["split"]) > 1 else render_text("cli.campaign.next", p, lang))
+    losses = outcome["losses"]
+    counted = {"counted": outcome["counted"], "starting": outcome["starting"],
+               "needed": outcome["needed"]}
+    if len(losses) == 1:
+        print(render_text("cli.campaign.counted_one", {
+            **counted, "n": next(iter(losses.values()))}, lang))
+    else:
+        print(render_text("cli.campaign.counted", {**counted, "losses": _shares(losses)},
+                          lang))
     if outcome["finished"]:
         winners = outcome["zombie_winners"]
         if outcome["winner"] == "zombies" and len(campaign.zombie_players) > 1:
@@ -351,7 +383,7 @@ def _item(catalog: Catalog, key: str) -> Name | str:
 
 
 def _shares(counts: dict[str, int]) -> list[Message] | Message:
-    """'zombies: 12' for each zombie player (their names as given)."""
+    """'Marc 12' for each zombie player (their names as given)."""
     return [Message("cli.campaign.share", {"player": p, "n": n})
             for p, n in counts.items()] or NONE
 
@@ -364,10 +396,7 @@ def _state(s: dict[str, Any]) -> Message:
             return Message("cli.campaign.won_by", {"winner": side_name(winner)})
         return Message("cli.campaign.drawn_game")
     if "choice_pending" in s:
-        cards = load_cards()
-        return Message("cli.campaign.to_choose", {
-            "who": _chooser(s["choice_pending"]["by"]),
-            "options": [_card(cards[c]) for c in s["choice_pending"]["options"]]})
+        return _to_choose(s["choice_pending"]["by"], s["choice_pending"]["options"])
     if s["state"] == "next":
         return Message("cli.campaign.next_one")
     if s["state"] == "to play":
@@ -444,15 +473,30 @@ def _parse(path: str, parse: Callable[[Any], T]) -> T:
 
 
 def _load(path: str) -> Campaign:
-    return _parse(path, Campaign.from_json)
+    """The campaign record in `path`; a file that is no campaign record at all (a band, a
+    game export) is said to be so, not as its first field a campaign does not know."""
+    try:
+        return _parse(path, Campaign.from_json)
+    except CampaignError as error:
+        inner = error.words.params.get("error") if error.words is not None else None
+        field = error.where.removeprefix(f"{path}:")
+        if isinstance(inner, Message) and field.isidentifier():  # a field of the file's top
+            if inner.code == "campaign.json.unknown_field":
+                raise CampaignError(Message("cli.campaign.not_campaign", {
+                    "file": path, "field": field}), path) from None
+            if inner.code == "campaign.json.missing":
+                raise CampaignError(Message("cli.campaign.not_campaign_missing", {
+                    "file": path, "field": field}), path) from None
+        raise
 
 
 def _named(error: SurviveUsError, path: str | None) -> SurviveUsError:
     """The error, its message and place prefixed by the file it is about."""
     if path:
         if error.words is not None:
-            error.words = Message("cli.in_file", {"file": path, "error": error.words})
-            error.message = render(error.words, "en")
+            words = Message("cli.in_file", {"file": path, "error": error.words})
+            error.message = render(words, "en")  # (setting the message drops the words)
+            error.words = words
         else:
             error.message = f"{path}: {error.message}"
         error.where = f"{path}:{error.where}" if error.where else path

@@ -9,12 +9,13 @@ from typing import Any
 import numpy as np
 import shapely
 
-from geometry.errors import SurviveUsError
+from geometry.errors import SceneError, SurviveUsError
 from geometry.scene import Scene
 from geometry.space import Space
 from i18n import Message, render_text
 from rules.arbitration import activatable_zombies, enemies, shooting_targets
-from scenarios.tables import load_table, table_data, table_names
+from scenarios.tables import load_table, table_data
+from service import lookup
 from service.helptext import HelpText
 from service.jsonio import language, print_error
 from service.words import say
@@ -27,7 +28,8 @@ NOBODY = Message("service.explain.nobody")
 def register(sub: Any, t: HelpText) -> None:
     parser: argparse.ArgumentParser = sub.add_parser("demo", help=t("help.demo"))
     parser.add_argument("table", nargs="?", default="street",
-                        help=t("help.demo.table", names=", ".join(table_names())))
+                        metavar="TABLE",
+                        help=t("help.demo.table", names=lookup.known(lookup.tables())))
     parser.set_defaults(func=run)
 
 
@@ -57,14 +59,16 @@ def text_map(scene: Scene, columns: int = 64) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        scene = load_table(args.table)
+        table = lookup.resolve(args.table, lookup.tables(), lambda known: SceneError(
+            Message("cli.demo.unknown", {"name": args.table, "known": known}), "table"))
+        scene = load_table(table)
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=False)
     lang = language()
     space = Space(scene)
-    data = table_data(args.table)
-    name = {"fr": str(data.get("name", args.table)),
-            "en": str(data.get("name_en", data.get("name", args.table)))}
+    data = table_data(table)
+    name = {"fr": str(data.get("name", table)),
+            "en": str(data.get("name_en", data.get("name", table)))}
 
     def called(figure_id: str) -> str:
         return say(scene.figure(figure_id).words, lang)
@@ -106,9 +110,8 @@ def run(args: argparse.Namespace) -> int:
         path = space.path(first.id, goal)
         print()
         if path.reachable:
-            print(render_text("cli.demo.route", {"figure": called(first.id), "x": goal[0],
-                                                 "y": goal[1], "d": path.length,
-                                                 "n": len(path.waypoints)}, lang))
+            print(render_text("cli.demo.route", {"figure": called(first.id), "d": path.length},
+                              lang))
         else:
             why = getattr(path, "words", None) or Message("service.explain.blocked")
             print(render_text("cli.demo.no_route", {"figure": called(first.id), "why": why},

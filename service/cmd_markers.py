@@ -23,10 +23,10 @@ def register(sub: Any, t: HelpText) -> None:
                    help=t("help.markers.table_width"))
     p.add_argument("--table-depth", type=float, metavar="IN",
                    help=t("help.markers.table_depth"))
-    p.add_argument("--paper", choices=PAPERS, default="A4")
+    p.add_argument("--paper", choices=PAPERS, default="A4", help=t("help.markers.paper"))
     p.add_argument("--charuco", action="store_true", help=t("help.markers.charuco"))
     p.add_argument("--calibration", metavar="FILE", help=t("help.markers.calibration"))
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=t("help.json"))
     p.set_defaults(func=run)
 
 
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
                                     SheetOptions(paper=args.paper, charuco=args.charuco,
                                                  lang=language()))
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     answer = {"out": args.out, "pages": pages, "paper": args.paper,
               "table": [layout.table_width, layout.table_depth],
               "corner_markers": list(layout.corner_ids),

@@ -13,7 +13,9 @@ from typing import Any
 from geometry.errors import SurviveUsError
 from i18n import Message, Name, render, render_text
 from rules.catalog import Catalog, load_catalog
+from rules.errors import InvalidActionError
 from rules.odds import OddsQuestion, attack_odds
+from service import lookup
 from service.helptext import HelpText
 from service.jsonio import language, print_error, print_json
 
@@ -23,18 +25,23 @@ __all__ = ["register", "odds_words", "profile_name"]
 def register(sub: Any, t: HelpText) -> None:
     p: argparse.ArgumentParser = sub.add_parser(
         "odds", help=t("help.odds"), description=t("help.odds.description"))
-    p.add_argument("--attacker", required=True)
-    p.add_argument("--target", required=True)
-    p.add_argument("--weapon")
-    p.add_argument("--mode", choices=("shoot", "melee"))
-    p.add_argument("--attacker-skill", action="append", default=[], metavar="SKILL")
-    p.add_argument("--target-skill", action="append", default=[], metavar="SKILL")
-    p.add_argument("--target-item", action="append", default=[], metavar="ITEM",
-                   help=t("help.odds.target_item"))
-    p.add_argument("--target-moves", type=int, default=0, help=t("help.odds.target_moves"))
-    p.add_argument("--target-panicked", action="store_true")
+    p.add_argument("--attacker", required=True, metavar="PROFILE",
+                   help=t("help.odds.attacker"))
+    p.add_argument("--target", required=True, metavar="PROFILE",
+                   help=t("help.odds.target"))
+    p.add_argument("--weapon", metavar="WEAPON", help=t("help.odds.weapon"))
+    p.add_argument("--mode", choices=("shoot", "melee"), help=t("help.odds.mode"))
+    p.add_argument("--attacker-skill", action="append", default=[],
+                   metavar="SKILL", help=t("help.odds.attacker_skill"))
+    p.add_argument("--target-skill", action="append", default=[],
+                   metavar="SKILL", help=t("help.odds.target_skill"))
+    p.add_argument("--target-item", action="append", default=[],
+                   metavar="ITEM", help=t("help.odds.target_item"))
+    p.add_argument("--target-moves", type=int, default=0, metavar="N",
+                   help=t("help.odds.target_moves"))
+    p.add_argument("--target-panicked", action="store_true", help=t("help.odds.target_panicked"))
     p.add_argument("--alone", action="store_true", help=t("help.odds.alone"))
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help=t("help.json"))
     p.set_defaults(func=run)
 
 
@@ -75,16 +82,38 @@ def odds_words(q: OddsQuestion, result: dict[str, Any], catalog: Catalog) -> Mes
     return Message("cli.odds.attack", p)
 
 
+def _by_name(value: str, choices: list[lookup.Choice], code: str, option: str) -> str:
+    """The id `value` names (id, French or English name); else the error, with the known
+    names and ids."""
+    where = option.replace("-", "_")
+    return lookup.resolve(value, choices, lambda known: InvalidActionError(Message(code, {
+        "option": f"--{option}", "got": value, "known": known}), where))
+
+
+def question(args: argparse.Namespace) -> OddsQuestion:
+    """The question the options ask, every profile, weapon, skill and item by its id."""
+    profiles, skills = lookup.profiles(), lookup.skills()
+    weapon = None if args.weapon is None else _by_name(
+        args.weapon, lookup.weapons(), "cli.odds.unknown_weapon", "weapon")
+    return OddsQuestion(
+        attacker=_by_name(args.attacker, profiles, "cli.odds.unknown_profile", "attacker"),
+        target=_by_name(args.target, profiles, "cli.odds.unknown_profile", "target"),
+        weapon=weapon, mode=args.mode,
+        attacker_skills=tuple(_by_name(s, skills, "cli.odds.unknown_skill", "attacker-skill")
+                              for s in args.attacker_skill),
+        target_skills=tuple(_by_name(s, skills, "cli.odds.unknown_skill", "target-skill")
+                            for s in args.target_skill),
+        target_items=tuple(_by_name(i, lookup.items(), "cli.odds.unknown_item", "target-item")
+                           for i in args.target_item),
+        target_moves=args.target_moves, target_panicked=args.target_panicked, alone=args.alone)
+
+
 def run(args: argparse.Namespace) -> int:
-    q = OddsQuestion(
-        attacker=args.attacker, target=args.target, weapon=args.weapon, mode=args.mode,
-        attacker_skills=tuple(args.attacker_skill), target_skills=tuple(args.target_skill),
-        target_items=tuple(args.target_item), target_moves=args.target_moves,
-        target_panicked=args.target_panicked, alone=args.alone)
     try:
+        q = question(args)
         result = attack_odds(q)
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     lang = language()
     words = odds_words(q, result, load_catalog())
     if args.json:

@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         if not isinstance(error, SurviveUsError):
             error = InvalidActionError(Message("cli.replay.malformed", {"detail": str(error)}),
                                        "record")
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     if args.json:
         print_json(game.to_json())
         return 0

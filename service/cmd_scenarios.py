@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from rules.warband import Roster, example_bands
 from scenarios.cards import Card, Text, load_cards
 from scenarios.play_policy import POLICIES
 from scenarios.setup import DEFAULT_BAND, setup_scenario
+from service import lookup
 from service.helptext import HelpText
 from service.jsonio import language, print_error, print_json
 from service.words import localized, said, say, side_word, status_word
@@ -54,12 +56,12 @@ def register(sub: Any, t: HelpText) -> None:
     setup = actions.add_parser("setup", help=t("help.scenario.setup"),
                                description=t("help.scenario.setup.description"))
     setup.add_argument("id", help=t("help.scenario.id"))
-    setup.add_argument("--seed", type=int, required=True)
+    setup.add_argument("--seed", type=int, required=True, help=t("help.scenario.seed"))
     setup.add_argument("--band", default=DEFAULT_BAND, help=t(
         "help.scenario.setup.band", names=", ".join(sorted(example_bands())),
         default=DEFAULT_BAND))
     setup.add_argument("--table", help=t("help.scenario.table"))
-    setup.add_argument("--module", action="append", default=[], metavar="ID[:key=value,...]",
+    setup.add_argument("--module", action="append", default=[], metavar="ID[:KEY=VALUE,...]",
                        help=t("help.scenario.module"))
     setup.add_argument("--unbalanced", action="store_true", help=t("help.scenario.unbalanced"))
     setup.add_argument("--json", action="store_true", help=t("help.json"))
@@ -67,29 +69,28 @@ def register(sub: Any, t: HelpText) -> None:
     play = actions.add_parser("play", help=t("help.scenario.play"),
                               description=t("help.scenario.play.description"))
     play.add_argument("id", help=t("help.scenario.id"))
-    play.add_argument("--seed", type=int, required=True)
+    play.add_argument("--seed", type=int, required=True, help=t("help.scenario.seed"))
     play.add_argument("--band", default=DEFAULT_BAND,
                       help=t("help.scenario.play.band", default=DEFAULT_BAND))
-    play.add_argument("--turns", type=int, help=t("help.scenario.play.turns"))
+    play.add_argument("--turns", type=int, metavar="N", help=t("help.scenario.play.turns"))
     play.add_argument("--table", help=t("help.scenario.table"))
-    play.add_argument("--module", action="append", default=[], metavar="ID[:key=value,...]",
+    play.add_argument("--module", action="append", default=[], metavar="ID[:KEY=VALUE,...]",
                       help=t("help.scenario.module"))
     play.add_argument("--unbalanced", action="store_true", help=t("help.scenario.unbalanced"))
     play.add_argument("--survivors", choices=sorted(POLICIES), default="greedy",
                       help=t("help.scenario.play.survivors"))
     play.add_argument("--zombies", choices=sorted(POLICIES), default="greedy",
                       help=t("help.scenario.play.zombies"))
-    play.add_argument("--record", help=t("help.scenario.play.record"))
+    play.add_argument("--record", metavar="FILE", help=t("help.scenario.play.record"))
     play.add_argument("--json", action="store_true", help=t("help.json"))
     play.set_defaults(func=run_play)
 
 
 def find_card(card_id: str) -> Card:
-    cards = load_cards()
-    if card_id not in cards:
-        raise ScenarioLookupError(Message("cli.scenario.unknown", {
-            "name": card_id, "known": list(cards)}), "id")
-    return cards[card_id]
+    """The card `card_id` names: its id, or its French or English name."""
+    found = lookup.resolve(card_id, lookup.cards(), lambda known: ScenarioLookupError(
+        Message("cli.scenario.unknown", {"name": card_id, "known": known}), "id"))
+    return load_cards()[found]
 
 
 def _both(text: Text) -> Name:
@@ -127,7 +128,7 @@ def run_show(args: argparse.Namespace) -> int:
     try:
         card = find_card(args.id)
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     if args.json:
         print_json(card.to_json())
         return 0
@@ -151,12 +152,13 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def _band(value: str) -> Roster:
-    bands = example_bands()
-    if value in bands:
-        return bands[value]
+    """An example band by its file stem or its name, else a band file."""
+    example = lookup.find(value, lookup.bands())
+    if example is not None:
+        return example_bands()[example]
     if not Path(value).is_file():
         raise ScenarioLookupError(Message("cli.scenario.no_band", {
-            "name": value, "known": sorted(bands)}), "band")
+            "name": value, "known": lookup.known(lookup.bands())}), "band")
     return Roster.load(value)
 
 
@@ -164,14 +166,7 @@ def run_setup(args: argparse.Namespace) -> int:
     try:
         card = find_card(args.id)
         band = _band(args.band)
-        if args.table is not None:
-            from scenarios.tables import table_names
-
-            known = [*table_names(), "town"]
-            if args.table not in known:
-                raise ScenarioLookupError(Message("cli.scenario.no_table", {
-                    "name": args.table, "known": known}), "table")
-        result = setup_scenario(card, args.seed, band, table=args.table)
+        result = setup_scenario(card, args.seed, band, table=table_id(args.table))
         if args.module:
             from scenarios import modules
 
@@ -186,7 +181,7 @@ def run_setup(args: argparse.Namespace) -> int:
                 {"id": f.id, "side": f.side, "x": f.x, "y": f.y, "name": f.name}
                 for f in newcomers]
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     if args.json:
         print_json(result)
         return 0
@@ -237,15 +232,24 @@ def _print_setup(card: Card, seed: int, result: dict[str, Any], lang: str) -> No
                              lang))
 
 
-def _check_table(table: str | None) -> None:
-    if table is None:
-        return
-    from scenarios.tables import table_names
+def _tables() -> list[lookup.Choice]:
+    return [*lookup.tables(), lookup.town()]
 
-    known = [*table_names(), "town"]
-    if table not in known:
-        raise ScenarioLookupError(Message("cli.scenario.no_table", {
-            "name": table, "known": known}), "table")
+
+def _unknown_table(table: str) -> Callable[[list[Message]], SurviveUsError]:
+    return lambda known: ScenarioLookupError(Message("cli.scenario.no_table", {
+        "name": table, "known": known}), "table")
+
+
+def table_id(table: str | None) -> str | None:
+    """The table `--table` names (a demo table's id or name, or the town), by its id."""
+    return None if table is None else lookup.resolve(table, _tables(), _unknown_table(table))
+
+
+def _check_table(table: str | None) -> None:
+    """Refuse a table that is not a demo table's id or 'town' (the API's `table`)."""
+    if table is not None and table not in {c.id for c in _tables()}:
+        raise _unknown_table(table)(lookup.known(_tables()))
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -258,17 +262,17 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         card = find_card(args.id)
         band = _band(args.band)
-        _check_table(args.table)
+        table = table_id(args.table)
         if args.turns is not None and not 1 <= args.turns <= 12:
             raise ScenarioLookupError(Message("cli.scenario.turns_range", {"got": args.turns}),
                                       "turns")
-        game = start_scenario(card, band, args.seed, table=args.table, max_turns=args.turns,
+        game = start_scenario(card, band, args.seed, table=table, max_turns=args.turns,
                               modules=args.module, balanced=not args.unbalanced)
         bots = {side: policy(getattr(args, side), side, random.Random(f"{args.seed}:{side}"))
                 for side in ("survivors", "zombies")}
         play(game, bots["survivors"], bots["zombies"])
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     if args.record:
         Path(args.record).write_text(json.dumps(game.export()) + "\n", encoding="utf-8")
     referee = game.referee

@@ -20,10 +20,11 @@ __all__ = ["register", "run"]
 def register(sub: Any, t: HelpText) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "serve", help=t("help.serve"), description=t("help.serve.description"))
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--db", help=t("help.serve.db"))
-    parser.add_argument("--threads", type=int, default=64, help=t("help.serve.threads"))
+    parser.add_argument("--host", default="127.0.0.1", help=t("help.serve.host"))
+    parser.add_argument("--port", type=int, default=8000, help=t("help.serve.port"))
+    parser.add_argument("--db", metavar="DATABASE", help=t("help.serve.db"))
+    parser.add_argument("--threads", type=int, default=64, metavar="N",
+                        help=t("help.serve.threads"))
     parser.add_argument("--demo", action="store_true", help=t("help.serve.demo"))
     parser.set_defaults(func=run)
 

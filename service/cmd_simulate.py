@@ -17,10 +17,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent
 
 from geometry.errors import SurviveUsError
-from i18n import Message, render_text
+from i18n import LANGS, Message, render_text
+from service import lookup
 from service.batch_options import add_batch_options, check_batch_options, progress_bar
 from service.helptext import HelpText
 from service.jsonio import language, os_reason, print_error, print_json
@@ -36,8 +37,9 @@ def register(sub: Any, t: HelpText) -> None:
     cmd: argparse.ArgumentParser = sub.add_parser(
         "simulate", help=t("help.simulate"), description=t("help.simulate.description"))
     cmd.add_argument("--scenario", required=True, help=t("help.simulate.scenario"))
-    cmd.add_argument("--games", type=int, required=True)
-    cmd.add_argument("--seed", type=int, required=True)
+    cmd.add_argument("--games", type=int, required=True, metavar="N",
+                     help=t("help.simulate.games"))
+    cmd.add_argument("--seed", type=int, required=True, help=t("help.simulate.seed"))
     add_batch_options(cmd, t)
     cmd.add_argument("--zombie-points", type=int, metavar="P",
                      help=t("help.simulate.zombie_points"))
@@ -46,11 +48,12 @@ def register(sub: Any, t: HelpText) -> None:
 
 
 def _check(args: argparse.Namespace) -> None:
-    from scenarios.cards import load_cards
-
-    if args.scenario != "skirmish" and args.scenario not in load_cards():
-        raise SimulateError(Message("cli.scenario.unknown", {
-            "name": args.scenario, "known": ["skirmish", *load_cards()]}), "scenario")
+    """Refuse bad input; the scenario and an example band named by their ids after."""
+    skirmish = lookup.Choice("skirmish", {lang: render_text("cli.simulate.skirmish", {}, lang)
+                                          for lang in LANGS})
+    args.scenario = lookup.resolve(
+        args.scenario, [skirmish, *lookup.cards()], lambda known: SimulateError(Message(
+            "cli.scenario.unknown", {"name": args.scenario, "known": known}), "scenario"))
     if args.games < 1:
         raise SimulateError(Message("cli.simulate.games", {"got": args.games}), "games")
     if args.zombie_points is not None:
@@ -73,8 +76,9 @@ def run(args: argparse.Namespace) -> int:
             zombie_points=args.zombie_points, progress=progress_bar)
     except (SurviveUsError, KeyError, OSError) as error:
         if isinstance(error, SurviveUsError):
-            return print_error(error)
-        return print_error(SimulateError(band_problem(args.band, error), "band"))
+            return print_error(error, as_json=args.json)
+        return print_error(SimulateError(band_problem(args.band, error), "band"),
+                           as_json=args.json)
     about: dict[str, Any] = {"scenario": args.scenario, "seed": args.seed,
                              "zombies": args.zombies, "survivors": args.survivors}
     if args.zombie_points is not None:
@@ -89,9 +93,13 @@ def run(args: argparse.Namespace) -> int:
         "zombies": args.zombies, "survivors": args.survivors, "seed": args.seed}, lang))
     for key, label in _METRICS:
         low, high = out[key + "_ci95"]
+        # every metric is a share or a count, never below 0: a mean's normal approximation
+        # may reach below, the bounds shown do not (the JSON keeps its numbers)
+        show = _percent if key.endswith("_rate") else _three
+        top = 1.0 if key.endswith("_rate") else high
         print("  " + render_text("cli.simulate.line", {
-            "metric": label, "value": _three(out[key], lang), "low": _three(low, lang),
-            "high": _three(high, lang)}, lang))
+            "metric": label, "value": show(out[key], lang), "low": show(max(low, 0.0), lang),
+            "high": show(min(high, top), lang)}, lang))
     return 0
 
 
@@ -103,6 +111,11 @@ _METRICS = (("zombie_win_rate", Message("cli.simulate.zombie_win_rate")),
             ("turns_mean", Message("cli.simulate.turns")),
             ("wounds_mean", Message("cli.simulate.wounds")),
             ("downs_mean", Message("cli.simulate.downs")))
+
+
+def _percent(value: float, lang: str) -> str:
+    """A rate as a percentage, the language's way ("33 %" / "33%")."""
+    return str(format_percent(value, locale=lang))
 
 
 def _three(value: float, lang: str) -> str:

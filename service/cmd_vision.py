@@ -41,42 +41,43 @@ def register(sub: Any, t: HelpText) -> None:
 
     loc = vsub.add_parser("locate", help=t("help.vision.locate"))
     loc.add_argument("image", metavar="IMAGE", help=t("help.vision.locate.image"))
-    loc.add_argument("--mode", choices=MODES, default="tags")
+    loc.add_argument("--mode", choices=MODES, default="tags", help=t("help.vision.mode"))
     loc.add_argument("--calibration", metavar="FILE", help=t("help.vision.calibration"))
     loc.add_argument("--px-per-in", type=float, metavar="PX",
                      help=t("help.vision.locate.px_per_in"))
     loc.add_argument("--draw", metavar="OUT.png", help=t("help.vision.locate.draw"))
-    loc.add_argument("--json", action="store_true")
+    loc.add_argument("--json", action="store_true", help=t("help.json"))
     loc.set_defaults(func=run_locate)
 
     cal = vsub.add_parser("calibrate", help=t("help.vision.calibrate"))
-    cal.add_argument("image", metavar="IMAGE")
+    cal.add_argument("image", metavar="IMAGE", help=t("help.vision.locate.image"))
     cal.add_argument("--out", required=True, metavar="FILE",
                      help=t("help.vision.calibrate.out"))
     cal.add_argument("--calibration", metavar="FILE", help=t("help.vision.start_from"))
-    cal.add_argument("--json", action="store_true")
+    cal.add_argument("--json", action="store_true", help=t("help.json"))
     cal.set_defaults(func=run_calibrate)
 
     lens = vsub.add_parser("lens", help=t("help.vision.lens"))
-    lens.add_argument("frames", nargs="+", metavar="FRAME")
-    lens.add_argument("--out", required=True, metavar="FILE")
+    lens.add_argument("frames", nargs="+", metavar="FRAME", help=t("help.vision.lens.frames"))
+    lens.add_argument("--out", required=True, metavar="FILE", help=t("help.vision.lens.out"))
     lens.add_argument("--calibration", metavar="FILE", help=t("help.vision.start_from"))
-    lens.add_argument("--json", action="store_true")
+    lens.add_argument("--json", action="store_true", help=t("help.json"))
     lens.set_defaults(func=run_lens)
 
     w = vsub.add_parser("watch", help=t("help.vision.watch"))
     w.add_argument("--camera", required=True, metavar="N|FILE|FOLDER",
                    help=t("help.vision.watch.camera"))
-    w.add_argument("--game", required=True, metavar="ID")
-    w.add_argument("--server", default="http://127.0.0.1:8000")
+    w.add_argument("--game", required=True, metavar="ID", help=t("help.vision.watch.game"))
+    w.add_argument("--server", default="http://127.0.0.1:8000", metavar="URL",
+                   help=t("help.vision.watch.server"))
     w.add_argument("--token", default=os.environ.get("SURVIVE_US_TOKEN"), metavar="TOKEN",
                    help=t("help.vision.watch.token"))
-    w.add_argument("--mode", choices=MODES, default="tags")
-    w.add_argument("--calibration", metavar="FILE")
+    w.add_argument("--mode", choices=MODES, default="tags", help=t("help.vision.mode"))
+    w.add_argument("--calibration", metavar="FILE", help=t("help.vision.calibration"))
     w.add_argument("--every", type=float, default=0.0, metavar="SECONDS",
                    help=t("help.vision.watch.every"))
-    w.add_argument("--max-frames", type=int, metavar="N")
-    w.add_argument("--json", action="store_true")
+    w.add_argument("--max-frames", type=int, metavar="N", help=t("help.vision.watch.max_frames"))
+    w.add_argument("--json", action="store_true", help=t("help.json"))
     w.set_defaults(func=run_watch)
 
 
@@ -125,7 +126,7 @@ def run_locate(args: argparse.Namespace) -> int:
         if args.draw and result.calibration is not None:
             write_image(args.draw, draw_located(image, result.calibration, result.figures))
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     answer = say({"image": {"file": args.image, **result.answer.pop("image")},
                   **result.answer}, language())
     if args.json:
@@ -161,7 +162,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         cal = calibrate(image, settings.layout, settings.intrinsics)
         settings.with_table(cal).save(args.out)
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     answer = {"out": args.out, "table": table_json(cal)}
     if args.json:
         print_json(answer)
@@ -181,7 +182,7 @@ def run_lens(args: argparse.Namespace) -> int:
         intr = calibrate_lens(read_image(f) for f in args.frames)
         settings.with_intrinsics(intr).save(args.out)
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     answer = {"out": args.out, "intrinsics": intr.to_json()}
     if args.json:
         print_json(answer)
@@ -200,7 +201,7 @@ def run_watch(args: argparse.Namespace) -> int:
     source = args.camera
     if not source.isdigit() and not Path(source).exists():
         return print_error(VisionError(Message("camera.watch.no_source", {"source": source}),
-                                       source))
+                                       source), as_json=args.json)
 
     def log(message: Message) -> None:
         print(f"survive-us vision watch: {_say(message)}", file=sys.stderr)
@@ -209,7 +210,7 @@ def run_watch(args: argparse.Namespace) -> int:
         stats = watch(source, poster, _settings(args.calibration), args.mode,
                       args.max_frames, args.every, log=log)
     except SurviveUsError as error:
-        return print_error(error)
+        return print_error(error, as_json=args.json)
     except KeyboardInterrupt:
         return 130
     answer = {"frames": stats.frames, "located": stats.located, "posted": stats.posted,

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import argparse
 import functools
+import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from babel import Locale
 
-from i18n import render_text
+from i18n import catalog, render_text
 
 __all__ = ["ARGPARSE_PLURALS", "ARGPARSE_WORDS", "HelpText", "Parser", "argparse_speaks"]
 
@@ -134,9 +135,35 @@ class _Formatter(argparse.HelpFormatter):
         super().start_section(heading[:-1] if heading and heading.endswith(":") else heading)
 
 
+_A = TypeVar("_A", bound=argparse.Action)
+_WORD = re.compile(r"[A-Z][A-Z_]*")
+
+
+def metavar_words(metavar: str, lang: str) -> str:
+    """A metavar in `lang`: each upper-case word by its `help.metavar.*` text ("FILE" ->
+    "FICHIER", "N|FILE|FOLDER" -> "N|FICHIER|DOSSIER"); a word without one stays."""
+    words = catalog(lang)
+    return _WORD.sub(lambda m: words.get(f"help.metavar.{m.group(0).lower()}") or m.group(0),
+                     metavar)
+
+
+class _Typed:
+    """`int` or `float` under the name argparse's refusal says: argparse writes
+    "invalid %(type)s value" with the type's `__name__` ("int"), which a player should not
+    meet; this one's is "a whole number" / "un nombre entier"."""
+
+    def __init__(self, kind: Callable[[str], Any], name: str) -> None:
+        self.kind = kind
+        self.__name__ = name
+
+    def __call__(self, text: str) -> Any:
+        return self.kind(text)
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser that speaks `lang`: its sub-commands' parsers too, and argparse's
-    own words whenever it is built, parses, prints its help or fails."""
+    own words whenever it is built, parses, prints its help or fails; its metavars and the
+    names of its value types too (`_add_action`)."""
 
     def __init__(self, *args: Any, lang: str, **kwargs: Any) -> None:
         self.lang = lang
@@ -146,8 +173,24 @@ class Parser(argparse.ArgumentParser):
 
     def add_subparsers(self, **kwargs: Any) -> Any:
         kwargs.setdefault("parser_class", functools.partial(Parser, lang=self.lang))
+        if isinstance(kwargs.get("metavar"), str):
+            kwargs["metavar"] = metavar_words(kwargs["metavar"], self.lang)
         with argparse_speaks(self.lang):
             return super().add_subparsers(**kwargs)
+
+    def _add_action(self, action: _A) -> _A:
+        """An option or argument as the reader sees it: the metavar in the language (the
+        one given, else the one argparse would make of its name), and int and float values
+        named in words when argparse refuses one (help.argparse.type_*)."""
+        if action.nargs != 0 and action.choices is None and not isinstance(
+                action.metavar, tuple):
+            shown = action.metavar or action.dest.upper()
+            action.metavar = metavar_words(shown, self.lang)
+        if action.type is int:
+            action.type = _Typed(int, render_text("help.argparse.type_int", {}, self.lang))
+        elif action.type is float:
+            action.type = _Typed(float, render_text("help.argparse.type_float", {}, self.lang))
+        return super()._add_action(action)
 
     def parse_args(self, args: Iterable[str] | None = None,
                    namespace: Any = None) -> Any:

@@ -84,8 +84,12 @@ def print_json(data: Any, pretty: bool = True) -> None:
     sys.stdout.write("\n")
 
 
-def print_error(error: SurviveUsError) -> int:
-    """Print the error body on stdout, a one-line message on stderr; exit status 2."""
-    print_json(error.to_json(language()))
+def print_error(error: SurviveUsError, *, as_json: bool) -> int:
+    """A one-line message on stderr, and the error body (`{"error": {"code", "message",
+    "where", "words"}}`) on stdout when the command's output is JSON (`as_json`: `--json`,
+    or `arbitrate`), so that a program reading it gets JSON either way and a person never
+    meets it; exit status 2."""
+    if as_json:
+        print_json(error.to_json(language()))
     print(f"survive-us: {error.text(language())}", file=sys.stderr)
     return 2

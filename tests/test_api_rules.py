@@ -214,7 +214,7 @@ def test_request_errors_are_said_in_the_request_s_language(client: Any) -> None:
                                   content_type="application/json"), 400)
     assert broken["code"] == "invalid_json" and "ligne 1" in broken["message"]
     card = error_of(client.get("/api/v1/scenarios/atlantis", headers=FRENCH), 404)
-    assert card["message"].startswith("scénario « atlantis » inconnu (connus : ")
+    assert card["message"].startswith("aucun scénario ne s'appelle « atlantis » (scénarios : ")
 
 
 def test_answers_explain_themselves_in_the_request_s_language(client: Any) -> None:

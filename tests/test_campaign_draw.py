@@ -143,7 +143,7 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["campaign", "draw", "--length", "3", "--seed", "1"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("1. ") and "3. " in text and "[conclusive]" in text
+    assert text.startswith("1. ") and "3. " in text and "conclusive" in text
     assert main(["campaign", "draw", "--length", "9", "--seed", "1", "--json"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
     assert error["code"] == "invalid_campaign" and error["where"] == "length"
@@ -156,5 +156,28 @@ def test_cli_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_says_who_must_choose(capsys: pytest.CaptureFixture[str]) -> None:
     seed = next(s for s in range(100)
                 if draw_campaign(3, random.Random(s)).final_chosen_by != "dice")
+    draw = draw_campaign(3, random.Random(seed))
     assert main(["campaign", "draw", "--length", "3", "--seed", str(seed)]) == 0
-    assert "player chooses the conclusive scenario" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "player chooses the last scenario" in out
+    # the placeholder card is not named as if chosen: the line says who chooses among what
+    last = out.splitlines()[2]
+    assert last.startswith("3. a conclusive scenario, to be chosen by the ") and "among: " in last
+    assert "[conclusive]" not in out
+    # the legend of the '*' only when a die was re-rolled
+    assert ("re-rolled" in out) == any(r.rerolled for r in draw.rolls)
+    assert main(["--lang", "fr", "campaign", "draw", "--length", "3", "--seed", str(seed)]) == 0
+    out = capsys.readouterr().out
+    assert "à choisir par le joueur " in out and "parmi : " in out
+    assert "joueur survivants" not in out
+
+
+def test_cli_dice_legend_only_with_a_rerolled_die(capsys: pytest.CaptureFixture[str]) -> None:
+    plain = next(s for s in range(200)
+                 if not any(r.rerolled for r in draw_campaign(5, random.Random(s)).rolls))
+    starred = next(s for s in range(200)
+                   if any(r.rerolled for r in draw_campaign(5, random.Random(s)).rolls))
+    assert main(["--lang", "fr", "campaign", "draw", "--length", "5", "--seed", str(plain)]) == 0
+    assert "relancé" not in capsys.readouterr().out
+    assert main(["--lang", "fr", "campaign", "draw", "--length", "5", "--seed", str(starred)]) == 0
+    assert "(* relancé : déjà tiré)" in capsys.readouterr().out

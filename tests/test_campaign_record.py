@@ -756,7 +756,7 @@ def test_cli_errors_keep_the_campaign(capsys: pytest.CaptureFixture[str],
                  ["--game", str(files["game"]), "--dice", "7"],
                  ["--game", str(files["game"]), "--scenario", "helico"]):
         code, data, _ = run(capsys, "campaign", "record", str(files["campaign"]), *argv,
-                            "--seed", "1")
+                            "--seed", "1", "--json")
         assert code == 2, argv
         assert {"code", "message", "where"} <= set(data["error"]) <= {
             "code", "message", "where", "words"}
@@ -764,9 +764,34 @@ def test_cli_errors_keep_the_campaign(capsys: pytest.CaptureFixture[str],
     bad = json.loads(before)
     bad["band"][0]["pv"] = -1
     files["campaign"].write_text(json.dumps(bad), encoding="utf-8")
-    code, data, _ = run(capsys, "campaign", "show", str(files["campaign"]))
+    code, data, _ = run(capsys, "campaign", "show", str(files["campaign"]), "--json")
     assert code == 2 and data["error"]["where"] == f"{files['campaign']}:band[0].pv"
     assert data["error"]["code"] == "invalid_campaign"
+    # without --json: the sentence on stderr, nothing on stdout
+    assert main(["campaign", "show", str(files["campaign"])]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"survive-us: {files['campaign']}: ")
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("fr", "ce fichier n'est pas un fichier de campagne (il a un champ « name » qu'une "
+           "campagne n'a pas)"),
+    ("en", "this file is not a campaign record (it has a field 'name' a campaign does not "
+           "have)"),
+])
+def test_cli_show_says_a_file_is_not_a_campaign(capsys: pytest.CaptureFixture[str],
+                                                files: dict[str, Path], lang: str,
+                                                said: str) -> None:
+    assert main(["--lang", lang, "campaign", "show", str(files["band"])]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and said in err and "unknown field" not in err
+    assert main(["--lang", lang, "campaign", "show", str(files["band"]), "--json"]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["code"] == "invalid_campaign" and said in error["message"]
+    files["game"].write_text('{"roster": {}}', encoding="utf-8")  # no draw, no band
+    assert main(["--lang", lang, "campaign", "show", str(files["game"])]) == 2
+    err = capsys.readouterr().err
+    assert "'draw'" in err or "« draw »" in err
 
 
 def test_cli_refuses_an_illegal_band(capsys: pytest.CaptureFixture[str],
@@ -776,11 +801,11 @@ def test_cli_refuses_an_illegal_band(capsys: pytest.CaptureFixture[str],
                     encoding="utf-8")
     out = tmp_path / "c.json"
     code, data, _ = run(capsys, "campaign", "new", "--band", str(band), "--length", "3",
-                        "--seed", "1", "--out", str(out))
+                        "--seed", "1", "--out", str(out), "--json")
     assert code == 2 and data["error"]["where"] == "band.members" and not out.exists()
     band.write_text(json.dumps({"name": "x", "members": [{"id": 1}]}), encoding="utf-8")
     code, data, _ = run(capsys, "campaign", "new", "--band", str(band), "--length", "3",
-                        "--seed", "1")
+                        "--seed", "1", "--json")
     assert code == 2 and data["error"]["where"] == f"{band}:members[0].id"
 
 

@@ -114,7 +114,12 @@ def test_every_help_text_is_a_catalog_text() -> None:
                               "(choose from 'check', 'cost')"]),
     ("fr", ["campaign", "draw"], ["les arguments suivants sont requis : --length, --seed"]),
     ("en", ["campaign", "draw"], ["the following arguments are required: --length, --seed"]),
-    ("fr", ["campaign", "draw", "--length", "x"], ["argument --length : valeur int invalide"]),
+    ("fr", ["campaign", "draw", "--length", "x"],
+     ["argument --length : un nombre entier était attendu, pas « x »"]),
+    ("en", ["campaign", "draw", "--length", "x"],
+     ["argument --length: a whole number was expected, not 'x'"]),
+    ("fr", ["markers", "--out", "m.pdf", "--table-width", "x"],
+     ["un nombre était attendu, pas « x »"]),
     ("fr", ["serve", "--port"], ["argument --port : un argument attendu"]),
     ("fr", ["rules", "dump", "extra"], ["arguments non reconnus : extra"]),
     ("fr", ["balance", "--points", "1", "--factors", "1"],
@@ -130,6 +135,7 @@ def test_parse_errors_speak_the_language(lang: str, argv: list[str], words: list
         assert word in err
     if lang == "fr":
         assert "usage" not in err and "error" not in err and "required" not in err
+    assert not re.search(r"\b(int|float)\b", err)  # Python's type names
 
 
 def test_the_language_is_known_before_parsing(monkeypatch: pytest.MonkeyPatch,
@@ -172,5 +178,34 @@ def test_every_word_argparse_translates_is_in_the_catalogs() -> None:
     codes = [*ARGPARSE_WORDS.values()] + [f"{code}.{form}" for code in ARGPARSE_PLURALS.values()
                                            for form in ("one", "other")]
     for code in codes:
-        kept = [sorted(re.findall(r"%\(\w+\)[sr]|%[sr]", HELP[lang][code])) for lang in HELP]
-        assert kept[0] == kept[1], code  # argparse fills the same placeholders in
+        # argparse fills the same placeholders in (a text may say one as %s or %r: «x», 'x')
+        kept = [sorted(re.findall(r"%\((\w+)\)[sr]|%[sr]", HELP[lang][code])) for lang in HELP]
+        assert kept[0] == kept[1], code
+
+
+def test_every_option_says_what_it_is_for() -> None:
+    """No option or argument is listed bare in a --help."""
+    def bare(parser: argparse.ArgumentParser, path: tuple[str, ...]) -> Iterator[str]:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, child in action.choices.items():
+                    yield from bare(child, (*path, name))
+            elif not action.help:
+                yield " ".join((*path, *(action.option_strings or [action.dest])))
+
+    assert list(bare(build_parser("en"), ())) == []
+
+
+@pytest.mark.parametrize(("path", "fr", "en"), [
+    ((), "COMMANDE", "COMMAND"),
+    (("band", "check"), "FICHIER", "FILE"),
+    (("odds",), "--attacker PROFIL", "--attacker PROFILE"),
+    (("scenario", "play"), "--seed GRAINE", "--seed SEED"),
+    (("vision", "watch"), "N|FICHIER|DOSSIER", "N|FILE|FOLDER"),
+])
+def test_the_placeholders_of_the_usage_are_in_the_language(
+        path: tuple[str, ...], fr: str, en: str, capsys: pytest.CaptureFixture[str]) -> None:
+    french = help_output("fr", path, capsys)
+    english = help_output("en", path, capsys)
+    assert fr in french and en in english
+    assert not re.search(rf"(?<![\w-]){re.escape(en)}(?![\w-])", french)

@@ -42,9 +42,13 @@ def test_an_error_is_printed_in_the_command_s_language(
     words = Message("ai.decline")
     jsonio.set_language("fr")
     try:
-        assert jsonio.print_error(SceneError(words, "here")) == 2
+        assert jsonio.print_error(SceneError(words, "here"), as_json=True) == 2
+        out, err = capsys.readouterr()
+        assert render(words, "fr") in err and render(words, "fr") in out
+        assert '"code": "ai.decline"' in out  # the JSON keeps the code and its parameters
+        # a command whose output is text prints the sentence alone, never the JSON body
+        assert jsonio.print_error(SceneError(words, "here"), as_json=False) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err == f"survive-us: {render(words, 'fr')}\n"
     finally:
         jsonio.set_language("en")
-    out, err = capsys.readouterr()
-    assert render(words, "fr") in err and render(words, "fr") in out
-    assert '"code": "ai.decline"' in out  # the JSON keeps the code and its parameters

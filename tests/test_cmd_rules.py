@@ -111,14 +111,16 @@ def test_text_summary_in_the_language_asked_for(capsys: pytest.CaptureFixture[st
     assert main(["--lang", "fr", "rules", "dump"]) == 0
     out = capsys.readouterr().out
     assert "Archétypes (20)" in out and "Zombies (3)" in out and "Équipement (16)" in out
-    assert "Militaire (H), héros, 10 pts : M6 PV10 A4 D5+ I5+ P2+ E6" in out
-    assert "Rôdeur, 1 pt : M4" in out and "Couvercle de poubelle" in out
+    # each entry's id beside its name: what `odds` and the help's "see rules dump" take
+    assert "Militaire (H) (militaire_h), héros, 10 pts : M6 PV10 A4 D5+ I5+ P2+ E6" in out
+    assert "Rôdeur (rodeur), 1 pt : M4" in out
+    assert "Couvercle de poubelle (couvercle_de_poubelle)" in out
     assert "Soldier (M)" not in out and "Walker" not in out and "follower" not in out
     assert main(["--lang", "en", "rules", "dump"]) == 0
     out = capsys.readouterr().out
     assert "Archetypes (20)" in out and "Zombies (3)" in out and "Equipment (16)" in out
-    assert "Soldier (M), hero, 10 pts: M6 PV10 A4 D5+ I5+ P2+ E6" in out
-    assert "Walker" in out and "Bin lid" in out and "Hothead" in out
+    assert "Soldier (M) (militaire_h), hero, 10 pts: M6 PV10 A4 D5+ I5+ P2+ E6" in out
+    assert "Walker (rodeur)" in out and "Bin lid" in out and "Hothead (tete_brulee)" in out
     assert "Militaire" not in out and "Rôdeur" not in out and "héros" not in out
 
 

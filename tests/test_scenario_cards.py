@@ -607,9 +607,12 @@ def test_scenario_setup_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) 
 )
 def test_scenario_cli_errors(capsys: pytest.CaptureFixture[str], argv: list[str],
                              where: str) -> None:
-    assert main(argv) == 2
+    assert main([*argv, "--json"]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
     assert error["code"] == "unknown_scenario" and error["where"] == where
+    assert main(argv) == 2  # text: the sentence alone, on stderr
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("survive-us: ") and "{" not in err
 
 
 def test_scenario_show(capsys: pytest.CaptureFixture[str]) -> None:

@@ -210,8 +210,11 @@ def test_scenario_play_cli(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
 ])
 def test_scenario_play_cli_errors(capsys: pytest.CaptureFixture[str], argv: list[str],
                                   where: str) -> None:
-    assert main(argv) == 2
+    assert main([*argv, "--json"]) == 2
     assert json.loads(capsys.readouterr().out)["error"]["where"] == where
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("survive-us: ")
 
 
 def test_remaining_counts_what_a_condition_still_lacks() -> None:
