@@ -221,8 +221,9 @@ class ScenarioReferee:
             return None
         limit = float(effects["sight_limit"])
         lit = bool(effects.get("lights")) and any(z.kind == "light" for z in self.card.zones)
-        return limit, Message("scenario.sight.beyond_lit" if lit else "scenario.sight.beyond", {
-            "weather": weather.get("name") or weather.get("id", ""), "d": limit})
+        said = {"weather": weather.get("name") or weather.get("id", ""), "d": limit}
+        return limit, (Message("scenario.sight.beyond_lit", said) if lit
+                       else Message("scenario.sight.beyond", said))
 
     def lit_zones(self, game: Game) -> list[list[list[float]]]:
         """The polygons of the card's light zones when the weather lets them show figures."""
