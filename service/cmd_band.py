@@ -1,10 +1,11 @@
 """`survive-us band check|cost FILE`: check a band (roster) against the building rules.
 
 `band check FILE` prints every problem (errors and warnings, each with its fix) and the costs;
-it exits 0 when the band is legal, 1 when it has errors, 2 when the file is malformed (with
-`--json`, the body is `{"error": {"code", "message", "where"}}`). `band cost FILE` prints the
-costs only. FILE '-' reads standard input. `--settings FILE` reads changed settings (JSON
-object, docs/rules.md names); `--limit N` sets `band_points_limit`. The text is in the
+it exits 0 when the band is legal, 1 when it has errors, 2 when the file is malformed (the
+reason on stderr; with `--json`, the body `{"error": {"code", "message", "where"}}` too).
+`band cost FILE` prints the costs only. FILE '-' reads standard input. `--settings FILE`
+reads changed settings (JSON object, docs/rules.md names); `--limit N` sets
+`band_points_limit`. The text is in the
 command's language (`--lang`), members by their names; with `--json` each problem says its
 `message` and `fix` in that language and keeps them as messages (`words`, `fix_words`).
 """

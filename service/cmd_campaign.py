@@ -11,7 +11,8 @@
   export, applies its result (D8 rolls, reward, consequence roll) and writes FILE back.
 - `campaign choose FILE --scenario ID`, `campaign heal FILE --target ID [--healer ID]`.
 
-Bad input exits with status 2 and `{"error": {"code", "message", "where"}}`; a campaign file
+Bad input exits with status 2, the reason on stderr (with `--json`, also
+`{"error": {"code", "message", "where"}}` on stdout); a campaign file
 is only ever replaced whole (written to a temporary file, then renamed), never lost on error.
 The text is in the command's language (`--lang`): cards, members, archetypes, skills and
 items by their names, causes, rewards and consequences from their messages.

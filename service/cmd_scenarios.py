@@ -7,10 +7,12 @@ set-up ready to play (see `scenarios.setup`): scene, rolls, zombies bought and p
 objectives; `--module ID[:key=value,...]` (repeatable) adds an optional rule module
 (scenarios/modules.py), `--unbalanced` allows module points that differ between the sides.
 `scenario play ID --seed S [--band B] [--turns N] [--survivors BOT] [--zombies BOT]
-[--record FILE] [--json]` plays the card to its end with bots (random, greedy or idle; the
-real AI is ai/) and prints who won and why, what became of the band, the referee's counts.
-A bad id, band or table exits with status 2 and `{"error": ...}`. The text is in the
-command's language (`--lang`): cards, zones, items and figures by their names.
+[--record FILE] [--json]` plays the card to its end with simple AIs (random, greedy or idle,
+scenarios/play_policy.py) and prints who won and why, what became of the band, the
+referee's counts. A card, an example band and a table are named by id or by name
+(service/lookup.py). A bad one exits with status 2, the reason on stderr (and
+`{"error": ...}` with `--json`). The text is in the command's language (`--lang`): cards,
+zones, items and figures by their names.
 """
 
 from __future__ import annotations

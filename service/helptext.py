@@ -7,7 +7,9 @@ argparse puts its own words through `gettext` (CPython's Lib/argparse.py calls `
 the environment, in compiled `.mo` files. So `argparse_speaks(lang)` puts our catalogs in
 those two names for the length of a block and gives gettext's back after, also when the block
 ends in SystemExit (`--help`, a parse error); a `Parser` runs every call that builds, parses
-or formats inside that block, so it speaks its language however it is used.
+or formats inside that block, so it speaks its language however it is used. Its metavars
+("FILE" -> "FICHIER", `help.metavar.*`) and the names argparse gives int and float values
+when it refuses one ("a whole number", `help.argparse.type_*`) are in that language too.
 """
 
 from __future__ import annotations
