@@ -144,7 +144,7 @@ def bands() -> list[Choice]:
     """The example bands, by file stem and by the band's own name."""
     from rules.warband import example_bands
 
-    return [Choice(stem, {"fr": roster.name, "en": roster.name})
+    return [Choice(stem, {"fr": roster.name, "en": roster.name_en or roster.name})
             for stem, roster in example_bands().items()]
 
 

@@ -61,7 +61,8 @@ def test_band_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, fr = run(capsys, "--lang", "fr", "band", "check", band)
     assert code == 0
     assert fr.splitlines()[0] == "La zone : bande légale ; avertissements : 0"
-    assert "  Rosa : 14 pts = base 8 + compétences 1 + équipement 5 (E 5/5, 0 gratuits)" in fr
+    assert ("  Rosa : 14 pts = base 8 + compétences 1 + équipement 5 (encombrement 5 sur 5, "
+            "aucun point gratuit)") in fr
     assert fr.splitlines()[-1] == "  bande : 70 pts"
     code, en = run(capsys, "--lang", "en", "band", "check", band)
     assert en.splitlines()[0] == "La zone: legal; warnings: 0"
