@@ -8,7 +8,7 @@ import { notify } from "./notice.js";
 import { sideName } from "./game.js";
 import { archetypeName, numberOf } from "./names.js";
 import { rulesData, startCampaign } from "./roster.js";
-import { EXAMPLE_BANDS } from "./examples.js";
+import { exampleBands } from "./examples.js";
 
 /** Ids of campaigns (or games) with a token in this browser. */
 export function knownIds(kind) {
@@ -20,17 +20,22 @@ export function knownIds(kind) {
   }
 }
 
+/** The campaign's band by its name in the page's language (the example bands have two). */
+function bandName(summary) {
+  return summary.names ? pick(summary.names) : summary.name;
+}
+
 export async function showCampaigns() {
   const ids = knownIds("campaign");
   const rows = await Promise.all(ids.map((id) => get(`/campaigns/${encodeURIComponent(id)}`).catch(() => null)));
-  const example = select(EXAMPLE_BANDS, EXAMPLE_BANDS[0][0], { id: "campaign-example", "aria-label": t("campaign.example") });
+  const example = select(await exampleBands(), "cops_and_kids", { id: "campaign-example", "aria-label": t("campaign.example") });
   const length = h("input", { id: "campaign-length", type: "number", min: 3, max: 7, value: 3, "aria-label": t("campaign.length") });
   const seed = h("input", { id: "campaign-seed", type: "number", min: 0, value: 1, "aria-label": t("home.seed") });
   document.getElementById("view").replaceChildren(h("div", { class: "page" },
     h("h1", {}, t("campaign.list_title")),
     rows.filter(Boolean).length ? h("div", { class: "cards" }, rows.filter(Boolean).map((c) =>
       h("a", { class: "card", href: `#/campaign/${c.id}` },
-        h("h3", {}, c.summary.name),
+        h("h3", {}, bandName(c.summary)),
         h("div", { class: "muted" }, t("campaign.progress", {
           n: c.summary.scenarios.filter((s) => s.state === "played").length,
           total: c.summary.scenarios.length,
@@ -88,7 +93,7 @@ export async function showCampaign(id) {
   }
   const outcome = s.outcome || {};
   document.getElementById("view").replaceChildren(h("div", { class: "page", id: "campaign" },
-    h("h1", {}, t("campaign.title", { name: s.name })),
+    h("h1", {}, t("campaign.title", { name: bandName(s) })),
     token ? null : h("p", { class: "readonly-banner" }, t("campaign.read_only")),
     outcome.finished ? h("p", { class: "outcome" }, t("campaign.won", { winner: sideName(outcome.winner) })) : null,
     h("div", { class: "row" }, actions,

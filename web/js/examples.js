@@ -1,8 +1,13 @@
-// The example bands bundled with the rules (rules/data/bands/*.json), by the name the API
-// takes. The API has no list of them yet: keep this in step with that folder.
+// The example bands shipped with the rules (GET /bands: the names the API takes, with their
+// names in French and English), as [id, name] pairs for a band menu.
 
-export const EXAMPLE_BANDS = [
-  ["cops_and_kids", "Les flics et les gosses"],
-  ["la_zone", "La zone"],
-  ["the_school", "Le lycée"],
-];
+import { get } from "./api.js";
+import { pick } from "./i18n.js";
+
+let bands = null;
+
+/** [[id, name in the page's language], ...], read once per page load. */
+export async function exampleBands() {
+  bands = bands || await get("/bands");
+  return bands.map((b) => [b.id, pick(b.names)]);
+}

@@ -14,7 +14,7 @@ import { notify } from "./notice.js";
 import { CameraPanel } from "./camera.js";
 import { TableView, statusMarks } from "./table.js";
 import {
-  activatableZombies, aiGhostNodes, engagedNodes, engagedPairs, pathNodes,
+  aiGhostNodes, engagedNodes, pathNodes,
   sightNodes, sightTagNodes, tapeEnd, tapeLength, tapeNodes, zone20Nodes,
 } from "./tools.js";
 
@@ -181,10 +181,11 @@ class GameView {
       marks["visible-target"] = new Set(this.sightOf.targets.filter((x) => x.visible).map((x) => x.id));
       marks["hidden-target"] = new Set(this.sightOf.targets.filter((x) => !x.visible).map((x) => x.id));
     }
-    if (this.toggles.zone20) marks.activatable = activatableZombies(this.state);
+    if (this.toggles.zone20) marks.activatable = this.inZone();
     this.table.drawFigures(marks);
     this.table.setOverlay("zone20", this.toggles.zone20 ? zone20Nodes(this.state) : [], "areas");
-    this.table.setOverlay("engaged", this.toggles.engaged ? engagedNodes(engagedPairs(this.state)) : [], "under");
+    this.table.setOverlay("engaged", this.toggles.engaged ? engagedNodes(this.contactPairs()) : [], "under");
+    this.refreshTools();
     this.drawTape();
     this.showReadout();
     this.renderPanel();
@@ -201,10 +202,43 @@ class GameView {
   showReadout() {
     const said = this.said || { text: "", refused: false };
     const parts = [said.text];
-    if (this.data && this.toggles.zone20) parts.push(t("tools.zone20_count", { n: activatableZombies(this.state).size }));
-    if (this.data && this.toggles.engaged) parts.push(t("tools.engaged_count", { n: engagedPairs(this.state).length }));
+    if (this.data && this.toggles.zone20 && this.fresh(this.zone)) parts.push(t("tools.zone20_count", { n: this.inZone().size }));
+    if (this.data && this.toggles.engaged && this.fresh(this.contacts)) parts.push(t("tools.engaged_count", { n: this.contactPairs().length }));
     this.readout.textContent = parts.filter(Boolean).join(" · ");
     this.readout.className = said.refused ? "refused" : "";
+  }
+
+  /** Whether a tool's answer is for the game as it stands. */
+  fresh(answer) {
+    return Boolean(answer && this.data && answer.version === this.data.version);
+  }
+
+  /** The 20 in and contact tools ask the server, whose engine judges the game, once per
+   * version of the game while they are on (the page draws, it does not judge). */
+  async refreshTools() {
+    const asks = [];
+    if (this.toggles.zone20 && !this.fresh(this.zone)) asks.push(games.zone(this.id).then((z) => { this.zone = z; }));
+    if (this.toggles.engaged && !this.fresh(this.contacts)) asks.push(games.engaged(this.id).then((e) => { this.contacts = e; }));
+    if (!asks.length) return;
+    try {
+      await Promise.all(asks);
+    } catch (error) {
+      notify(error.message, "error");
+      return;
+    }
+    if (this.fresh(this.zone) || this.fresh(this.contacts)) this.redraw();
+  }
+
+  /** The zombies with a human within 20 in (the server's last answer for this version). */
+  inZone() {
+    return new Set(this.fresh(this.zone) ? this.zone.in_zone : []);
+  }
+
+  /** The enemy pairs in base contact, as figures (the server's answer for this version). */
+  contactPairs() {
+    if (!this.fresh(this.contacts)) return [];
+    const byId = new Map(this.state.figures.map((f) => [f.id, f]));
+    return this.contacts.pairs.map(([a, b]) => [byId.get(a), byId.get(b)]).filter(([a, b]) => a && b);
   }
 
   /** Figures with a legal action now. */
@@ -312,9 +346,8 @@ class GameView {
     const card = h("div", { class: "figure-card" },
       h("h2", {}, name, " ", h("span", { class: `badge ${fig.side}` }, sideName(fig.side))),
       h("div", { class: "stats" },
-        h("span", {}, `${t("stat.move")} ${fig.move}`), h("span", {}, `${t("stat.pv")} ${fig.pv}/${fig.wounds}`),
-        h("span", {}, `${t("stat.attack")} ${fig.attack}`), h("span", {}, `${t("stat.defense")} ${fig.defense}+`),
-        fig.side !== "zombies" ? h("span", {}, `${t("stat.panic")} ${fig.panic}+`) : null),
+        stat("move", fig.move), stat("pv", `${fig.pv}/${fig.wounds}`), stat("attack", fig.attack),
+        stat("defense", `${fig.defense}+`), fig.side !== "zombies" ? stat("panic", `${fig.panic}+`) : null),
       h("dl", {},
         h("dt", {}, t("stat.type")), h("dd", {}, this.kindName(fig)),
         h("dt", {}, t("stat.status")), h("dd", {}, marks.length ? marks.join(", ") : t("status.standing")),
@@ -488,7 +521,11 @@ class GameView {
       this.table.setOverlay("sight", [...sightNodes(this.state, answer), ...leaders], "under");
       this.table.setOverlay("sight-tags", tags, "over");
       const seen = answer.targets.filter((x) => x.visible).length;
-      this.said = { text: t("tools.sight_count", { who: this.names.figure(id), n: seen, total: answer.targets.length }), refused: false };
+      const veiled = answer.targets.filter((x) => x.limited).length;
+      let text = t("tools.sight_count", { who: this.names.figure(id), n: seen, total: answer.targets.length });
+      // the weather's limit, and how many enemies in a line of sight it hides (as the engine)
+      if (answer.limit) text += ` ${t("tools.sight_limit", { limit: answer.limit, n: veiled })}`;
+      this.said = { text, refused: false };
       this.redraw();
     } catch (error) {
       notify(error.message, "error");
@@ -665,6 +702,11 @@ const LEVEL_STORE = "survive-us.ai-level";
 
 export function sideName(side) {
   return t(`side.${side}`, {}, t("names.unknown"));
+}
+
+/** One characteristic on a figure's card, its short name spelt out in its tooltip. */
+function stat(key, value) {
+  return h("span", { title: t(`stat.${key}.long`) }, `${t(`stat.${key}`)} ${value}`);
 }
 
 /** A figure's tooltip: its name and side, then its profile, state and gear. */

@@ -82,13 +82,29 @@ export function preview(id, action, version = undefined) {
   return post(`${g(id)}/preview`, body);
 }
 
-/** Line of sight from a figure: {polygon: [rings], targets: [{id, visible, fraction}]}. */
+/** Line of sight from a figure, as the engine judges a shot: {polygon: [rings], targets:
+ * [{id, visible, fraction, limited}], limit}. `limited` (an enemy in a line of sight the
+ * weather hides) and `limit` (the weather's longest sight) are said in the page's language. */
 export async function sight(id, figure) {
   const s = await get(`${g(id)}/sight?figure=${encodeURIComponent(figure)}`);
   return {
     polygon: s.polygons,
-    targets: s.enemies.map((e) => ({ id: e.id || e.figure, visible: e.visible, fraction: e.fraction })),
+    targets: s.enemies.map((e) => ({
+      id: e.id || e.figure, visible: e.visible, fraction: e.fraction,
+      limited: e.limited_by ? said(e.limited_by, e.limited_by_words) : null,
+    })),
+    limit: s.limit ? said(s.limit.text, s.limit.words) : null,
   };
+}
+
+/** The 20 in rule as the engine applies it: {version, in_zone: [zombie ids], ...}. */
+export function zone(id) {
+  return get(`${g(id)}/zone`);
+}
+
+/** Enemies in base contact, by the engine's test: {version, pairs: [[id, id], ...]}. */
+export function engaged(id) {
+  return get(`${g(id)}/engaged`);
 }
 
 /** Follow the game's live events; `onVersion(version)` on each. Returns {close()}. */

@@ -6,7 +6,7 @@ import { h, select } from "./dom.js";
 import { lang, pick, t } from "./i18n.js";
 import { knownIds } from "./campaign.js";
 import { KINDS, scenarioSelect, startGame } from "./roster.js";
-import { EXAMPLE_BANDS } from "./examples.js";
+import { exampleBands } from "./examples.js";
 
 
 /** A scenario card's tile: its number in its table, name, summary and length. */
@@ -31,7 +31,8 @@ function gameCard(g, card, note) {
 export async function showHome() {
   const cards = await get("/scenarios");
   const scenario = scenarioSelect(cards, { id: "scenario", "aria-label": t("home.scenario") });
-  const band = select([["", t("home.band_default")], ...EXAMPLE_BANDS], "", { id: "band", "aria-label": t("home.band") });
+  const examples = await exampleBands();
+  const band = select([["", t("home.band_default")], ...examples], "", { id: "band", "aria-label": t("home.band") });
   const rosterIds = knownIds("roster");
   const rosters = (await Promise.all(rosterIds.map((id) => get(`/rosters/${encodeURIComponent(id)}`).catch(() => null)))).filter(Boolean);
   const roster = select([["", "—"], ...rosters.map((r) => [r.id, r.roster.name])], "", { id: "roster-id", "aria-label": t("home.roster") });
@@ -52,7 +53,7 @@ export async function showHome() {
         name = rosters.find((r) => r.id === roster.value).roster.name;
       } else if (band.value) {
         body.band = band.value;
-        name = EXAMPLE_BANDS.find(([id]) => id === band.value)[1];
+        name = examples.find(([id]) => id === band.value)[1];
       }
       startGame(body, name);
     } },

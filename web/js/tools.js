@@ -1,12 +1,13 @@
 // The table tools drawn as overlays: the measuring tape, line of sight, the 20 in zone with
-// the zombies that may be activated, engaged pairs, paths and the AI's ghost move.
+// the zombies that may be activated, engaged pairs, paths and the AI's ghost move. Which
+// zombies are in the zone, which figures are in contact and what a figure sees are the
+// server's answers (its engine judges the game); the page only draws them.
 // Distances between figures are edge to edge (the closest points of the two bases).
 
 import { el, edgeDistance, label, points, radiusOf, round } from "./svg.js";
 import { lang, num, t } from "./i18n.js";
 
 export const ACTIVATION_RANGE = 20; // inches, edge to edge (DESIGN: zombie activation)
-export const CONTACT = 0.05; // base contact, inches
 
 export function circleOf(fig) {
   return { x: fig.x, y: fig.y, r: radiusOf(fig.base_mm) };
@@ -14,14 +15,6 @@ export function circleOf(fig) {
 
 export function onTable(fig) {
   return fig.status === "standing" || fig.status === "down";
-}
-
-export function isEnemy(a, b) {
-  if (a.id === b.id) return false;
-  const za = a.side === "zombies";
-  const zb = b.side === "zombies";
-  if (za !== zb) return true;
-  return a.side === "survivors" && b.side === "survivors" && a.band !== b.band;
 }
 
 /** A tape end: a figure (edge to edge) or a point on the table. */
@@ -69,15 +62,6 @@ export function humans(state) {
   return state.figures.filter((f) => onTable(f) && f.side !== "zombies");
 }
 
-/** Zombies with a human within 20 in, edge to edge. */
-export function activatableZombies(state) {
-  const hs = humans(state).map(circleOf);
-  return new Set(state.figures
-    .filter((z) => z.side === "zombies" && onTable(z))
-    .filter((z) => hs.some((h) => edgeDistance(circleOf(z), h) <= ACTIVATION_RANGE + 1e-9))
-    .map((z) => z.id));
-}
-
 /** The 20 in zone: around each human, the circle where a zombie's base centre may stand
  * and still be activated (20 in plus both radii, for a 25 mm zombie base). */
 export function zone20Nodes(state) {
@@ -85,20 +69,6 @@ export function zone20Nodes(state) {
   return humans(state).map((h) => el("circle", {
     cx: round(h.x), cy: round(h.y), r: round(ACTIVATION_RANGE + radiusOf(h.base_mm) + zr),
   }));
-}
-
-/** Enemy pairs in base contact. */
-export function engagedPairs(state) {
-  const figs = state.figures.filter(onTable);
-  const pairs = [];
-  for (let i = 0; i < figs.length; i += 1) {
-    for (let j = i + 1; j < figs.length; j += 1) {
-      const a = figs[i];
-      const b = figs[j];
-      if (isEnemy(a, b) && edgeDistance(circleOf(a), circleOf(b)) <= CONTACT + 1e-9) pairs.push([a, b]);
-    }
-  }
-  return pairs;
 }
 
 export function engagedNodes(pairs) {
