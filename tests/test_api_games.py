@@ -260,7 +260,7 @@ def test_ai_levels_languages_and_chances(client: Any, game: dict[str, Any]) -> N
     assert len(chances["curve"]) == version + 1  # the start, then every action
     assert all(0.0 <= p["survivors"] <= 1.0 for p in chances["curve"])
     assert chances["turning_point"]["code"] == "ai.turning"
-    assert chances["turning_text"].startswith("tour ")
+    assert chances["turning_text"].startswith("au tour ")
     now = client.get(f"/api/v1/games/{game['id']}/chances?curve=false").json
     assert now["curve"] == [] and now["turning_point"] is None
     assert now["survivors"] == pytest.approx(chances["survivors"])
@@ -282,7 +282,7 @@ def test_the_language_follows_accept_language_unless_lang_is_given(
     assert "zombies' chances" in client.post(url, json=body, headers=german).json["explanation"]
     turning = client.get(f"/api/v1/games/{game['id']}/chances",
                          headers={"Accept-Language": "fr"}).json["turning_text"]
-    assert turning.startswith("tour ")
+    assert turning.startswith("au tour ")
     listed = client.get(f"/api/v1/games/{game['id']}/actions?lang=fr")
     assert listed.status_code == 200
 

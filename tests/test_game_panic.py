@@ -259,7 +259,8 @@ def test_autoritaire_within_10_in(gap: float, value: int) -> None:
 def test_doyen_adds_one_within_10_in(gap: float, passed: bool) -> None:
     notes = half_pv_test([survivor("s2", "vieux", 5 + TOUCH - 0.01 + gap, 5, skill="doyen")],
                          dice=(4,))
-    assert notes[0] == "Geek (M/F) rolls 4 (panic test on 5+: is down to half their starting wounds)"
+    assert notes[0] == ("Geek (M/F) rolls 4 (panic test on 5+: is down to half their starting "
+                        "wounds)")
     assert notes[1].startswith("Geek (M/F) keeps calm" if passed else "Geek (M/F) panics")
 
 

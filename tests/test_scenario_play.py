@@ -132,7 +132,7 @@ def test_the_zombies_win_when_the_survivors_do_nothing(card: str) -> None:
     assert game.outcome["turn"] == load_cards()[card].turns.limit
     assert game.outcome["words"]["params"]["what"] == [{"code": "scenario.cond.survivors_fail",
                                                          "params": {}}]
-    assert game.outcome["reason"].endswith(": the survivors fail their objective")
+    assert game.outcome["reason"].endswith("; the survivors fail their objective")
 
 
 def test_the_zombies_win_the_longest_night_against_children() -> None:
