@@ -97,7 +97,8 @@ def run_check(args: argparse.Namespace) -> int:
                   "name": roster.name, "errors": errors, "warnings": warnings}, lang))
         for p in problems:
             data = p.to_json()
-            line = {"where": p.where, "message": said(data, "message", lang)}
+            # the message names the member; the path (`where`) is for programs (--json)
+            line = {"message": said(data, "message", lang)}
             print("  " + (render_text("cli.band.error", line, lang) if p.severity == "error"
                           else render_text("cli.band.warning", line, lang)))
             print("      " + render_text("cli.band.fix", {"fix": said(data, "fix", lang)},

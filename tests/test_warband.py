@@ -778,7 +778,7 @@ def test_cli_check_text_shows_fixes(tmp_path: Path, capsys: pytest.CaptureFixtur
     roster = edit(band(), "m5", equipment={"fusil": 1, "balles": 1})
     assert main(["band", "check", _write(tmp_path, roster)]) == 1
     out = capsys.readouterr().out
-    assert "error: members[4].equipment: Léa carries 3 encumbrance points" in out
+    assert "error: Léa carries 3 encumbrance points" in out
     assert "fix: remove 1 point of equipment (e.g. 10 rounds, E1)" in out
 
 
