@@ -104,15 +104,7 @@ def attack_odds(q: OddsQuestion, catalog: Catalog | None = None,
         "die": {"mode": die.mode, "to_hit": die.to_hit, "bonus": die.bonus, "save": die.save,
                 "save_bonus": die.save_bonus, "reroll_save": die.reroll_save,
                 "retry_on_save": die.retry_on_save},
-        "explain": (f"{attacker.name} {mode} vs {target.name}: hits on {die.to_hit}+"
-                    f"{_signed(die.bonus)}, "
-                    + ("no save" if die.save is None else f"saved on {die.save}+"
-                       f"{_signed(die.save_bonus)}{', re-rolled' if die.reroll_save else ''}")),
     }
-
-
-def _signed(n: int) -> str:
-    return f" with {n:+d}" if n else ""
 
 
 def _text(f: Fraction) -> str:

@@ -40,13 +40,13 @@ def test_odds(capsys: pytest.CaptureFixture[str]) -> None:
     code, fr = run(capsys, "--lang", "fr", *args)
     assert code == 0
     assert fr.splitlines() == [
-        "Ex-flic (H) avec Pistolet, au tir, contre Rôdeur : touche sur 2+, +1 aux blessures ; "
+        "Ex-flic (H) avec Pistolet, au tir, contre Rôdeur : touche sur 2+ avec +1 au dé ; "
         "sauvegarde sur 5+",
         "touche 83\xa0% (5/6), sauvegardée 28\xa0% (5/18), blessure 56\xa0% (5/9)"]
     french_only(fr)
     code, en = run(capsys, "--lang", "en", *args)
     assert en.splitlines() == [
-        "Ex-cop (M) with Pistol, shooting, against Walker: hits on 2+, +1 to wound; saved on 5+",
+        "Ex-cop (M) with Pistol, shooting, against Walker: hits on 2+ with +1 to the roll; saved on 5+",
         "hit 83% (5/6), saved 28% (5/18), wound 56% (5/9)"]
     english_only(en.replace("Walker", ""))
     code, out = run(capsys, "--lang", "fr", *args, "--json")
