@@ -227,7 +227,7 @@ def test_answers_explain_themselves_in_the_request_s_language(client: Any) -> No
     odds = {"attacker": "ex_flic_h", "target": "rodeur", "weapon": "pistolet"}
     said = client.post("/api/v1/odds", json=odds, headers=FRENCH).json
     assert said["explain"] == ("Ex-flic (H) avec Pistolet, au tir, contre Rôdeur : touche sur "
-                               "2+, +1 aux blessures ; sauvegarde sur 5+")
+                               "2+ avec +1 au dé ; sauvegarde sur 5+")
     assert said["explain_words"]["code"] == "cli.odds.attack_weapon"
 
 
