@@ -1,4 +1,5 @@
-"""`survive-us replay FILE`: rebuild a game exactly from its export (start + actions + dice).
+"""`survive-us replay FILE`: rebuild a game exactly from its export (start + actions + dice):
+the record itself, or the API's answer to `GET /games/{id}/export` as it was saved.
 
 Without `--json` it tells the game's story in the command's language (`--lang`): each
 action in words (figures by their names, moves as a distance and a direction), what
@@ -34,6 +35,8 @@ def register(sub: Any, t: HelpText) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         record = read_json(args.file)
+        if isinstance(record, dict) and isinstance(record.get("export"), dict):
+            record = record["export"]  # the answer of GET /games/{id}/export, as saved
         if not isinstance(record, dict) or "start" not in record or "log" not in record:
             raise InvalidActionError(Message("cli.replay.not_record"), "record")
         game = Game.replay(record)

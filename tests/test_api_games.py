@@ -12,6 +12,7 @@ from api_support import auth, error_of, make_app, start_game
 
 from i18n import render
 from rules.game import Game
+from service.cli import main
 from service.live import table_view
 
 
@@ -187,6 +188,17 @@ def test_service_dice_are_recorded_and_replay(client: Any, passing: dict[str, An
     export = client.get(f"/api/v1/games/{game['id']}/export").json
     assert export["export"]["log"][-1]["dice"] == done.json["dice"]
     assert table_view(Game.replay(export["export"]).to_json()) == done.json["game"]["state"]
+
+
+def test_the_cli_replays_what_the_api_exports(client: Any, passing: dict[str, Any],
+                                              tmp_path: Any,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    post(client, passing, "/actions", {"version": 0, "action": END})
+    saved = tmp_path / "export.json"
+    saved.write_text(json.dumps(client.get(f"/api/v1/games/{passing['id']}/export").json))
+    assert main(["--lang", "en", "replay", "--json", str(saved)]) == 0
+    assert table_view(json.loads(capsys.readouterr().out)) == client.get(
+        f"/api/v1/games/{passing['id']}").json["state"]
 
 
 def test_bad_settings_are_named(client: Any) -> None:
