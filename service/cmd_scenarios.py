@@ -66,6 +66,7 @@ def register(sub: Any, t: HelpText) -> None:
     setup.add_argument("--module", action="append", default=[], metavar="ID[:KEY=VALUE,...]",
                        help=t("help.scenario.module"))
     setup.add_argument("--unbalanced", action="store_true", help=t("help.scenario.unbalanced"))
+    setup.add_argument("--show-crates", action="store_true", help=t("help.scenario.show_crates"))
     setup.add_argument("--json", action="store_true", help=t("help.json"))
     setup.set_defaults(func=run_setup)
     play = actions.add_parser("play", help=t("help.scenario.play"),
@@ -187,7 +188,7 @@ def run_setup(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result)
         return 0
-    _print_setup(card, args.seed, result, language())
+    _print_setup(card, args.seed, result, language(), args.show_crates)
     return 0
 
 
@@ -213,13 +214,29 @@ def _roll_words(roll: dict[str, Any], result: dict[str, Any]) -> Message:
     return Message("cli.setup.other_roll", {"dice": dice})
 
 
-def _print_setup(card: Card, seed: int, result: dict[str, Any], lang: str) -> None:
+def _is_crate(roll: dict[str, Any]) -> bool:
+    words = roll.get("words") or roll.get("purpose_words") or {}
+    return bool(_CRATE.match(str(roll.get("purpose", "")))) or (
+        isinstance(words, dict) and words.get("code") in ("scenario.roll.crate",
+                                                          "scenario.setup.crate"))
+
+
+def _print_setup(card: Card, seed: int, result: dict[str, Any], lang: str,
+                 show_crates: bool = False) -> None:
+    """The set-up in words; what the crates hold stays hidden (the players find it when a
+    crate is opened) unless `show_crates`."""
     catalog = load_catalog()
+    band = result["band"]
     print(render_text("cli.setup.title", {"name": _both(card.name), "seed": seed,
-                                          "band": result["band"]["name"],
-                                          "cost": result["band"]["cost"]}, lang))
+                                          "band": band.get("names") or band["name"],
+                                          "cost": band["cost"]}, lang))
+    crates = [r for r in result["rolls"] if _is_crate(r)]
     for roll in result["rolls"]:
+        if roll in crates and not show_crates:
+            continue
         print("  " + render_text("cli.setup.line", {"what": _roll_words(roll, result)}, lang))
+    if crates and not show_crates:
+        print("  " + render_text("cli.setup.crates_hidden", {"n": len(crates)}, lang))
     z = result["zombies"]
     bought = [Message("cli.setup.bought", {
         "n": n, "kind": {"fr": catalog.zombies[k].name, "en": catalog.zombies[k].name_en}

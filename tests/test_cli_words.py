@@ -176,3 +176,14 @@ def test_replay_tells_the_story(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     code, en = run(capsys, "--lang", "en", "replay", str(record))
     assert en.splitlines()[0] == "  0. Set-up and first turn's action points"
     assert en.splitlines()[-1].startswith("turn 1; AP left: ")
+
+
+def test_scenario_setup_keeps_the_crates_hidden_unless_asked(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    code, hidden = run(capsys, "--lang", "en", "scenario", "setup", "caisses", "--seed", "3")
+    assert code == 0 and "contents of crate" not in hidden
+    assert "6 crates: their contents are rolled and kept hidden" in hidden
+    assert "band Cops and kids" in hidden  # the example band by its English name
+    code, shown = run(capsys, "--lang", "en", "scenario", "setup", "caisses", "--seed", "3",
+                      "--show-crates")
+    assert code == 0 and shown.count("contents of crate") == 6
