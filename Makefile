@@ -3,20 +3,31 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RUN_STAMP := $(VENV)/.installed-run
 CHROMIUM := /usr/bin/chromium
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: setup run test lint bench soak clean chromium
 
+# the whole toolchain (tests, lint, benchmarks)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
+
+# only what serving the page needs (`make run`)
+$(RUN_STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $(RUN_STAMP)
 
 setup: $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/survive-us serve --host 127.0.0.1 --port 8000 --demo
+run: $(RUN_STAMP)
+	$(BIN)/survive-us serve --host $(HOST) --port $(PORT) --demo
 
 test: $(STAMP) chromium
 	$(BIN)/python -m pytest -q -n auto --maxprocesses 4 --dist loadfile
