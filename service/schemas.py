@@ -211,6 +211,8 @@ class GameOut(Strict):
     state: Json
     names: dict[str, dict[str, str]] = Field(
         description="what a person calls each figure, by id: {fr, en} (rules/names.py)")
+    created: str | None = Field(default=None, description="when the game was made (ISO 8601)")
+    band: dict[str, str] | None = Field(default=None, description="the band's name: {fr, en}")
 
 
 class CreatedGameOut(GameOut):

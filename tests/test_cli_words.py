@@ -46,7 +46,8 @@ def test_odds(capsys: pytest.CaptureFixture[str]) -> None:
     french_only(fr)
     code, en = run(capsys, "--lang", "en", *args)
     assert en.splitlines() == [
-        "Ex-cop (M) with Pistol, shooting, against Walker: hits on 2+ with +1 to the roll; saved on 5+",
+        "Ex-cop (M) with Pistol, shooting, against Walker: hits on 2+ with +1 to the roll; "
+        "saved on 5+",
         "hit 83% (5/6), saved 28% (5/18), wound 56% (5/9)"]
     english_only(en.replace("Walker", ""))
     code, out = run(capsys, "--lang", "fr", *args, "--json")

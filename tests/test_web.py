@@ -442,12 +442,16 @@ def test_campaign_page_and_its_next_game(browser: Browser, base_url: str) -> Non
     game_id = page.url.rsplit("/", 1)[1]
     page.click("#to-campaign")
     expect(page.locator("#open-game")).to_be_visible()
+    # no result to record while the game is on
+    expect(page.locator("#record-later")).to_be_visible()
+    expect(page.locator("#record-result")).to_have_count(0)
     # both sides give up their activations to the turn limit, then the result is recorded
     # with the consequence die typed in
     token = json.loads(page.evaluate("localStorage.getItem('survive-us.tokens')"))[
         f"campaign:{campaign_id}"]
     played = play_out(page, game_id, token)
     assert played > 0
+    page.reload()
     page.fill("#result-dice", "4")
     page.click("#record-result")
     expect(page.locator("#history .card")).to_have_count(1)

@@ -60,7 +60,19 @@ def game_out(row: sa.Row[Any], game: Game, version: int | None = None) -> dict[s
             "scenario": row.scenario, "seed": row.seed, "deciding": game.current_side(),
             "terminal": game.is_terminal,
             "outcome": None if game.outcome is None else localized(game.outcome, request_lang()),
-            "state": services().games.state(row.id, at, game), "names": figure_names(game)}
+            "state": services().games.state(row.id, at, game), "names": figure_names(game),
+            "created": row.created.isoformat() if row.created is not None else None,
+            "band": band_names(row.setup)}
+
+
+def band_names(setup: Any) -> dict[str, str] | None:
+    """The band's name in French and English from a game's set-up (one name for a player's
+    own band, and for games set up before bands had two)."""
+    band = setup.get("band") if isinstance(setup, dict) else None
+    if not isinstance(band, dict) or not isinstance(band.get("name"), str):
+        return None
+    names = band.get("names")
+    return dict(names) if isinstance(names, dict) else {"fr": band["name"], "en": band["name"]}
 
 
 def store_new(game: Game, *, token_hash: str, seed: int, setup: dict[str, Any],

@@ -75,11 +75,15 @@ export async function showCampaign(id) {
   const pending = s.scenarios.find((sc) => sc.choice_pending);
   if (token && !s.finished) {
     if (openGame) {
-      const dice = h("input", { id: "result-dice", inputmode: "numeric", placeholder: "4", "aria-label": t("campaign.result_dice") });
       actions.push(h("a", { class: "button primary", href: `#/game/${openGame.id}`, id: "open-game" }, t("campaign.open_game")));
-      actions.push(h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); record(id, openGame.id, token, dice.value); } },
-        h("label", { class: "row" }, t("campaign.result_dice"), dice),
-        h("button", { type: "submit", id: "record-result" }, t("campaign.record"))));
+      // the result is recorded once the game is over; until then the page says so
+      const over = await get(`/games/${encodeURIComponent(openGame.id)}`).then((g) => g.terminal, () => false);
+      if (over) {
+        const dice = h("input", { id: "result-dice", inputmode: "numeric", placeholder: "4", "aria-label": t("campaign.result_dice") });
+        actions.push(h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); record(id, openGame.id, token, dice.value); } },
+          h("label", { class: "row" }, t("campaign.result_dice"), dice),
+          h("button", { type: "submit", id: "record-result" }, t("campaign.record"))));
+      } else actions.push(h("p", { class: "muted", id: "record-later" }, t("campaign.record_later")));
     } else if (pending && pending.state === "next") {
       const choice = select(pending.choice_pending.options.map((o) => [o, cardName(o)]), pending.choice_pending.options[0], { id: "final-choice", "aria-label": t("campaign.choose") });
       actions.push(h("form", { class: "row", onsubmit: async (e) => {

@@ -17,11 +17,12 @@ function scenarioCard(c) {
     h("p", { style: "margin:4px 0 0" }, t("home.turns", { n: c.turns })));
 }
 
-/** An entry of "My games": the scenario, when it was started and with which band (as this
- * browser noted it), and where it stands. */
+/** An entry of "My games": the scenario, when it was started and with which band (as the
+ * server says, else as this browser noted it), and where it stands. */
 function gameCard(g, card, note) {
-  const when = note && note.at ? new Date(note.at).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" }) : null;
-  const band = note ? note.band || t("home.band_example") : null;
+  const at = g.created || (note && note.at);
+  const when = at ? new Date(at).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" }) : null;
+  const band = g.band ? pick(g.band) : note ? note.band || t("home.band_example") : null;
   return h("a", { class: "card", href: `#/game/${g.id}`, "data-game": g.id },
     h("h3", {}, card ? pick({ fr: card.name, en: card.name_en }) : t("game.title")),
     h("div", { class: "game-note" }, [when, band].filter(Boolean).join(" · ") || t("home.seed_n", { n: g.seed })),
