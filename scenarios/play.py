@@ -55,7 +55,7 @@ from scenarios import play_specials as specials
 from scenarios import words
 from scenarios.cards import Card, load_cards
 from scenarios.objectives import Condition
-from scenarios.play_conditions import condition_text, holds, in_zone, victory
+from scenarios.play_conditions import condition_text, holds, in_zone, tally, victory
 from scenarios.setup import DEFAULT_BAND, roll_dice, setup_scenario
 from scenarios.special_rules import (
     Escorted,
@@ -304,18 +304,30 @@ class ScenarioReferee:
 
     def result(self, game: Game) -> dict[str, Any]:
         """Each side's conditions as they stand now: each with `condition` (its type and
-        English, for programs) and `words` (the message a player reads)."""
+        English, for programs), `words` (the message a player reads) and `tally` (done,
+        needed, out of; None for a condition that does not count), for the page's tracker."""
         card = self.card
 
         def side(victory_: Any) -> dict[str, Any]:
             return {"wins": victory(victory_, game, card, self.state), "mode": victory_.mode,
-                    "conditions": [{"condition": condition_text(c),
+                    "conditions": [{"condition": condition_text(c), "type": c.type,
                                     "holds": holds(c, game, card, self.state),
-                                    "words": c.words(card).to_json()}
+                                    "words": c.words(card).to_json(),
+                                    "tally": _listed(tally(c, game, card, self.state))}
                                    for c in victory_.conditions]}
 
         return {"survivors": side(card.objectives.survivors),
                 "zombies": side(card.objectives.zombies)}
+
+    def tracker(self, game: Game) -> dict[str, Any]:
+        """What the page shows beside the table: each side's objective as the card words it
+        and as it stands (`result`), and the card's special rules in words."""
+        card = self.card
+        return {**self.result(game),
+                "text": {side: {"fr": getattr(card.objectives, side).text.fr,
+                                "en": getattr(card.objectives, side).text.en}
+                         for side in ("survivors", "zombies")},
+                "rules": [r.words(card, game.catalog).to_json() for r in card.special_rules]}
 
     def _end(self, game: Game, why: Message, ending: Condition | None = None) -> None:
         """The scenario ends (`ending`: the card's condition that ended it, if one did): the
@@ -680,3 +692,8 @@ def start_scenario(card_id: str | Card, band: Roster | None = None, seed: int = 
     return Game.new(scene, figures, seed=seed, settings=settings, catalog=catalog,
                     max_turns=max_turns or card.turns.limit,
                     markers=markers_from_setup(card, setup, catalog), referee=referee)
+
+
+def _listed(counts: tuple[int, int, int] | None) -> list[int] | None:
+    """A tally as plain JSON (a list, as a saved state reads it back)."""
+    return None if counts is None else list(counts)

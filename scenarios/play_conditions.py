@@ -105,75 +105,87 @@ def remaining(cond: Condition, game: Game, card: Card, state: dict[str, Any]) ->
     leave, crates still to open, zombies still on the table...): 0 when it holds. A
     condition on a group that is empty can never hold (1). The AI's evaluation reads the
     progress of a card off it."""
-    band = len(state["band"])
     if isinstance(cond, KillAll):
         return sum(1 for f in game.figures.values() if f.is_zombie and f.on_table)
     if isinstance(cond, HoldZone):
-        standing = sum(1 for f in game.figures.values() if f.side == "survivors"
-                       and f.standing and in_zone(card, cond.zone, f))
-        zombies = sum(1 for f in game.figures.values() if f.is_zombie and f.on_table
-                      and in_zone(card, cond.zone, f))
+        standing, zombies = _in_zone(game, card, cond.zone)
         return (max(cond.survivors_at_least - standing, 0)
                 + max(zombies - cond.zombies_at_most, 0))
-    if isinstance(cond, Exit):
-        if cond.who == "survivors":
-            group, total = survivors_counted(game, state), band
-        else:
-            group = _all_civilians(game, state)
-            total = sum(len(ids) for ids in state["civilians"].values())
-        out = sum(1 for f in group if f.status == "evacuated" and f.exit == cond.exit)
-        return _short(out, count_needed(cond.at_least, total), total)
-    if isinstance(cond, Escort):
-        group = _group(game, state, cond.civilians)
-        total = len(state["civilians"].get(cond.civilians, []))
-        out = sum(1 for f in group if f.status == "evacuated" and f.exit == cond.exit)
-        return _short(out, count_needed(cond.at_least, total), total)
-    if isinstance(cond, Reach):
-        if cond.who == "survivors":
-            group, total = survivors_counted(game, state), band
-        else:
-            group = _all_civilians(game, state)
-            total = sum(len(ids) for ids in state["civilians"].values())
-        out = sum(1 for f in group if f.status == "evacuated"
-                  and state["evacuated_via"].get(f.id) == cond.zone)
-        return _short(out, count_needed(cond.at_least, total), total)
-    if isinstance(cond, SurviveTurns):
-        alive = sum(1 for f in survivors_counted(game, state) if f.side == "survivors"
-                    and f.status in ("standing", "evacuated"))
-        return max(count_needed(cond.at_least, band) - alive, 0)
-    if isinstance(cond, Carry):
-        return max(cond.count - int(state["delivered"].get(carry_key(cond.item, cond.to), 0)),
-                   0)
-    if isinstance(cond, Heal):
-        sick = set(state["civilians"].get(cond.targets, []))
-        return max(cond.count - sum(1 for i in state["treated"] if i in sick), 0)
-    if isinstance(cond, OpenCrates):
-        return max(cond.count - len(state["crates_opened"]), 0)
-    if isinstance(cond, Free):
-        ids = state["civilians"].get(cond.figure, [])
-        return sum(1 for i in ids if i not in state["freed"]) if ids else 1
-    if isinstance(cond, TakeOut):
-        out = sum(1 for f in survivors_counted(game, state)
-                  if f.status in ("down", "dead") or _gone(f))
-        return max(count_needed(cond.at_least, band) - out, 0)
-    if isinstance(cond, KillCivilians):
-        group = _group(game, state, cond.civilians)
-        total = len(state["civilians"].get(cond.civilians, []))
-        return _short(sum(1 for f in group if _gone(f)), count_needed(cond.at_least, total),
-                      total)
-    if isinstance(cond, Contaminate):
-        turned = sum(1 for f in survivors_counted(game, state)
-                     if f.status == "contaminated" or f.side == "zombies")
-        return max(cond.at_least - turned, 0)
-    if isinstance(cond, ZombiesInZone):
-        inside = sum(1 for f in game.figures.values() if f.is_zombie and f.on_table
-                     and in_zone(card, cond.zone, f))
-        return max(cond.at_least - inside, 0)
     if isinstance(cond, SurvivorsFail):
         return int(victory(card.objectives.survivors, game, card, state))
     if isinstance(cond, Event):
         return int(cond.event not in state["events"])
-    raise TypeError(f"no check for condition {cond.type!r}")
+    counted = tally(cond, game, card, state)
+    if counted is None:
+        raise TypeError(f"no check for condition {cond.type!r}")
+    return _short(*counted)
+
+
+def _in_zone(game: Game, card: Card, zone: str) -> tuple[int, int]:
+    """Standing survivors (base centre) and zombies in a zone."""
+    standing = sum(1 for f in game.figures.values() if f.side == "survivors"
+                   and f.standing and in_zone(card, zone, f))
+    zombies = sum(1 for f in game.figures.values() if f.is_zombie and f.on_table
+                  and in_zone(card, zone, f))
+    return standing, zombies
+
+
+def tally(cond: Condition, game: Game, card: Card, state: dict[str, Any]
+          ) -> tuple[int, int, int] | None:
+    """A counting condition as it stands: (done, needed, out of), e.g. 2 survivors out of
+    the 3 needed, of a band of 6; None for a condition that does not count (no zombie left,
+    a zone held, an event). `remaining` and the page's objective tracker both read it."""
+    band = len(state["band"])
+    if isinstance(cond, Exit | Reach):
+        if cond.who == "survivors":
+            group, total = survivors_counted(game, state), band
+        else:
+            group = _all_civilians(game, state)
+            total = sum(len(ids) for ids in state["civilians"].values())
+        if isinstance(cond, Exit):
+            out = sum(1 for f in group if f.status == "evacuated" and f.exit == cond.exit)
+        else:
+            out = sum(1 for f in group if f.status == "evacuated"
+                      and state["evacuated_via"].get(f.id) == cond.zone)
+        return out, count_needed(cond.at_least, total), total
+    if isinstance(cond, Escort):
+        group = _group(game, state, cond.civilians)
+        total = len(state["civilians"].get(cond.civilians, []))
+        out = sum(1 for f in group if f.status == "evacuated" and f.exit == cond.exit)
+        return out, count_needed(cond.at_least, total), total
+    if isinstance(cond, SurviveTurns):
+        alive = sum(1 for f in survivors_counted(game, state) if f.side == "survivors"
+                    and f.status in ("standing", "evacuated"))
+        return alive, count_needed(cond.at_least, band), band
+    if isinstance(cond, Carry):
+        return (int(state["delivered"].get(carry_key(cond.item, cond.to), 0)), cond.count,
+                cond.count)
+    if isinstance(cond, Heal):
+        sick = set(state["civilians"].get(cond.targets, []))
+        return sum(1 for i in state["treated"] if i in sick), cond.count, len(sick)
+    if isinstance(cond, OpenCrates):
+        opened = len(state["crates_opened"])
+        closed = sum(1 for m in game.markers.values() if m.get("kind") == "crate")
+        return opened, cond.count, max(opened + closed, cond.count)
+    if isinstance(cond, Free):
+        ids = state["civilians"].get(cond.figure, [])
+        return sum(1 for i in ids if i in state["freed"]), len(ids), len(ids)
+    if isinstance(cond, TakeOut):
+        out = sum(1 for f in survivors_counted(game, state)
+                  if f.status in ("down", "dead") or _gone(f))
+        return out, count_needed(cond.at_least, band), band
+    if isinstance(cond, KillCivilians):
+        group = _group(game, state, cond.civilians)
+        total = len(state["civilians"].get(cond.civilians, []))
+        return sum(1 for f in group if _gone(f)), count_needed(cond.at_least, total), total
+    if isinstance(cond, Contaminate):
+        turned = sum(1 for f in survivors_counted(game, state)
+                     if f.status == "contaminated" or f.side == "zombies")
+        return turned, cond.at_least, band
+    if isinstance(cond, ZombiesInZone):
+        inside = _in_zone(game, card, cond.zone)[1]
+        return inside, cond.at_least, max(cond.at_least, 1)
+    return None
 
 
 def _short(have: int, need: int, total: int) -> int:

@@ -213,6 +213,9 @@ class GameOut(Strict):
         description="what a person calls each figure, by id: {fr, en} (rules/names.py)")
     created: str | None = Field(default=None, description="when the game was made (ISO 8601)")
     band: dict[str, str] | None = Field(default=None, description="the band's name: {fr, en}")
+    objectives: Json | None = Field(default=None, description="each side's objective as it "
+                                    "stands: wins, mode, conditions (words, holds, tally "
+                                    "[done, needed, out of])")
 
 
 class CreatedGameOut(GameOut):

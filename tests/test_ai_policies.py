@@ -113,7 +113,7 @@ def test_tactician_explains_with_distances_and_odds() -> None:
             seen.append(choice.explanation)
         game.apply(choice.action)
     assert any(re.search(r"moves \d+\.\d in toward .+ \(\d+\.\d in away\)", s) for s in seen)
-    assert any("% a die" in s for s in seen), seen
+    assert any("each die wounds" in s and "% of the time" in s for s in seen), seen
 
 
 def test_down_chance() -> None:

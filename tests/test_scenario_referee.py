@@ -566,3 +566,15 @@ def test_a_refereed_game_round_trips() -> None:
     rebuilt = rebuild({"name": "scenario", **ref(game).to_json()})
     assert isinstance(rebuilt, ScenarioReferee) and rebuilt.state == ref(game).state
     assert again.catalog.equipment.keys() == game.catalog.equipment.keys()
+
+
+def test_the_tracker_counts_what_each_side_has_done() -> None:
+    """The page's objective tracker: the escort card counts refugees out of the far edge."""
+    game = start_scenario("escorte", None, 2)
+    tracker = ref(game).tracker(game)
+    (escort,) = tracker["survivors"]["conditions"]
+    assert escort["type"] == "escort" and escort["tally"] == [0, 2, 3] and not escort["holds"]
+    assert tracker["text"]["survivors"]["en"].startswith("At least 2 of the 3 refugees leave")
+    refugee = next(f for f in game.figures.values() if f.id.startswith("refugie"))
+    refugee.status, refugee.exit = "evacuated", ref(game).card.exits[0].id
+    assert ref(game).tracker(game)["survivors"]["conditions"][0]["tally"] == [1, 2, 3]

@@ -497,4 +497,9 @@ def test_tap_a_spot_then_move_here_and_exits_drawn(browser: Browser, base_url: s
     page.wait_for_function("document.querySelector('#log').children.length === 2")
     moved = next(f for f in state_of(page, game_id)["state"]["figures"] if f["id"] == "m3")
     assert (moved["x"], moved["y"]) == pytest.approx((x, y), abs=0.02)
+    # the exits are still drawn after the action, and the objective is in view with its tally
+    for exit_ in card["exits"]:
+        expect(page.locator(f"[data-exit-id='{exit_['id']}']")).to_have_count(1)
+    expect(page.locator("#objectives [data-objective='survivors'] .tally")).to_contain_text(
+        re.compile(r"0 of \d+ \(out of \d+\)"))
     page.context.close()

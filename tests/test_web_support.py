@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from pathlib import Path
 from typing import Any
 
@@ -91,11 +90,11 @@ def test_the_page_gets_the_catalogs_as_code_to_text(client: FlaskClient) -> None
     assert client.get("/i18n/de.json").status_code == 404
 
 
-def test_the_page_lists_every_example_band() -> None:
+def test_the_page_lists_every_example_band(client: FlaskClient) -> None:
+    """The band menus come from GET /bands: every example band, by both its names."""
     from rules.warband import example_bands
 
-    text = (Path(__file__).resolve().parent.parent / "web" / "js" / "examples.js").read_text(
-        "utf-8")
-    listed = dict(re.findall(r'\["(\w+)", "([^"]+)"\]', text))
-    bands = example_bands()
-    assert listed == {key: band.name for key, band in bands.items()}
+    listed = {b["id"]: b["names"] for b in client.get("/api/v1/bands").json}
+    assert listed == {key: band.names for key, band in example_bands().items()}
+    assert "/bands" in (Path(__file__).resolve().parent.parent / "web" / "js" /
+                        "examples.js").read_text("utf-8")

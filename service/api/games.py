@@ -24,7 +24,7 @@ from rules.game import ZOMBIES, Game, Note
 from rules.names import figure_names
 from rules.settings import Settings
 from rules.warband import Roster, example_bands
-from scenarios.play import start_scenario
+from scenarios.play import ScenarioReferee, start_scenario
 from service.app import services
 from service.errors import ApiError, NotFound
 from service.language import request_lang
@@ -62,7 +62,17 @@ def game_out(row: sa.Row[Any], game: Game, version: int | None = None) -> dict[s
             "outcome": None if game.outcome is None else localized(game.outcome, request_lang()),
             "state": services().games.state(row.id, at, game), "names": figure_names(game),
             "created": row.created.isoformat() if row.created is not None else None,
-            "band": band_names(row.setup)}
+            "band": band_names(row.setup), "objectives": objectives(game)}
+
+
+def objectives(game: Game) -> dict[str, Any] | None:
+    """Each side's objective as it stands (the scenario referee's reading: every condition's
+    words, whether it holds and its tally; the card's text and special rules), for the
+    page's tracker; None outside a card."""
+    referee = game.referee
+    if not isinstance(referee, ScenarioReferee):
+        return None
+    return referee.tracker(game)
 
 
 def band_names(setup: Any) -> dict[str, str] | None:

@@ -261,6 +261,7 @@ class GameView {
   renderPanel() {
     const s = this.state;
     const sections = [this.statusSection()];
+    if (this.data.objectives) sections.push(this.objectiveSection());
     if (this.chances && this.chances.version === this.data.version) sections.push(this.chancesSection());
     if (this.readOnly) sections.push(this.tokenSection());
     if (this.proposal) sections.push(this.aiSection());
@@ -401,6 +402,28 @@ class GameView {
 
   /** "Survivors: 38%" as a gauge that moves as the game goes; at the end, the curve over
    *  the game and the turning point named. */
+  /** What each side must do, as the card says it, and how it stands now (the scenario
+   * referee's tally: "2 of 3", a check once a condition holds), the card's special rules
+   * folded under it, and a warning on the last turn. */
+  objectiveSection() {
+    const o = this.data.objectives;
+    const s = this.state;
+    const side = (key) => h("div", { class: `objective ${key}`, "data-objective": key },
+      h("p", {}, h("b", {}, sideName(key)), " ", pick(o.text[key])),
+      h("ul", {}, o[key].conditions.filter((c) => c.type !== "survivors_fail").map((c) =>
+        h("li", { class: c.holds ? "holds" : "", "data-condition": c.type },
+          c.holds ? "✓ " : "", message(c.words),
+          c.tally ? h("span", { class: "tally" }, " — ", t("objective.tally", { n: c.tally[0], need: c.tally[1], total: c.tally[2] })) : null))));
+    const last = !s.outcome && s.turn === s.max_turns;
+    return h("section", { id: "objectives", "aria-label": t("objective.title") },
+      h("h3", {}, t("objective.title")),
+      last ? h("p", { class: "last-turn", id: "last-turn" }, t("objective.last_turn")) : null,
+      side("survivors"), side("zombies"),
+      o.rules.length ? h("details", { id: "special-rules" },
+        h("summary", {}, t("objective.rules", { n: o.rules.length })),
+        h("ul", {}, o.rules.map((r) => h("li", {}, message(r))))) : null);
+  }
+
   chancesSection() {
     const c = this.chances;
     const pct = (v) => `${Math.round(v * 100)}${lang() === "fr" ? "\u202f" : ""}%`;

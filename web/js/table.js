@@ -112,7 +112,8 @@ export class TableView {
     const pieces = this.layers.terrain;
     zones.replaceChildren();
     pieces.replaceChildren();
-    this.layers.labels.replaceChildren();
+    // only the zones' names are redrawn here: the exits' marks share the layer and stay
+    for (const old of this.layers.labels.querySelectorAll(".zone-label")) old.remove();
     const placed = []; // zone labels drawn so far, so that nested zones' names do not overlap
     for (const piece of terrain) {
       const name = named(piece);
