@@ -302,19 +302,24 @@ class ScenarioReferee:
             return True
         return False
 
-    def result(self, game: Game) -> dict[str, Any]:
+    def result(self, game: Game, counted: bool = False) -> dict[str, Any]:
         """Each side's conditions as they stand now: each with `condition` (its type and
-        English, for programs), `words` (the message a player reads) and `tally` (done,
-        needed, out of; None for a condition that does not count), for the page's tracker."""
+        English, for programs) and `words` (the message a player reads); `counted` adds
+        each one's `type` and `tally` (done, needed, out of; None for a condition that does
+        not count) for the page's tracker (the result kept in a finished game's state has
+        neither, as saved games have it)."""
         card = self.card
+
+        def condition(c: Condition) -> dict[str, Any]:
+            out = {"condition": condition_text(c), "holds": holds(c, game, card, self.state),
+                   "words": c.words(card).to_json()}
+            if counted:
+                out.update(type=c.type, tally=_listed(tally(c, game, card, self.state)))
+            return out
 
         def side(victory_: Any) -> dict[str, Any]:
             return {"wins": victory(victory_, game, card, self.state), "mode": victory_.mode,
-                    "conditions": [{"condition": condition_text(c), "type": c.type,
-                                    "holds": holds(c, game, card, self.state),
-                                    "words": c.words(card).to_json(),
-                                    "tally": _listed(tally(c, game, card, self.state))}
-                                   for c in victory_.conditions]}
+                    "conditions": [condition(c) for c in victory_.conditions]}
 
         return {"survivors": side(card.objectives.survivors),
                 "zombies": side(card.objectives.zombies)}
@@ -323,7 +328,7 @@ class ScenarioReferee:
         """What the page shows beside the table: each side's objective as the card words it
         and as it stands (`result`), and the card's special rules in words."""
         card = self.card
-        return {**self.result(game),
+        return {**self.result(game, counted=True),
                 "text": {side: {"fr": getattr(card.objectives, side).text.fr,
                                 "en": getattr(card.objectives, side).text.en}
                          for side in ("survivors", "zombies")},
