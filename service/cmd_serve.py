@@ -60,8 +60,11 @@ def run(args: argparse.Namespace) -> int:
     print(render_text("cli.serve.started", {"base": base}, lang), flush=True)
     demo = app.config.get("DEMO")
     if demo:
-        print(render_text("cli.serve.demo", {"link": f"{base}?campaign={demo['campaign']}"},
-                          lang), flush=True)
+        # one link that opens the demo with write access in the browser it is opened in
+        # (the token rides in the fragment, which the browser keeps to itself)
+        link = (f"{base}#/campaign/{demo['campaign']}?token={demo['token']}"
+                if demo.get("token") else f"{base}?campaign={demo['campaign']}")
+        print(render_text("cli.serve.demo", {"link": link}, lang), flush=True)
         if demo.get("game"):
             print(render_text("cli.serve.demo_game", {"link": f"{base}#/game/{demo['game']}"},
                               lang), flush=True)

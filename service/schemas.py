@@ -218,6 +218,10 @@ class GameOut(Strict):
                                     "[done, needed, out of])")
 
 
+class AccessOut(Strict):
+    write: bool = Field(description="the token sent opens this for changes (else 401 or 404)")
+
+
 class CreatedGameOut(GameOut):
     token: str
 

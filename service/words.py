@@ -65,7 +65,8 @@ def localized(data: Mapping[str, Any], lang: str) -> dict[str, Any]:
 
 
 def stored(kind: str, row_id: str) -> Message:
-    """A stored thing named by kind and id: 'game abc' / 'la partie abc'."""
+    """A stored thing as an error names it: 'this game' / 'cette partie' (its id is in the
+    request's path, and kept in the message's parameters for programs)."""
     if kind == "campaign":
         return Message("service.thing.campaign", {"id": row_id})
     if kind == "roster":

@@ -524,3 +524,13 @@ def test_ai_play_with_dice_typed_in(client: Any, game: dict[str, Any]) -> None:
     with client.get(f"/api/v1/games/{game['id']}/events?after={version}") as response:
         assert events_of(response.data)[0]["typed"] is True
     error_of(post(client, game, "/ai/play", {"version": version + 1, "dice": [0]}), 422)
+
+
+def test_a_token_is_checked_before_a_page_keeps_it(client: Any, game: dict[str, Any]) -> None:
+    url = f"/api/v1/games/{game['id']}/access"
+    assert client.get(url, headers=auth(game["token"])).json == {"write": True}
+    assert error_of(client.get(url), 401)["code"] == "token_required"
+    wrong = error_of(client.get(url + "?lang=fr", headers=auth("mauvaisjeton")), 404)
+    assert wrong["message"] == ("le jeton donné n'ouvre pas cette partie : vérifiez le jeton "
+                                "(et le lien)")
+    assert game["id"] not in wrong["message"]

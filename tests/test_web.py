@@ -503,3 +503,38 @@ def test_tap_a_spot_then_move_here_and_exits_drawn(browser: Browser, base_url: s
     expect(page.locator("#objectives [data-objective='survivors'] .tally")).to_contain_text(
         re.compile(r"0 of \d+ \(out of \d+\)"))
     page.context.close()
+
+
+def test_a_game_and_a_campaign_are_handed_to_another_device(browser: Browser,
+                                                            base_url: str) -> None:
+    """The share button's link opens the game with write access elsewhere; a wrong token
+    pasted is said at once and not kept; a read-only campaign takes its token."""
+    page = new_page(browser)
+    page.goto(base_url + "#/")
+    made = api(page, "POST", "/games", {"scenario": "nettoyage", "seed": 2})
+    campaign = api(page, "POST", "/campaigns", {"example": "cops_and_kids", "length": 3,
+                                                "seed": 1})
+    # another device, with the hand-off link: it may play, and the token leaves the address
+    other = new_page(browser)
+    other.goto(base_url + f"#/game/{made['id']}?token={made['token']}")
+    other.wait_for_selector("[data-figure-id]")
+    expect(other.locator(".readonly-banner")).to_have_count(0)
+    assert other.url.endswith(f"#/game/{made['id']}")
+    other.click("#share")
+    link = other.input_value("#share-link")
+    assert link.endswith(f"#/game/{made['id']}?token={made['token']}")
+    # a third device pastes a wrong token: refused at once, still read-only
+    third = new_page(browser)
+    third.goto(base_url + f"#/game/{made['id']}")
+    third.fill("#token-input", "mauvaisjeton")
+    third.click(".readonly-banner button[type='submit']")
+    expect(third.locator(".notice.error")).to_contain_text("This token does not open it")
+    expect(third.locator(".readonly-banner")).to_have_count(1)
+    # the campaign, read-only, takes its token and then offers its own hand-off link
+    third.goto(base_url + f"#/campaign/{campaign['id']}")
+    third.fill("#token-input", campaign["token"])
+    third.click(".readonly-banner button[type='submit']")
+    expect(third.locator("#share")).to_be_visible()
+    expect(third.locator(".readonly-banner")).to_have_count(0)
+    for p in (page, other, third):
+        p.context.close()

@@ -37,6 +37,7 @@ from service.app import services
 from service.cmd_campaign import summary
 from service.errors import ApiError, NotFound
 from service.schemas import (
+    AccessOut,
     CampaignGameIn,
     CampaignImportIn,
     CampaignIn,
@@ -158,6 +159,17 @@ def post_import(body: CampaignImportIn) -> dict[str, Any]:
         "games")
 def get_campaign(campaign_id: str) -> dict[str, Any]:
     return read_campaign(campaign_id)
+
+
+@bp.get("/campaigns/<id:campaign_id>/access")
+@bp.output(AccessOut)
+@bp.doc(summary="Whether the token sent opens this campaign (and its games) for changes "
+        "(401 without a token, 404 when it does not open it)", security="Bearer")
+def get_campaign_access(campaign_id: str) -> dict[str, Any]:
+    with services().db.read() as conn:
+        row = records.get_campaign(conn, campaign_id)
+    require_token(row.token_hash, stored("campaign", campaign_id))
+    return {"write": True}
 
 
 @bp.get("/campaigns/<id:campaign_id>/current")

@@ -42,6 +42,7 @@ from service.language import request_lang
 from service.schemas import Json, Query, Strict, Words
 from service.storage import cameras, gamelog
 from service.tokens import require_token
+from service.words import stored
 from vision.words import plain, say
 
 __all__ = ["bp", "register", "MAX_FRAME_BYTES", "MAX_FRAME_PIXELS", "FRAME_TYPES"]
@@ -115,7 +116,7 @@ def _camera_row(game_id: str, token: bool) -> tuple[sa.Row[Any], dict[str, Any],
         row = gamelog.get_game(conn, game_id)
         settings, last = cameras.get_camera(conn, game_id)
     if token:
-        require_token(row.token_hash, f"game {game_id}")
+        require_token(row.token_hash, stored("game", game_id))
     return row, settings, last
 
 

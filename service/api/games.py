@@ -30,6 +30,7 @@ from service.errors import ApiError, NotFound
 from service.language import request_lang
 from service.live import Change, rebuild
 from service.schemas import (
+    AccessOut,
     ActionIn,
     AiPlayIn,
     ChancesOut,
@@ -46,8 +47,8 @@ from service.schemas import (
     VersionIn,
 )
 from service.storage import gamelog, records
-from service.tokens import new_token
-from service.words import localized, side_word
+from service.tokens import new_token, require_token
+from service.words import localized, side_word, stored
 
 bp = APIBlueprint("games", __name__, tag="Games")
 
@@ -183,6 +184,18 @@ def replay_export(export: dict[str, Any], where: str) -> tuple[Game, list[dict[s
 @bp.doc(summary="A game's state (Game.to_json()), version, who decides, the outcome")
 def get_game(game_id: str) -> dict[str, Any]:
     return read_game(game_id)
+
+
+@bp.get("/games/<id:game_id>/access")
+@bp.output(AccessOut)
+@bp.doc(summary="Whether the token sent opens this game for changes: a page checks a pasted "
+        "token before keeping it (401 without a token, 404 when it does not open it)",
+        security="Bearer")
+def get_game_access(game_id: str) -> dict[str, Any]:
+    with services().db.read() as conn:
+        row = gamelog.get_game(conn, game_id)
+    require_token(row.token_hash, stored("game", game_id))
+    return {"write": True}
 
 
 @bp.get("/games/<id:game_id>/export")

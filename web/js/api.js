@@ -85,3 +85,35 @@ export const del = (path, token = null) => request("DELETE", path, undefined, to
 export function streamUrl(path) {
   return `${BASE}${path}${path.includes("?") ? "&" : "?"}lang=${lang()}`;
 }
+
+/** Whether `token` opens the game or campaign (`kind` "game" or "campaign") for changes:
+ * the page checks a pasted token before keeping it. */
+export async function opens(kind, id, token) {
+  try {
+    await get(`/${kind}s/${encodeURIComponent(id)}/access`, token);
+    return true;
+  } catch (error) {
+    if (error.status === 401 || error.status === 404) return false;
+    throw error;
+  }
+}
+
+/** A link that opens a game or a campaign with write access on another device (the token
+ * rides in the address's fragment, which browsers never send to the server). */
+export function handOffLink(kind, id, token) {
+  const { origin, pathname } = window.location;
+  return `${origin}${pathname}#/${kind}/${id}?token=${encodeURIComponent(token)}`;
+}
+
+/** A hand-off link's token (#/game/ID?token=T): checked, kept in this browser, and taken
+ * out of the address bar. Answers false when the link's token does not open the thing. */
+export async function takeLinkToken() {
+  const m = /^#\/(game|campaign)\/([\w-]+)\?token=([^&]+)$/.exec(window.location.hash);
+  if (!m) return true;
+  const [, kind, id, raw] = m;
+  window.history.replaceState(null, "", `${window.location.pathname}${window.location.search}#/${kind}/${id}`);
+  const token = decodeURIComponent(raw);
+  if (!(await opens(kind, id, token))) return false;
+  saveToken(`${kind}:${id}`, token);
+  return true;
+}

@@ -3,7 +3,7 @@
 // It follows the server's live event stream, so every open page shows the same game.
 
 import * as games from "./gameapi.js";
-import { get } from "./api.js";
+import { get, opens } from "./api.js";
 import { rulesData } from "./roster.js";
 import { actionPhrase, describe, logPositions } from "./actions.js";
 import { h } from "./dom.js";
@@ -12,6 +12,7 @@ import { Names } from "./names.js";
 import { el, points as svgPoints } from "./svg.js";
 import { notify } from "./notice.js";
 import { CameraPanel } from "./camera.js";
+import { shareControl } from "./share.js";
 import { TableView, statusMarks } from "./table.js";
 import {
   aiGhostNodes, engagedNodes, pathNodes,
@@ -298,19 +299,24 @@ class GameView {
         h("span", { id: "turn" }, t("game.turn", { turn: s.turn, max: s.max_turns })),
         s.outcome ? h("span", { id: "game-over" }, t("game.over"))
           : h("span", { id: "to-act" }, t("game.to_act", { side: sideName(deciding) }))),
-      pools, outcome, campaign);
+      pools, outcome, campaign, this.token ? shareControl("game", this.id, this.token) : null);
   }
 
   tokenSection() {
     const input = h("input", { type: "password", id: "token-input", "aria-label": t("game.token"), placeholder: t("game.token") });
     return h("section", { class: "readonly-banner" },
       h("p", {}, t("game.read_only")),
-      h("form", { class: "row", onsubmit: (e) => {
+      h("form", { class: "row", onsubmit: async (e) => {
         e.preventDefault();
-        if (input.value.trim()) {
-          games.rememberToken(this.id, input.value.trim());
-          this.redraw();
+        const token = input.value.trim();
+        if (!token) return;
+        // a token that does not open this game is said at once, and not kept
+        if (!(await opens("game", this.id, token).catch(() => false))) {
+          notify(t("token.wrong"), "error");
+          return;
         }
+        games.rememberToken(this.id, token);
+        this.redraw();
       } }, input, h("button", { type: "submit" }, t("game.unlock"))));
   }
 

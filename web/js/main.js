@@ -7,6 +7,8 @@ import { showGame } from "./game.js";
 import { showRoster } from "./roster.js";
 import { showCampaign, showCampaigns } from "./campaign.js";
 import { showSheet } from "./sheet.js";
+import { takeLinkToken } from "./api.js";
+import { notify } from "./notice.js";
 
 const ROUTES = [
   [/^#?\/?$/, () => showHome(), "home"],
@@ -25,6 +27,7 @@ async function route() {
     leave();
     leave = null;
   }
+  if (!(await takeLinkToken())) notify(t("token.wrong"), "error");
   const hash = window.location.hash || "#/";
   const view = document.getElementById("view");
   view.replaceChildren();
