@@ -230,6 +230,12 @@ class VersionIn(Strict):
     version: Annotated[int, Field(ge=0)]
 
 
+class UndoIn(VersionIn):
+    until: Literal["survivors", "zombies", "A", "B"] | None = Field(
+        default=None, description="take back actions until one this side made is taken back "
+        "(a player's last action with the AI's replies after it); none: the last action")
+
+
 class ActionIn(Strict):
     version: Annotated[int, Field(ge=0)]
     action: Json = Field(description="an action, e.g. {type: move, figure: s1, to: [x, y]}")
@@ -276,6 +282,9 @@ class ChangeOut(Strict):
     messages: list[Words] = Field(default_factory=list, description="the explanation as "
                                   "messages: {code, params}")
     game: GameOut
+    undone: list[Json] = Field(default_factory=list, description="undo: the actions taken "
+                               "back, oldest first, each {action, dice} (to redo them as "
+                               "they were, dice typed in)")
 
 
 class LegalOut(Strict):

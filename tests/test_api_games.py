@@ -534,3 +534,29 @@ def test_a_token_is_checked_before_a_page_keeps_it(client: Any, game: dict[str, 
     assert wrong["message"] == ("le jeton donné n'ouvre pas cette partie : vérifiez le jeton "
                                 "(et le lien)")
     assert game["id"] not in wrong["message"]
+
+
+def test_take_back_my_last_action_with_the_ais_replies_and_redo_it(
+        client: Any, game: dict[str, Any]) -> None:
+    """One take-back removes the survivors' last action and the zombies' replies after it;
+    redoing the actions it lists, their dice typed in, gives the same game back."""
+    version = _zombies_turn(client, game)  # the survivors' last action made it the zombies'
+    for _ in range(2):
+        answer = post(client, game, "/ai/play", {"version": version})
+        if answer.status_code != 200 or answer.json["game"]["deciding"] != "zombies":
+            break
+        version = answer.json["version"]
+    version = answer.json["version"] if answer.status_code == 200 else version
+    before = client.get(f"/api/v1/games/{game['id']}").json
+    taken = post(client, game, "/undo", {"version": version, "until": "survivors"})
+    assert taken.status_code == 200, taken.json
+    undone = taken.json["undone"]
+    assert len(undone) >= 2 and undone[0]["action"]["figure"].startswith("m")
+    assert all(u["action"]["figure"].startswith("z") for u in undone[1:] if "figure" in u["action"])
+    assert taken.json["game"]["deciding"] == "survivors"
+    version = taken.json["version"]
+    for u in undone:
+        version = post(client, game, "/actions", {"version": version, "action": u["action"],
+                                                  "dice": u["dice"] or None}).json["version"]
+    again = client.get(f"/api/v1/games/{game['id']}").json
+    assert again["state"] == before["state"]

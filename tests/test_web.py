@@ -231,13 +231,20 @@ def test_game_move_sight_ai_undo(browser: Browser, base_url: str) -> None:
     expect(page.locator("#readout")).to_contain_text(f"sees {seen} of {len(sight['enemies'])}")
     page.click("[data-tool='sight']")
 
-    # play the AI's move; the log says it in words; undo takes it back
+    # play the AI's move; the log says it in words; one take-back removes the player's move
+    # and the AI's reply; redo plays both again as they were
     page.click("#ai-play")
     page.wait_for_function("document.querySelector('#log').children.length === 3")
-    assert state_of(page, game_id)["version"] == 2
+    played = state_of(page, game_id)
+    assert played["version"] == 2
     page.click("#undo")
-    page.wait_for_function("document.querySelector('#log').children.length === 2")
-    assert state_of(page, game_id)["version"] == 3  # undo is itself an event
+    page.wait_for_function("document.querySelector('#log').children.length === 1")
+    assert state_of(page, game_id)["version"] == 4  # each action taken back is an event
+    expect(page.locator("#readout")).to_contain_text("2 actions taken back")
+    page.click("#redo")
+    page.wait_for_function("document.querySelector('#log').children.length === 3")
+    assert state_of(page, game_id)["state"] == played["state"]
+    expect(page.locator("#redo")).to_have_count(0)
     assert not page.errors  # type: ignore[attr-defined]
     page.context.close()
 

@@ -44,7 +44,7 @@ from service.schemas import (
     LegalOut,
     SuggestIn,
     SuggestOut,
-    VersionIn,
+    UndoIn,
 )
 from service.storage import gamelog, records
 from service.tokens import new_token, require_token
@@ -269,16 +269,27 @@ def post_action(game_id: str, body: ActionIn) -> dict[str, Any]:
 
 
 @bp.post("/games/<id:game_id>/undo")
-@bp.input(VersionIn, arg_name="body")
+@bp.input(UndoIn, arg_name="body")
 @bp.output(ChangeOut)
-@bp.doc(summary="Take back the last action (token needed)", security="Bearer")
-def post_undo(game_id: str, body: VersionIn) -> dict[str, Any]:
+@bp.doc(summary="Take back the last action, or with `until` every action back to the last "
+        "one that side made (token needed); `undone` lists them to redo", security="Bearer")
+def post_undo(game_id: str, body: UndoIn) -> dict[str, Any]:
+    undone: list[dict[str, Any]] = []
+
     def run(game: Game, _rng: random.Random | None) -> tuple[str, dict[str, Any] | None]:
+        last = game.log[-1] if game.log else {}
+        taken = {"action": last.get("action"), "dice": list(last.get("dice", []))}
         game.undo()
+        undone.insert(0, taken)
         return "undo", None
 
-    change, game = services().games.change(game_id, body.version, run, typed=True)
-    return change_out(change, game)
+    version = body.version
+    while True:  # one event per action taken back, each as the single undo would be
+        change, game = services().games.change(game_id, version, run, typed=True)
+        version = change.version
+        if body.until is None or game.current_side() == body.until or len(game.log) <= 1:
+            break
+    return {**change_out(change, game), "undone": undone}
 
 
 def _suggest(game_id: str, game: Game, version: int, level: str) -> Choice:

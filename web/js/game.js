@@ -403,11 +403,15 @@ class GameView {
       h("p", { class: "muted" }, t("game.dice_hint")),
       h("div", { class: "row" },
         (this.state.pending || []).length ? null : side.map((a) => this.actionButton(a, true)),
-        h("button", { type: "button", id: "undo", disabled: this.busy || this.data.version === 0 || this.data.can_undo === false, onclick: () => this.undo() }, t("game.undo"))));
+        h("button", { type: "button", id: "undo", disabled: this.busy || this.data.version === 0 || this.data.can_undo === false, onclick: () => this.undo() }, t("game.undo")),
+        this.canRedo() ? h("button", { type: "button", id: "redo", disabled: this.busy, onclick: () => this.redo() }, t("game.redo", { n: this.redoList.length })) : null));
   }
 
-  /** "Survivors: 38%" as a gauge that moves as the game goes; at the end, the curve over
-   *  the game and the turning point named. */
+  /** Whether what was last taken back can be played again as it was (nothing since). */
+  canRedo() {
+    return Boolean(this.redoList && this.redoList.length && this.data.version === this.redoAt);
+  }
+
   /** What each side must do, as the card says it, and how it stands now (the scenario
    * referee's tally: "2 of 3", a check once a condition holds), the card's special rules
    * folded under it, and a warning on the last turn. */
@@ -430,6 +434,8 @@ class GameView {
         h("ul", {}, o.rules.map((r) => h("li", {}, message(r))))) : null);
   }
 
+  /** "Survivors: 38%" as a gauge that moves as the game goes; at the end, the curve over
+   *  the game and the turning point named. */
   chancesSection() {
     const c = this.chances;
     const pct = (v) => `${Math.round(v * 100)}${lang() === "fr" ? "\u202f" : ""}%`;
@@ -687,18 +693,44 @@ class GameView {
     }
   }
 
+  /** Take back the player's last action and the AI's replies after it (in a game of two
+   * bands, the last action), keeping them to redo. */
   async undo() {
     if (this.busy) return;
     this.busy = true;
     try {
-      const data = await games.undo(this.id, this.data.version, this.token);
+      const until = this.state.mode === "zombie_war" ? null : "survivors";
+      const { data, undone } = await games.undo(this.id, this.data.version, this.token, until);
       this.busy = false;
+      this.redoList = undone;
+      this.redoAt = data.version;
       this.setData(data);
-      this.say(t("game.undone"));
+      this.say(t("game.undone", { n: undone.length }));
     } catch (error) {
       this.busy = false;
       notify(error.message, "error");
       if (error.status === 409) await this.refresh();
+    }
+  }
+
+  /** Play again what was taken back, each action with the dice it had. */
+  async redo() {
+    if (this.busy || !this.canRedo()) return;
+    this.busy = true;
+    const list = this.redoList;
+    this.redoList = null;
+    try {
+      let data = this.data;
+      for (const { action, dice } of list) {
+        data = await games.act(this.id, data.version, action, dice && dice.length ? dice : null, this.token);
+      }
+      this.busy = false;
+      this.setData(data);
+      this.say(t("game.redone", { n: list.length }));
+    } catch (error) {
+      this.busy = false;
+      notify(error.message, "error");
+      await this.refresh();
     }
   }
 

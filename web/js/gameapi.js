@@ -41,9 +41,13 @@ export async function act(id, version, action, dice, token) {
   return load(id);
 }
 
-export async function undo(id, version, token) {
-  await post(`${g(id)}/undo`, { version }, token);
-  return load(id);
+/** Take back the last action, or with `until` (a side) every action back to that side's
+ * last one (the player's action and the AI's replies after it). {data, undone}: `undone`,
+ * oldest first, to redo them as they were. */
+export async function undo(id, version, token, until = null) {
+  const body = until ? { version, until } : { version };
+  const answer = await post(`${g(id)}/undo`, body, token);
+  return { data: await load(id), undone: (answer.undone || []).filter((u) => u.action) };
 }
 
 /** The AI's proposal at `level` (easy, normal, hard), explained in `lang`: {action,
