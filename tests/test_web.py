@@ -545,3 +545,32 @@ def test_a_game_and_a_campaign_are_handed_to_another_device(browser: Browser,
     expect(third.locator(".readonly-banner")).to_have_count(0)
     for p in (page, other, third):
         p.context.close()
+
+
+def test_auto_play_runs_the_zombies_at_its_pace_until_the_survivors_decide(
+        browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    game_id = start_game(page, base_url, seed=3)
+    m1 = next(f for f in state_of(page, game_id)["state"]["figures"] if f["id"] == "m1")
+    x, y, _length = legal_spot(page, game_id, m1)
+    token = json.loads(page.evaluate("localStorage.getItem('survive-us.tokens')"))[
+        f"game:{game_id}"]
+    moved = page.evaluate(
+        """async ([id, token, body]) => (await fetch(`api/v1/games/${id}/actions`, {method:
+        'POST', headers: {'Content-Type': 'application/json', Authorization: `Bearer ${token}`},
+        body: JSON.stringify(body)})).status""",
+        [game_id, token, {"version": 0, "action": {"type": "move", "figure": "m1", "to": [x, y]}}])
+    assert moved == 200
+    page.reload()
+    page.wait_for_selector("#ai-play")
+    page.select_option("#auto-pace", "500")
+    page.click("#auto-play")
+    expect(page.locator("#auto-on")).to_be_visible()
+    # the zombies play on their own until the survivors decide, then it stops by itself
+    page.wait_for_function(
+        "document.querySelector('#to-act') && !document.querySelector('#auto-on')"
+        " && !document.querySelector('#ai-play')", timeout=60_000)
+    after = state_of(page, game_id)
+    assert after["deciding"] == "survivors" and after["version"] >= 2
+    expect(page.locator("#readout")).to_contain_text("The zombies are done")
+    page.context.close()

@@ -485,7 +485,21 @@ class GameView {
       h("p", { class: "ai-why" }, p.messages && p.messages.length ? p.messages.map(message).join(t("word.separator")) : p.explanation),
       this.readOnly ? null : h("div", { class: "row" },
         h("button", { type: "button", class: "primary", id: "ai-play", disabled: this.busy, onclick: () => this.apply(p.action, { roll: true }) }, t("ai.play_it")),
-        h("button", { type: "button", id: "ai-done", disabled: this.busy, onclick: () => this.apply(p.action) }, t("ai.moved_it"))));
+        h("button", { type: "button", id: "ai-done", disabled: this.busy, onclick: () => this.apply(p.action) }, t("ai.moved_it"))),
+      this.readOnly ? null : this.autoControls());
+  }
+
+  /** Auto-play the zombies at a visible pace, or stop it. */
+  autoControls() {
+    if (this.autoPace) {
+      return h("div", { class: "row auto" },
+        h("span", { class: "muted", id: "auto-on" }, t("ai.auto_on")),
+        h("button", { type: "button", id: "auto-stop", onclick: () => this.stopAuto() }, t("ai.auto_stop")));
+    }
+    const pace = h("select", { id: "auto-pace", "aria-label": t("ai.auto_pace") },
+      PACES.map(([key, ms]) => h("option", { value: String(ms), selected: key === "normal" }, t(`ai.pace_${key}`))));
+    return h("div", { class: "row auto" },
+      h("button", { type: "button", id: "auto-play", disabled: this.busy, onclick: () => this.startAuto(Number(pace.value)) }, t("ai.auto_play")), pace);
   }
 
   logSection() {
@@ -753,11 +767,44 @@ class GameView {
       this.table.setOverlay("ai", fig ? aiGhostNodes(fig, proposal.waypoints, target) : [], "under");
       if (fig) this.selected = null;
       this.renderPanel();
+      if (this.autoPace) this.autoStep(version);
     } catch (error) {
+      this.stopAuto();
       notify(error.message, "error");
     }
   }
+
+  /** Auto-play: the zombies' proposal stays drawn for the pace chosen, then is played (its
+   * dice rolled by the service), and the next one comes; it stops on Stop, when the
+   * survivors decide, when the game ends, or on an error. */
+  autoStep(version) {
+    clearTimeout(this.autoTimer);
+    this.autoTimer = setTimeout(async () => {
+      if (!this.autoPace || this.closed || this.busy || !this.proposal || this.data.version !== version) return;
+      await this.apply(this.proposal.action, { roll: true });
+      const s = this.state;
+      const deciding = s.pending && s.pending.length ? s.pending[0].side : s.to_act;
+      if (s.outcome || deciding !== "zombies") this.stopAuto(true);
+    }, this.autoPace);
+  }
+
+  startAuto(pace) {
+    this.autoPace = pace;
+    this.renderPanel();
+    if (this.proposal) this.autoStep(this.data.version);
+  }
+
+  stopAuto(done = false) {
+    clearTimeout(this.autoTimer);
+    if (!this.autoPace) return;
+    this.autoPace = null;
+    if (done) this.say(t("ai.auto_done"));
+    this.renderPanel();
+  }
 }
+
+/** Auto-play's paces: how long each zombie's move stays drawn before it is played (ms). */
+const PACES = [["slow", 3000], ["normal", 1500], ["fast", 500]];
 
 const LEVEL_STORE = "survive-us.ai-level";
 
