@@ -38,6 +38,9 @@ def open_position(browser: Browser, base_url: str, figures: list[Any]) -> tuple[
 
 def buttons_of(page: Page, game_id: str, figure: str) -> list[str]:
     """The action buttons the page shows for a figure, checked against the engine's list."""
+    folded = page.locator("#figure-list:not([open]) summary")  # the zombies, while the AI
+    if folded.count():  # proposes their move
+        folded.click()
     page.click(f"[data-select='{figure}']")
     legal = api(page, "GET", f"/games/{game_id}/actions?figure={figure}")["actions"]
     expect(page.locator("#actions button")).to_have_count(len(legal))

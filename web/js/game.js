@@ -262,10 +262,10 @@ class GameView {
   renderPanel() {
     const s = this.state;
     const sections = [this.statusSection()];
+    if (this.proposal) sections.push(this.aiSection()); // first, and held in view (CSS)
     if (this.data.objectives) sections.push(this.objectiveSection());
     if (this.chances && this.chances.version === this.data.version) sections.push(this.chancesSection());
     if (this.readOnly) sections.push(this.tokenSection());
-    if (this.proposal) sections.push(this.aiSection());
     if (s.pending && s.pending.length) sections.push(this.windowSection());
     if (this.camera.answer) sections.push(this.camera.section()); // beside the AI's proposal
     sections.push(this.figureSection());
@@ -338,12 +338,18 @@ class GameView {
     if (!fig) {
       const actors = [...this.actors()].map((id) => this.table.figure(id)).filter(Boolean);
       if (!actors.length) return h("section", { id: "figure", class: "muted" }, t("game.tap_to_see"));
+      const buttons = h("div", { class: "row" }, actors.map((f) => h("button", {
+        type: "button", "data-select": f.id, onclick: () => this.select(f.id),
+      }, f.side === "survivors" ? `${this.names.figure(f.id)} · ${this.kindName(f)}` : this.names.figure(f.id))));
+      // while the AI proposes the zombies' move, their long list folds away (a player who
+      // moves a zombie by hand opens it)
+      if (this.proposal) {
+        return h("section", { id: "figure" }, h("details", { id: "figure-list" },
+          h("summary", {}, t("game.figures_folded", { n: actors.length })), buttons));
+      }
       return h("section", { id: "figure" },
         h("h2", {}, t("game.figures")),
-        h("p", { class: "muted" }, t("game.tap_hint")),
-        h("div", { class: "row" }, actors.map((f) => h("button", {
-          type: "button", "data-select": f.id, onclick: () => this.select(f.id),
-        }, f.side === "survivors" ? `${this.names.figure(f.id)} · ${this.kindName(f)}` : this.names.figure(f.id)))));
+        h("p", { class: "muted" }, t("game.tap_hint")), buttons);
     }
     const items = Object.entries(fig.items || {}).map(([k, n]) => `${this.names.thing(k)}${n > 1 ? ` ×${n}` : ""}`);
     const units = Object.entries(fig.units || {}).map(([k, n]) => t("game.labelled", { label: this.names.thing(k), value: n }));
