@@ -303,7 +303,9 @@ class GameView {
   }
 
   tokenSection() {
-    const input = h("input", { type: "password", id: "token-input", "aria-label": t("game.token"), placeholder: t("game.token") });
+    // what was typed survives the panel being drawn again (the chances arriving, a live move)
+    const input = h("input", { type: "password", id: "token-input", "aria-label": t("game.token"), placeholder: t("game.token"),
+      value: this.tokenDraft || "", oninput: (e) => { this.tokenDraft = e.target.value; } });
     return h("section", { class: "readonly-banner" },
       h("p", {}, t("game.read_only")),
       h("form", { class: "row", onsubmit: async (e) => {
