@@ -127,17 +127,23 @@ def render_text(code: str, params: Mapping[str, Any], lang: str = DEFAULT) -> st
 # French contracts "de le" and "à le" (and their plurals) before a place's name
 _CONTRACTIONS = {("de", "le"): "du", ("de", "les"): "des", ("à", "le"): "au",
                  ("à", "les"): "aux"}
+_VOWELS = set("aeiouyàâéèêëîïôûüœ")
 _PREPOSITION = re.compile(r"(?:^|(?<=\s))(de|à) $")
 
 
 def _contract(before: str, name: str) -> tuple[str, str]:
-    """"de " + "le garage" -> "du " + "garage"; other text as it is."""
+    """"de " + "le garage" -> "du " + "garage", "de " + "Inès" -> "d'" + "Inès"; other
+    text as it is."""
     prep = _PREPOSITION.search(before)
-    article, _, rest = name.partition(" ")
-    joined = _CONTRACTIONS.get((prep.group(1), article)) if prep else None
-    if prep is None or joined is None or not rest:
+    if prep is None:
         return before, name
-    return before[:prep.start()] + joined + " ", rest
+    article, _, rest = name.partition(" ")
+    joined = _CONTRACTIONS.get((prep.group(1), article))
+    if joined is not None and rest:
+        return before[:prep.start()] + joined + " ", rest
+    if prep.group(1) == "de" and name[:1].lower() in _VOWELS:
+        return before[:prep.start()] + "d'", name
+    return before, name
 
 
 def _inside_sentence(before: str) -> bool:

@@ -704,12 +704,14 @@ def _check_points(roster: Roster, catalog: Catalog, settings: Settings) -> list[
 
 
 def archetype_name(archetype: Archetype, catalog: Catalog) -> Name:
-    """The archetype's name, with its sex when another profile shares the name: "Ado (F)" /
-    "Teen (F)", "Ex-flic (H)" / "Ex-cop (M)"."""
-    shared = sum(a.name == archetype.name for a in catalog.archetypes.values()) > 1
-    if shared:
-        return {"fr": archetype.label, "en": archetype.label_en}
-    return archetype.names
+    """The archetype's name, with its sex when another profile shares the name in that
+    language: "Ado (F)" / "Teen (F)", "Ex-flic (H)" / "Ex-cop (M)", and "Bruiser (M)" in
+    English though French tells Bourrin and Bourrine apart."""
+    others = [a for a in catalog.archetypes.values() if a.id != archetype.id]
+    return {"fr": archetype.label if any(a.name == archetype.name for a in others)
+            else archetype.name,
+            "en": archetype.label_en if any(a.name_en == archetype.name_en for a in others)
+            else archetype.name_en}
 
 
 def skill_name(skill: Skill) -> Name:

@@ -92,9 +92,9 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         lang = language()
         warnings = len(problems) - errors
-        print(render_text("cli.band.legal", {"name": roster.name, "warnings": warnings}, lang)
+        print(render_text("cli.band.legal", {"name": roster.names, "warnings": warnings}, lang)
               if errors == 0 else render_text("cli.band.illegal", {
-                  "name": roster.name, "errors": errors, "warnings": warnings}, lang))
+                  "name": roster.names, "errors": errors, "warnings": warnings}, lang))
         for p in problems:
             data = p.to_json()
             # the message names the member; the path (`where`) is for programs (--json)
@@ -117,7 +117,7 @@ def run_cost(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"name": roster.name, "cost": priced})
     else:
-        print(f"{roster.name}")
+        print(roster.names[language()])
         print(_cost_text(priced, roster, catalog, language()))
     return 0 if priced["band"] is not None else 1
 

@@ -318,7 +318,7 @@ def _print_summary(campaign: Campaign) -> None:
     data = summary(campaign)
     cards, catalog = load_cards(), load_catalog()
     names = _member_names(campaign, catalog)
-    print(render_text("cli.campaign.header", {"name": data["name"],
+    print(render_text("cli.campaign.header", {"name": data["names"],
                                               "played": len(campaign.history),
                                               "total": len(campaign.draw.scenarios)}, lang))
     for s in data["scenarios"]:

@@ -66,7 +66,7 @@ def test_band_check(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
             "aucun point gratuit)") in fr
     assert fr.splitlines()[-1] == "  bande : 70 pts"
     code, en = run(capsys, "--lang", "en", "band", "check", band)
-    assert en.splitlines()[0] == "La zone: legal; warnings: 0"
+    assert en.splitlines()[0] == "The Zone: legal; warnings: 0"
     assert en.splitlines()[-1] == "  band: 70 pts"
     roster = json.loads((BANDS / "la_zone.json").read_text(encoding="utf-8"))
     roster["members"] = roster["members"][:2]
@@ -184,7 +184,7 @@ def test_scenario_setup_keeps_the_crates_hidden_unless_asked(
     code, hidden = run(capsys, "--lang", "en", "scenario", "setup", "caisses", "--seed", "3")
     assert code == 0 and "contents of crate" not in hidden
     assert "6 crates: their contents are rolled and kept hidden" in hidden
-    assert "band Cops and kids" in hidden  # the example band by its English name
+    assert "band “Cops and kids”" in hidden  # the example band by its English name
     code, shown = run(capsys, "--lang", "en", "scenario", "setup", "caisses", "--seed", "3",
                       "--show-crates")
     assert code == 0 and shown.count("contents of crate") == 6

@@ -155,3 +155,6 @@ def test_a_place_name_inside_a_sentence_takes_a_lowercase_article() -> None:
     assert "du bord du garage" in render_text("ai.why.stage", {
         "zombie": "Rôdeur 3", "out": 2.0, "place": garage, "d": 3.5, "have": 0, "able": 1,
         "theirs": 7}, "fr")
+    # and elides "de" before a vowel: "du chemin d'Inès"
+    assert "du chemin d'Inès" in render_text("ai.block", {
+        "zombie": "Rôdeur 26", "target": {"fr": "Inès", "en": "Inès"}, "goal": 1.0}, "fr")

@@ -316,8 +316,8 @@ def test_heavy_fuel_slows_the_carrier_and_two_deliveries_end_the_convoy() -> Non
     assert game.outcome is not None and game.outcome["winner"] == "survivors"
     assert "at once" in game.outcome["reason"]
     assert render(game.outcome["words"], "fr") == (
-        "2 × Jerrican d'essence apportés de « La maison de Marcel » jusqu'à « Le camion » "
-        "(le scénario s'arrête aussitôt)")
+        "2 × Jerrican d'essence apportés de « La maison de Marcel » jusqu'à « Le camion », "
+        "ce qui arrête le scénario aussitôt")
 
 
 def test_the_trapped_soldier_is_freed_and_joins_the_band() -> None:

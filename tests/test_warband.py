@@ -276,7 +276,7 @@ SINGLE_VIOLATIONS: list[tuple[str, Edit, Said]] = [
         Said(
             "members",
             "the band has no hero; it needs at least one hero, one follower and one burden",
-            "add a hero, one of: Anarchist, Bruiser, Ex-cop (M), Ex-cop (F), Soldier (M), "
+            "add a hero, one of: Anarchist, Bruiser (M), Ex-cop (M), Ex-cop (F), Soldier (M), "
             "Soldier (F), and Thug",
             code="no_hero",
         ),
@@ -293,7 +293,7 @@ SINGLE_VIOLATIONS: list[tuple[str, Edit, Said]] = [
         Said(
             "members",
             "the band has no follower; it needs at least one hero, one follower and one burden",
-            "add a follower, one of: Teen (M), Bruiser, Geek, Doctor, Father, Mother, Teacher, "
+            "add a follower, one of: Teen (M), Bruiser (F), Geek, Doctor, Father, Mother, Teacher, "
             "and Scientist",
             code="no_follower",
         ),
@@ -758,7 +758,7 @@ def test_cli_check_legal(capsys: pytest.CaptureFixture[str]) -> None:
 def test_cli_check_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["band", "check", str(BANDS_DIR / "la_zone.json")]) == 0
     out = capsys.readouterr().out
-    assert "La zone: legal" in out and "band: 70 pts" in out
+    assert "The Zone: legal" in out and "band: 70 pts" in out
 
 
 def test_cli_check_lists_every_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -649,7 +649,9 @@ class GameView {
     let text = length !== null ? t("game.route", { n: num(length, 1), ap: answer.cost }) : "";
     if (!answer.legal) text = length !== null ? `${text} ✗` : "✗";
     this.table.setOverlay("path", pathNodes(fig, route, text, !answer.legal));
-    this.say(answer.legal ? t("game.route_ok", { n: num(length || 0, 1), ap: answer.cost }) : t("game.refused", { reason: answer.reason }), !answer.legal);
+    // a tapped spot is played with "Go here", a dragged one by letting go
+    const ok = tapped ? "game.route_tapped" : "game.route_ok";
+    this.say(answer.legal ? t(ok, { n: num(length || 0, 1), ap: answer.cost }) : refusal(answer.reason), !answer.legal);
     this.pendingMove = tapped ? { figure: id, to, legal: answer.legal } : this.pendingMove;
     if (tapped) this.renderPanel();
   }
@@ -707,7 +709,7 @@ class GameView {
       return true;
     } catch (error) {
       this.busy = false;
-      this.say(t("game.refused", { reason: error.message }), true);
+      this.say(refusal(error.message), true);
       notify(error.message, "error");
       if (error.status === 409) await this.refresh();
       else this.renderPanel();
@@ -818,6 +820,12 @@ const LEVEL_STORE = "survive-us.ai-level";
 
 export function sideName(side) {
   return t(`side.${side}`, {}, t("names.unknown"));
+}
+
+/** "Refused. The base would overlap…": the reason as a sentence of its own. */
+function refusal(reason) {
+  const text = String(reason || "");
+  return t("game.refused", { reason: text.charAt(0).toUpperCase() + text.slice(1) });
 }
 
 /** One characteristic on a figure's card, its short name spelt out in its tooltip. */

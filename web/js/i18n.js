@@ -86,7 +86,55 @@ export function t(key, params = {}, otherwise = undefined) {
   let text = lookup(strings, key);
   if (text === undefined) text = lookup(fallback, key);
   if (text === undefined) text = otherwise !== undefined ? String(otherwise) : key;
-  return text.replace(/\{(\w+)(?::(\w+))?\}/g, (m, name, spec) => (name in params ? value(params[name], spec) : m));
+  let out = "";
+  let last = 0;
+  for (const m of text.matchAll(/\{(\w+)(?::(\w+))?\}/g)) {
+    const [whole, name, spec] = m;
+    out += text.slice(last, m.index);
+    last = m.index + whole.length;
+    if (!(name in params)) {
+      out += whole;
+      continue;
+    }
+    let said = value(params[name], spec);
+    if (isName(params[name]) && insideSentence(text.slice(0, m.index))) {
+      said = lowerArticle(said);
+      if (current === "fr") [out, said] = contract(out, said);
+    }
+    out += said;
+  }
+  return out + text.slice(last);
+}
+
+// The same rules as the server's (i18n/message.py): a place's name inside a sentence takes a
+// lowercase article ("va garder la place du cratère"), and French contracts "de le" into "du",
+// "à les" into "aux", "de Inès" into "d'Inès"; first, after a colon or a full stop, or quoted
+// as a title, a name stays as written.
+const ARTICLE = /^(Le|La|Les|L'|L’|The) |^(L'|L’)/;
+const CONTRACTIONS = { "de le": "du", "de les": "des", "à le": "au", "à les": "aux" };
+
+function isName(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v) && typeof v.code !== "string";
+}
+
+function insideSentence(before) {
+  const b = before.replace(/ +$/, "");
+  return b !== "" && !/[.!?:«“"‘']$/.test(b);
+}
+
+function lowerArticle(text) {
+  return ARTICLE.test(text) ? text[0].toLowerCase() + text.slice(1) : text;
+}
+
+function contract(before, name) {
+  const prep = /(^|\s)(de|à) $/.exec(before);
+  if (!prep) return [before, name];
+  const start = before.slice(0, prep.index + prep[1].length);
+  const [article, ...rest] = name.split(" ");
+  const joined = CONTRACTIONS[`${prep[2]} ${article}`];
+  if (joined && rest.length) return [`${start}${joined} `, rest.join(" ")];
+  if (prep[2] === "de" && /^[aeiouyàâéèêëîïôûüœAEIOUYÀÂÉÈÊËÎÏÔÛÜŒ]/.test(name)) return [`${start}d'`, name];
+  return [before, name];
 }
 
 /** A message from the server ({code, params}) in the current language. */
