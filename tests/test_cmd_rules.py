@@ -119,7 +119,7 @@ def test_text_summary_in_the_language_asked_for(capsys: pytest.CaptureFixture[st
     assert main(["--lang", "en", "rules", "dump"]) == 0
     out = capsys.readouterr().out
     assert "Archetypes (20)" in out and "Zombies (3)" in out and "Equipment (16)" in out
-    assert "Soldier (M) (militaire_h), hero, 10 pts: M6 PV10 A4 D5+ I5+ P2+ E6" in out
+    assert "Soldier (M) (militaire_h), hero, 10 pts: M6 W10 A4 D5+ I5+ P2+ E6" in out
     assert "Walker (rodeur)" in out and "Bin lid" in out and "Hothead (tete_brulee)" in out
     assert "Militaire" not in out and "Rôdeur" not in out and "héros" not in out
 

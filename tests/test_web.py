@@ -533,6 +533,7 @@ def test_a_game_and_a_campaign_are_handed_to_another_device(browser: Browser,
     # a third device pastes a wrong token: refused at once, still read-only
     third = new_page(browser)
     third.goto(base_url + f"#/game/{made['id']}")
+    expect(third.locator("#chances")).to_be_visible()  # the panel's last redraw is done
     third.fill("#token-input", "mauvaisjeton")
     third.click(".readonly-banner button[type='submit']")
     expect(third.locator(".notice.error")).to_contain_text("This token does not open it")
