@@ -575,3 +575,26 @@ def test_auto_play_runs_the_zombies_at_its_pace_until_the_survivors_decide(
     assert after["deciding"] == "survivors" and after["version"] >= 2
     expect(page.locator("#readout")).to_contain_text("The zombies are done")
     page.context.close()
+
+
+def test_a_new_turn_is_announced_with_the_action_points(browser: Browser, base_url: str) -> None:
+    page = new_page(browser)
+    page.goto(base_url + "#/")
+    made = api(page, "POST", "/games", {"scenario": "nettoyage", "seed": 1,
+                                        "settings": {"allow_pass": True}})
+    page.goto(base_url + f"#/game/{made['id']}?token={made['token']}")
+    page.wait_for_selector("[data-figure-id]")
+    version = 0
+    while state_of(page, made["id"])["state"]["turn"] == 1:  # the sides give up: turn ends
+        version = page.evaluate(
+            """async ([id, token, body]) => (await (await fetch(`api/v1/games/${id}/actions`,
+            {method: 'POST', headers: {'Content-Type': 'application/json', Authorization:
+            `Bearer ${token}`}, body: JSON.stringify(body)})).json()).version""",
+            [made["id"], made["token"], {"version": version,
+                                         "action": {"type": "end_activations"}}])
+    game = state_of(page, made["id"])
+    assert game["state"]["turn"] == 2
+    pools = game["state"]["pools"]
+    expect(page.locator(".notice.info")).to_contain_text(
+        f"Turn 2: Survivors {pools['survivors']} AP · Zombies {pools['zombies']} AP")
+    page.context.close()

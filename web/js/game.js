@@ -138,7 +138,10 @@ class GameView {
 
   setData(data) {
     const versionChanged = !this.data || this.data.version !== data.version;
+    const newTurn = this.data && data.state.turn > this.data.state.turn && !data.state.outcome;
     this.data = data;
+    // a new turn is announced with the action points each side rolled
+    if (newTurn) notify(this.turnBanner(), "info");
     this.names.setGame(data);
     if (versionChanged) {
       this.proposal = null;
@@ -207,6 +210,13 @@ class GameView {
     if (this.data && this.toggles.engaged && this.fresh(this.contacts)) parts.push(t("tools.engaged_count", { n: this.contactPairs().length }));
     this.readout.textContent = parts.filter(Boolean).join(" · ");
     this.readout.className = said.refused ? "refused" : "";
+  }
+
+  /** "Turn 2: Survivors 5 AP · Zombies 7 AP". */
+  turnBanner() {
+    const s = this.state;
+    const pools = Object.entries(s.pools).map(([side, n]) => t("game.turn_pool", { side: sideName(side), n }));
+    return t("game.turn_banner", { turn: s.turn, pools: pools.join(" · ") });
   }
 
   /** Whether a tool's answer is for the game as it stands. */
