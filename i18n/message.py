@@ -32,9 +32,8 @@ _FIELD = re.compile(r"\{(\w+)(?::(\w+))?\}")
 # A place's name begins with its article, capitalised as a title ("La place du cratère",
 # "The landing zone"); inside a sentence the article is lowercase ("va garder la place du
 # cratère"), unless the name is quoted as a title.
-_ARTICLE = re.compile(r"^(Le|La|Les|L'|L’|The) ")
-_ARTICLE_ELIDED = re.compile(r"^(L'|L’)")
-_TITLE_OPENERS = ("«", "« ", "“", "\"", "‘", "'")
+_ARTICLE = re.compile(r"^(?:(?:Le|La|Les|The) |L'|L’)")
+_TITLE_OPENERS = ("«", "“", "\"", "‘", "'")
 
 
 @dataclass(frozen=True)
@@ -150,12 +149,11 @@ def _inside_sentence(before: str) -> bool:
     """Whether a placeholder preceded by `before` stands inside a sentence (not first, not
     after a full stop or a colon, which may introduce a title, not opening a quotation)."""
     before = before.rstrip(" ")
-    return bool(before) and not before.endswith((".", "!", "?", ":")) and not any(
-        before.endswith(q.strip()) for q in _TITLE_OPENERS)
+    return bool(before) and not before.endswith((".", "!", "?", ":", *_TITLE_OPENERS))
 
 
 def _lower_article(text: str) -> str:
-    if _ARTICLE.match(text) or _ARTICLE_ELIDED.match(text):
+    if _ARTICLE.match(text):
         return text[0].lower() + text[1:]
     return text
 

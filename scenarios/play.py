@@ -214,32 +214,38 @@ class ScenarioReferee:
     def range_factor(self, game: Game) -> float:
         return float(self.state["weather"].get("effects", {}).get("range_factor", 1.0))
 
-    def sight_limit(self, game: Game) -> tuple[float, Message] | None:
+    def _effects(self) -> dict[str, Any]:
+        return dict(self.state["weather"].get("effects", {}))
+
+    def _limit_words(self, limit: float) -> Message:
         weather = self.state["weather"]
-        effects = weather.get("effects", {})
-        if effects.get("sight_limit") is None:
-            return None
-        limit = float(effects["sight_limit"])
-        lit = bool(effects.get("lights")) and any(z.kind == "light" for z in self.card.zones)
         said = {"weather": weather.get("name") or weather.get("id", ""), "d": limit}
-        return limit, (Message("scenario.sight.beyond_lit", said) if lit
-                       else Message("scenario.sight.beyond", said))
+        if self._effects().get("lights") and any(z.kind == "light" for z in self.card.zones):
+            return Message("scenario.sight.beyond_lit", said)
+        return Message("scenario.sight.beyond", said)
+
+    def sight_limit(self, game: Game) -> tuple[float, Message] | None:
+        limit = self._effects().get("sight_limit")
+        return None if limit is None else (float(limit), self._limit_words(float(limit)))
 
     def lit_zones(self, game: Game) -> list[list[list[float]]]:
         """The polygons of the card's light zones when the weather lets them show figures."""
-        if not self.state["weather"].get("effects", {}).get("lights"):
+        if not self._effects().get("lights"):
             return []
         return [[list(p) for p in z.polygon] for z in self.card.zones if z.kind == "light"]
 
     def sight_veto(self, game: Game, shooter: Fig, target: Fig, distance: float
                    ) -> Message | None:
-        limit = self.sight_limit(game)
-        if limit is None or distance <= limit[0] + 1e-9:
+        # asked for every target the engine and the AI weigh: the words are made only for a
+        # target the weather does hide
+        effects = self._effects()
+        limit = effects.get("sight_limit")
+        if limit is None or distance <= float(limit) + 1e-9:
             return None
-        if self.lit_zones(game) and any(z.kind == "light" and in_zone(self.card, z.id, target)
-                                        for z in self.card.zones):
+        if effects.get("lights") and any(z.kind == "light" and in_zone(self.card, z.id, target)
+                                         for z in self.card.zones):
             return None
-        return limit[1]
+        return self._limit_words(float(limit))
 
     def pool_dice(self, game: Game, side: str) -> int:
         if "modules" not in self.state:

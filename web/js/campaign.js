@@ -1,7 +1,7 @@
 // Campaigns: the ones this page holds a token for, a form to start one, and a campaign's
 // page (scenario sequence, results, each survivor's state, consequence rolls, next game).
 
-import { get, opens, post, rememberGame, saveToken, tokenFor } from "./api.js";
+import { get, post, rememberGame, saveToken, tokenFor } from "./api.js";
 import { h, select } from "./dom.js";
 import { named, pick, said, t } from "./i18n.js";
 import { notify } from "./notice.js";
@@ -9,7 +9,7 @@ import { sideName } from "./game.js";
 import { archetypeName, numberOf } from "./names.js";
 import { rulesData, startCampaign } from "./roster.js";
 import { exampleBands } from "./examples.js";
-import { shareControl } from "./share.js";
+import { shareControl, tokenForm } from "./share.js";
 
 /** Ids of campaigns (or games) with a token in this browser. */
 export function knownIds(kind) {
@@ -19,24 +19,6 @@ export function knownIds(kind) {
   } catch (_) {
     return [];
   }
-}
-
-/** Read-only: the campaign's token may be pasted here (checked before it is kept). */
-function tokenForm(id) {
-  const input = h("input", { type: "password", id: "token-input", "aria-label": t("game.token"), placeholder: t("game.token") });
-  return h("section", { class: "readonly-banner" },
-    h("p", {}, t("campaign.read_only")),
-    h("form", { class: "row", onsubmit: async (e) => {
-      e.preventDefault();
-      const token = input.value.trim();
-      if (!token) return;
-      if (!(await opens("campaign", id, token).catch(() => false))) {
-        notify(t("token.wrong"), "error");
-        return;
-      }
-      saveToken(`campaign:${id}`, token);
-      showCampaign(id);
-    } }, input, h("button", { type: "submit" }, t("game.unlock"))));
 }
 
 /** The campaign's band by its name in the page's language (the example bands have two). */
@@ -117,7 +99,8 @@ export async function showCampaign(id) {
   const outcome = s.outcome || {};
   document.getElementById("view").replaceChildren(h("div", { class: "page", id: "campaign" },
     h("h1", {}, t("campaign.title", { name: bandName(s) })),
-    token ? shareControl("campaign", id, token) : tokenForm(id),
+    token ? shareControl("campaign", id, token)
+      : tokenForm("campaign", id, t("campaign.read_only"), () => showCampaign(id)),
     outcome.finished ? h("p", { class: "outcome" }, t("campaign.won", { winner: sideName(outcome.winner) })) : null,
     h("div", { class: "row" }, actions,
       h("a", { class: "button", href: `#/sheet/campaign-${id}` }, t("roster.sheet"))),

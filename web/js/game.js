@@ -3,7 +3,7 @@
 // It follows the server's live event stream, so every open page shows the same game.
 
 import * as games from "./gameapi.js";
-import { get, opens } from "./api.js";
+import { get } from "./api.js";
 import { rulesData } from "./roster.js";
 import { actionPhrase, describe, logPositions } from "./actions.js";
 import { h } from "./dom.js";
@@ -12,7 +12,7 @@ import { Names } from "./names.js";
 import { el, points as svgPoints } from "./svg.js";
 import { notify } from "./notice.js";
 import { CameraPanel } from "./camera.js";
-import { shareControl } from "./share.js";
+import { shareControl, tokenForm } from "./share.js";
 import { TableView, statusMarks } from "./table.js";
 import {
   aiGhostNodes, engagedNodes, pathNodes,
@@ -313,23 +313,8 @@ class GameView {
   }
 
   tokenSection() {
-    // what was typed survives the panel being drawn again (the chances arriving, a live move)
-    const input = h("input", { type: "password", id: "token-input", "aria-label": t("game.token"), placeholder: t("game.token"),
-      value: this.tokenDraft || "", oninput: (e) => { this.tokenDraft = e.target.value; } });
-    return h("section", { class: "readonly-banner" },
-      h("p", {}, t("game.read_only")),
-      h("form", { class: "row", onsubmit: async (e) => {
-        e.preventDefault();
-        const token = input.value.trim();
-        if (!token) return;
-        // a token that does not open this game is said at once, and not kept
-        if (!(await opens("game", this.id, token).catch(() => false))) {
-          notify(t("token.wrong"), "error");
-          return;
-        }
-        games.rememberToken(this.id, token);
-        this.redraw();
-      } }, input, h("button", { type: "submit" }, t("game.unlock"))));
+    this.tokenDraft = this.tokenDraft || {};
+    return tokenForm("game", this.id, t("game.read_only"), () => this.redraw(), this.tokenDraft);
   }
 
   windowSection() {

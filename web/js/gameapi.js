@@ -1,7 +1,7 @@
 // A game through the API (docs/api.md): its state, legal actions and log in one object, the
 // changes (actions, undo, the AI), the page's previews, and the live event stream.
 
-import { get, post, saveToken, streamUrl, tokenFor } from "./api.js";
+import { get, post, streamUrl, tokenFor } from "./api.js";
 import { said } from "./i18n.js";
 
 const g = (id) => `/games/${encodeURIComponent(id)}`;
@@ -9,10 +9,6 @@ const g = (id) => `/games/${encodeURIComponent(id)}`;
 /** The write token for a game: its own, else its campaign's. */
 export function tokenOf(id, data) {
   return tokenFor(`game:${id}`) || (data && data.campaign_id ? tokenFor(`campaign:${data.campaign_id}`) : null);
-}
-
-export function rememberToken(id, token) {
-  saveToken(`game:${id}`, token);
 }
 
 /** {id, version, state, names, legal: [action], costs: {json: ap}, log: [entry], start (the
