@@ -33,7 +33,7 @@ child; zombies in base contact keep it from being freed.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from geometry.errors import SurviveUsError
@@ -104,6 +104,7 @@ class ScenarioReferee:
 
     def __init__(self, state: dict[str, Any], card: Card | None = None) -> None:
         self.state = state
+        self._sight_words: tuple[float, Message] | None = None
         self._card = card
 
     @classmethod
@@ -214,15 +215,20 @@ class ScenarioReferee:
     def range_factor(self, game: Game) -> float:
         return float(self.state["weather"].get("effects", {}).get("range_factor", 1.0))
 
-    def _effects(self) -> dict[str, Any]:
-        return dict(self.state["weather"].get("effects", {}))
+    def _effects(self) -> Mapping[str, Any]:
+        effects: Mapping[str, Any] = self.state["weather"].get("effects", {})
+        return effects
 
     def _limit_words(self, limit: float) -> Message:
-        weather = self.state["weather"]
-        said = {"weather": weather.get("name") or weather.get("id", ""), "d": limit}
-        if self._effects().get("lights") and any(z.kind == "light" for z in self.card.zones):
-            return Message("scenario.sight.beyond_lit", said)
-        return Message("scenario.sight.beyond", said)
+        """The weather's sight limit in words, made once (the weather is set for the game)."""
+        if self._sight_words is None or self._sight_words[0] != limit:
+            weather = self.state["weather"]
+            said = {"weather": weather.get("name") or weather.get("id", ""), "d": limit}
+            lit = self._effects().get("lights") and any(z.kind == "light"
+                                                        for z in self.card.zones)
+            self._sight_words = (limit, Message("scenario.sight.beyond_lit", said) if lit
+                                 else Message("scenario.sight.beyond", said))
+        return self._sight_words[1]
 
     def sight_limit(self, game: Game) -> tuple[float, Message] | None:
         limit = self._effects().get("sight_limit")
