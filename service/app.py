@@ -34,6 +34,7 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 API = "/api/v1"
 MAX_BODY = 1024 * 1024
 SHOWN = 10  # a schema's refusals said in an error; the others are counted
+WEB_TYPES = {".webmanifest": "application/manifest+json"}  # the page's files mimetypes misses
 
 
 class IdConverter(BaseConverter):
@@ -249,7 +250,10 @@ def _web(app: APIFlask) -> None:
     @app.get("/<name>")
     @app.doc(hide=True)
     def web_file(name: str) -> Response:
-        return send_from_directory(web, name)
+        # the web app manifest's own type (Python's mimetypes does not know .webmanifest)
+        kind = WEB_TYPES.get(Path(name).suffix)
+        return send_from_directory(web, name, mimetype=kind) if kind \
+            else send_from_directory(web, name)
 
     if folders:
         choices = ", ".join(f'"{f}"' for f in folders)

@@ -2,6 +2,7 @@
 // A page without the token of a game's campaign shows it read-only.
 
 import { lang, message } from "./i18n.js";
+import { changeNotApplied, gatewayDown, lost, reached, whenBack } from "./connection.js";
 
 const BASE = "api/v1";
 const TOKENS = "survive-us.tokens";
@@ -55,14 +56,50 @@ export function gameNotes() {
   }
 }
 
-/** A JSON request; `token` goes in the Authorization header. Errors raise ApiError. */
+/** POSTs that only ask (nothing is stored): like a GET, they wait for the server. */
+const QUESTION = /^(?:\/games\/[^/]+\/(?:path|preview|ai\/suggest)|\/rosters\/validate|\/odds|\/arbitrate|\/draws)$/;
+
+/** The answer to one try of a request, or null when the server did not answer (the network
+ * refused it, or a proxy said the server behind it is down). */
+async function attempt(method, path, headers, body) {
+  let response;
+  try {
+    response = await fetch(`${BASE}${path}`, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    if (error instanceof TypeError) return null; // "Failed to fetch": no server
+    throw error;
+  }
+  return gatewayDown(response.status) ? null : response;
+}
+
+/** The error of a change the server did not get: "Connection lost: this change was not
+ * applied" (status 0); the page reloads from the server once it answers. For a change sent
+ * without request() (a photo): `catch (e) { if (e instanceof TypeError) throw notApplied(); }`. */
+export function notApplied() {
+  lost();
+  changeNotApplied();
+  return new ApiError(0, { error: { code: "connection_lost", words: { code: "connection.not_applied", params: {} } } });
+}
+
+/** A JSON request; `token` goes in the Authorization header. Errors raise ApiError.
+ * Without the server (connection.js): a question (GET, or a POST that only asks) waits for
+ * it and is asked again; a change (POST, PUT, DELETE) is neither kept nor sent again: it
+ * fails at once, saying it was not applied, and the page reloads from the server once back. */
 export async function request(method, path, body = undefined, token = null) {
   const headers = { Accept: "application/json", "Accept-Language": lang() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(`${BASE}${path}`, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const question = method === "GET" || (method === "POST" && QUESTION.test(path.split("?")[0]));
+  let response = await attempt(method, path, headers, body);
+  while (response === null) {
+    lost();
+    if (!question) throw notApplied();
+    await whenBack();
+    response = await attempt(method, path, headers, body);
+  }
+  reached();
   const text = await response.text();
   let data = null;
   if (text) {

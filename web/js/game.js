@@ -108,6 +108,7 @@ class GameView {
   async load() {
     this.keys = (e) => this.onKey(e);
     document.addEventListener("keydown", this.keys);
+    import("./wakelock.js").then((w) => w.keepAwake(this)); // the screen stays on while the game is open
     const [data, rules, cards] = await Promise.all([games.load(this.id), rulesData(), get("/scenarios")]);
     this.cards = new Map(cards.map((c) => [c.id, { fr: c.name, en: c.name_en }]));
     const card = data.scenario && this.cards.has(data.scenario)
@@ -124,6 +125,7 @@ class GameView {
   close() {
     if (this.stream) this.stream.close();
     document.removeEventListener("keydown", this.keys);
+    import("./wakelock.js").then((w) => w.letSleep(this));
     this.closed = true;
   }
 

@@ -3,6 +3,7 @@
 
 import { get, post, streamUrl, tokenFor } from "./api.js";
 import { said } from "./i18n.js";
+import { check, isDown, onBack, reached } from "./connection.js";
 
 const g = (id) => `/games/${encodeURIComponent(id)}`;
 
@@ -107,19 +108,67 @@ export function engaged(id) {
   return get(`${g(id)}/engaged`);
 }
 
-/** Follow the game's live events; `onVersion(version)` on each. Returns {close()}. */
+/** Follow the game's live events; `onVersion(version)` on each, and `onVersion(null)` when
+ * the server answers again after the connection was lost (the page reloads the game: what
+ * changed meanwhile, and whatever change of its own failed). The stream resumes after the
+ * last event it had (`Last-Event-ID` or `?after=`): the browser reconnects by itself after a
+ * dropped stream (the server also ends each stream after a while); a stream the browser gave
+ * up on (an error answer) is opened again here, each time later (1 s up to 30 s), and at once
+ * when connection.js hears the server again. A drop makes connection.js check the server, so
+ * its banner shows while the server is down. Returns {close()}. */
 export function follow(id, version, onVersion) {
   if (typeof EventSource === "undefined") return { close() {} };
-  const source = new EventSource(streamUrl(`${g(id)}/events?after=${version}`));
+  let last = version;
+  let source = null;
+  let closed = false;
+  let retry = null;
+  let wait = 1000;
   const handle = (e) => {
+    let seen = null;
     try {
       const data = JSON.parse(e.data);
-      onVersion(data.version !== undefined ? data.version : data.seq);
+      seen = data.version !== undefined ? data.version : data.seq;
     } catch (_) {
-      onVersion(null);
+      seen = null;
     }
+    if (Number.isInteger(seen)) last = Math.max(last, seen);
+    onVersion(seen);
   };
-  source.onmessage = handle;
-  for (const kind of ["action", "undo"]) source.addEventListener(kind, handle);
-  return source;
+  const open = () => {
+    clearTimeout(retry);
+    retry = null;
+    if (closed) return;
+    if (source) source.close();
+    source = new EventSource(streamUrl(`${g(id)}/events?after=${last}`));
+    source.onmessage = handle;
+    for (const kind of ["action", "undo"]) source.addEventListener(kind, handle);
+    source.onopen = () => {
+      wait = 1000;
+      reached(); // the server answers: after a loss, connection.js calls onBack below
+    };
+    source.onerror = () => {
+      if (closed) return;
+      // the server gone, or a stream it ended (the browser reconnects)? connection.js asks
+      // the server, and its banner shows only when it does not answer
+      if (!isDown()) check();
+      if (source.readyState === EventSource.CLOSED && retry === null) {
+        retry = setTimeout(open, wait);
+        wait = Math.min(wait * 2, 30000);
+      }
+    };
+  };
+  const stopBack = onBack(() => {
+    if (closed) return;
+    if (!source || source.readyState === EventSource.CLOSED) open();
+    onVersion(null); // reload: the server's version, whatever happened while it was away
+  });
+  open();
+  return {
+    close() {
+      closed = true;
+      clearTimeout(retry);
+      stopBack();
+      if (source) source.close();
+    },
+  };
 }
