@@ -89,9 +89,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> APIFlask:
 
 
 def _blueprints(app: APIFlask) -> None:
-    from service.api import campaigns, game_views, games, rosters, rules_api, stream
+    from service.api import campaigns, game_views, games, qr, rosters, rules_api, stream
 
-    for module in (rules_api, rosters, campaigns, games, game_views, stream):
+    for module in (rules_api, rosters, campaigns, games, game_views, stream, qr):
         app.register_blueprint(module.bp, url_prefix=API)
     app.register_blueprint(import_module("service.api.page_support").bp, url_prefix=API)
     import_module("service.api.frames").register(app)  # the camera: frames and positions

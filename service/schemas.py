@@ -193,10 +193,17 @@ class GameIn(Strict):
                            "e.g. {\"allow_pass\": true}")
 
 
+class BandNamesIn(Strict):
+    fr: Annotated[str, Field(min_length=1, max_length=200)]
+    en: Annotated[str, Field(min_length=1, max_length=200)]
+
+
 class GameImportIn(Strict):
     export: Json = Field(description="a game export: {start, log}")
     seed: Seed = 0
     scenario: Id | None = None
+    band: BandNamesIn | None = Field(default=None, description="the band's name {fr, en}, "
+                                     "as the export answer carries it")
 
 
 class GameOut(Strict):
@@ -213,6 +220,8 @@ class GameOut(Strict):
         description="what a person calls each figure, by id: {fr, en} (rules/names.py)")
     created: str | None = Field(default=None, description="when the game was made (ISO 8601)")
     band: dict[str, str] | None = Field(default=None, description="the band's name: {fr, en}")
+    campaign: Json | None = Field(default=None, description="a campaign's game: {id, band: "
+                                  "{fr, en}, number, of} (which of its scenarios it plays)")
     objectives: Json | None = Field(default=None, description="each side's objective as it "
                                     "stands: wins, mode, conditions (words, holds, tally "
                                     "[done, needed, out of])")

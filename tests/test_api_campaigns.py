@@ -103,7 +103,8 @@ def test_play_a_scenario_and_record_it(client: Any) -> None:
     assert body["summary"]["scenarios"][0]["state"] == "played"
     assert body["played"]["consequence"]["first"] == 2  # the typed die came first
     assert body["games"] == [{"id": gid, "scenario": current["scenario"], "seed": 5,
-                              "version": body["games"][0]["version"], "recorded": True}]
+                              "version": body["games"][0]["version"], "recorded": True,
+                              "created": body["games"][0]["created"]}]
     error = error_of(client.post(f"{url}/results", json={"game_id": gid},
                                  headers=auth(token)), 422)
     assert error["code"] == "already_recorded"

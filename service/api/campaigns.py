@@ -58,7 +58,9 @@ bp = APIBlueprint("campaigns", __name__, tag="Campaigns")
 def campaign_out(conn: sa.Connection, row: sa.Row[Any]) -> dict[str, Any]:
     campaign = Campaign.from_json(row.data)
     played = [{"id": g.id, "scenario": g.scenario, "seed": g.seed, "version": g.version,
-               "recorded": g.recorded} for g in gamelog.campaign_games(conn, row.id)]
+               "recorded": g.recorded,
+               "created": g.created.isoformat() if g.created is not None else None}
+              for g in gamelog.campaign_games(conn, row.id)]
     return {"id": row.id, "version": row.version, "summary": summary(campaign),
             "record": row.data, "games": played}
 

@@ -24,6 +24,7 @@ from rules.game import ZOMBIES, Game, Note
 from rules.names import figure_names
 from rules.settings import Settings
 from rules.warband import Roster, example_bands
+from scenarios.campaign_record import Campaign
 from scenarios.play import ScenarioReferee, start_scenario
 from service.app import services
 from service.errors import ApiError, NotFound
@@ -57,13 +58,28 @@ AI_POLICY = "tactician"
 
 def game_out(row: sa.Row[Any], game: Game, version: int | None = None) -> dict[str, Any]:
     at = row.version if version is None else version
+    campaign = campaign_of(row)
     return {"id": row.id, "version": at, "campaign_id": row.campaign_id,
             "scenario": row.scenario, "seed": row.seed, "deciding": game.current_side(),
             "terminal": game.is_terminal,
             "outcome": None if game.outcome is None else localized(game.outcome, request_lang()),
             "state": services().games.state(row.id, at, game), "names": figure_names(game),
             "created": row.created.isoformat() if row.created is not None else None,
-            "band": band_names(row.setup), "objectives": objectives(game)}
+            "band": band_names(row.setup) or (campaign and campaign["band"]),
+            "campaign": campaign, "objectives": objectives(game)}
+
+
+def campaign_of(row: sa.Row[Any]) -> dict[str, Any] | None:
+    """A campaign game's campaign, for 'My games': its id, its band's names and which of
+    its scenarios this game plays (`number` of `of`, by the scenario's place in the draw)."""
+    if row.campaign_id is None:
+        return None
+    with services().db.read() as conn:
+        campaign = Campaign.from_json(records.get_campaign(conn, row.campaign_id).data)
+    drawn = list(campaign.draw.scenarios)
+    number = drawn.index(row.scenario) + 1 if row.scenario in drawn else None
+    return {"id": row.campaign_id, "band": dict(campaign.roster.names), "number": number,
+            "of": len(drawn)}
 
 
 def objectives(game: Game) -> dict[str, Any] | None:
@@ -77,13 +93,19 @@ def objectives(game: Game) -> dict[str, Any] | None:
 
 
 def band_names(setup: Any) -> dict[str, str] | None:
-    """The band's name in French and English from a game's set-up (one name for a player's
-    own band, and for games set up before bands had two)."""
-    band = setup.get("band") if isinstance(setup, dict) else None
+    """The band's name in French and English from a game's set-up: an imported game's
+    `band_names`, else the roster it started with (`band_json`: `name`, and `name_en` when
+    the band has two; one name for a player's own band). None: the card's own band."""
+    if not isinstance(setup, dict):
+        return None
+    names = setup.get("band_names")
+    if isinstance(names, dict) and {"fr", "en"} <= set(names):
+        return {"fr": str(names["fr"]), "en": str(names["en"])}
+    band = setup.get("band_json")
     if not isinstance(band, dict) or not isinstance(band.get("name"), str):
         return None
-    names = band.get("names")
-    return dict(names) if isinstance(names, dict) else {"fr": band["name"], "en": band["name"]}
+    english = band.get("name_en")
+    return {"fr": band["name"], "en": english if isinstance(english, str) else band["name"]}
 
 
 def store_new(game: Game, *, token_hash: str, seed: int, setup: dict[str, Any],
@@ -150,9 +172,12 @@ def post_import(body: GameImportIn) -> dict[str, Any]:
     token, digest = new_token()
     start = game.export()["start"]
     first = {"start": start, "log": body.export["log"][:1]}
+    setup: dict[str, Any] = {"kind": "import"}
+    if body.band is not None:  # the band's name, as the export answer carried it
+        setup["band_names"] = body.band.model_dump()
     with services().db.write() as conn:
         game_id = gamelog.insert_game(conn, token_hash=digest, seed=body.seed,
-                                      setup={"kind": "import"}, start=first,
+                                      setup=setup, start=first,
                                       scenario=body.scenario, campaign_id=None, log=log)
     return {**read_game(game_id), "token": token}
 
@@ -202,7 +227,9 @@ def get_game_access(game_id: str) -> dict[str, Any]:
 @bp.doc(summary="A game's export: its start and every action with its dice (replayable)")
 def get_export(game_id: str) -> dict[str, Any]:
     def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
+        campaign = campaign_of(row)
         return {"version": row.version, "scenario": row.scenario, "seed": row.seed,
+                "band": band_names(row.setup) or (campaign and campaign["band"]),
                 "export": game.export()}
 
     out: dict[str, Any] = services().games.read(game_id, use)

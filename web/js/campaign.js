@@ -9,7 +9,7 @@ import { sideName } from "./game.js";
 import { archetypeName, numberOf } from "./names.js";
 import { rulesData, startCampaign } from "./roster.js";
 import { exampleBands } from "./examples.js";
-import { shareControl, tokenForm } from "./share.js";
+import { importForm, shareControl, tokenForm, whenText } from "./share.js";
 
 /** Ids of campaigns (or games) with a token in this browser. */
 export function knownIds(kind) {
@@ -26,6 +26,26 @@ function bandName(summary) {
   return summary.names ? pick(summary.names) : summary.name;
 }
 
+/** A campaign of "My campaigns": its band, how far it is, and each of its games (which
+ * scenario of the campaign, when it was started, its result once recorded), linked. */
+function campaignCard(c) {
+  const s = c.summary;
+  const played = s.scenarios.filter((sc) => sc.state === "played").length;
+  return h("div", { class: "card campaign-card", "data-campaign": c.id },
+    h("a", { class: "card-link", href: `#/campaign/${c.id}` },
+      h("h3", {}, bandName(s)),
+      h("div", { class: "muted" }, t("campaign.progress", { n: played, total: s.scenarios.length }))),
+    c.games.length ? h("ul", { class: "campaign-games" }, c.games.map((g) => {
+      const sc = s.scenarios.find((x) => x.id === g.scenario);
+      const card = sc ? pick(sc.names) : t("names.unknown");
+      const result = !g.recorded ? t("campaign.game_unrecorded")
+        : sc && sc.state === "played" ? t("campaign.won_by", { winner: sideName(sc.winner) }) : null;
+      return h("li", {},
+        h("a", { href: `#/game/${g.id}`, "data-game": g.id }, sc ? t("campaign.game_n", { n: sc.number, total: s.scenarios.length, card }) : card),
+        h("span", { class: "muted" }, [whenText(g.created), result].filter(Boolean).map((x) => ` · ${x}`).join("")));
+    })) : null);
+}
+
 export async function showCampaigns() {
   const ids = knownIds("campaign");
   const rows = await Promise.all(ids.map((id) => get(`/campaigns/${encodeURIComponent(id)}`).catch(() => null)));
@@ -34,13 +54,9 @@ export async function showCampaigns() {
   const seed = h("input", { id: "campaign-seed", type: "number", min: 0, value: 1, "aria-label": t("home.seed") });
   document.getElementById("view").replaceChildren(h("div", { class: "page" },
     h("h1", {}, t("campaign.list_title")),
-    rows.filter(Boolean).length ? h("div", { class: "cards" }, rows.filter(Boolean).map((c) =>
-      h("a", { class: "card", href: `#/campaign/${c.id}` },
-        h("h3", {}, bandName(c.summary)),
-        h("div", { class: "muted" }, t("campaign.progress", {
-          n: c.summary.scenarios.filter((s) => s.state === "played").length,
-          total: c.summary.scenarios.length,
-        }))))) : h("p", { class: "muted" }, t("campaign.none")),
+    rows.filter(Boolean).length ? h("div", { class: "cards", id: "my-campaigns" }, rows.filter(Boolean).map(campaignCard))
+      : h("p", { class: "muted" }, t("campaign.none")),
+    importForm("campaign"),
     h("h2", {}, t("campaign.new")),
     h("p", { class: "muted" }, t("campaign.new_hint")),
     h("form", { class: "row", id: "campaigns-form", onsubmit: (e) => {

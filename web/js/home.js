@@ -7,6 +7,7 @@ import { lang, pick, t } from "./i18n.js";
 import { knownIds } from "./campaign.js";
 import { KINDS, scenarioSelect, startGame } from "./roster.js";
 import { exampleBands } from "./examples.js";
+import { importForm, whenText } from "./share.js";
 
 
 /** A scenario card's tile: its number in its table, name, summary and length. */
@@ -18,15 +19,20 @@ function scenarioCard(c) {
 }
 
 /** An entry of "My games": the scenario, when it was started and with which band (as the
- * server says, else as this browser noted it), and where it stands. */
+ * server says, else as this browser noted it), the campaign it belongs to (a link to it,
+ * which of its games), and where it stands. */
 function gameCard(g, card, note) {
-  const at = g.created || (note && note.at);
-  const when = at ? new Date(at).toLocaleString(lang(), { dateStyle: "medium", timeStyle: "short" }) : null;
-  const band = g.band ? pick(g.band) : note ? note.band || t("home.band_example") : null;
-  return h("a", { class: "card", href: `#/game/${g.id}`, "data-game": g.id },
-    h("h3", {}, card ? pick({ fr: card.name, en: card.name_en }) : t("game.title")),
-    h("div", { class: "game-note" }, [when, band].filter(Boolean).join(" · ") || t("home.seed_n", { n: g.seed })),
-    h("div", { class: "muted" }, g.terminal ? t("home.over") : t("game.turn", { turn: g.state.turn, max: g.state.max_turns })));
+  const when = whenText(g.created || (note && note.at));
+  const c = g.campaign;
+  // a campaign's game is named by its campaign, which is its band's
+  const band = c ? null : g.band ? pick(g.band) : note ? note.band || t("home.band_example") : null;
+  return h("div", { class: "card game-card", "data-game": g.id },
+    h("a", { class: "card-link", href: `#/game/${g.id}` },
+      h("h3", {}, card ? pick({ fr: card.name, en: card.name_en }) : t("game.title")),
+      h("div", { class: "game-note" }, [when, band].filter(Boolean).join(" · ") || t("home.seed_n", { n: g.seed })),
+      h("div", { class: "muted" }, g.terminal ? t("home.over") : t("game.turn", { turn: g.state.turn, max: g.state.max_turns }))),
+    c ? h("a", { class: "game-campaign", href: `#/campaign/${c.id}`, "data-campaign": c.id },
+      c.number ? t("home.in_campaign", { name: pick(c.band), n: c.number, total: c.of }) : t("home.in_campaign_only", { name: pick(c.band) })) : null);
 }
 
 export async function showHome() {
@@ -77,6 +83,7 @@ export async function showHome() {
     h("h2", {}, t("home.my_games")),
     rows.filter(Boolean).length ? h("div", { class: "cards", id: "my-games" }, rows.filter(Boolean).reverse().map((g) => gameCard(g, cardOf(g.scenario), notes[g.id])))
       : h("p", { class: "muted" }, t("home.no_games")),
+    importForm("game"),
     h("form", { class: "row", onsubmit: (e) => { e.preventDefault(); if (openId.value.trim()) window.location.hash = `#/game/${openId.value.trim()}`; } },
       openId, h("button", { type: "submit" }, t("home.open")))));
 }
