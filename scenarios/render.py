@@ -21,7 +21,7 @@ from shapely.geometry import LineString
 
 from geometry.units import TABLE_INCHES
 
-__all__ = ["svg_map", "render_card", "main"]
+__all__ = ["svg_map", "setup_map", "render_card", "main"]
 
 MARGIN = 0.6
 PIXELS = 420
@@ -43,12 +43,12 @@ def _fmt(value: float) -> str:
 
 
 class _Canvas:
-    def __init__(self, width: float, depth: float) -> None:
-        self.width, self.depth = width, depth
+    def __init__(self, width: float, depth: float, margin: float = MARGIN) -> None:
+        self.width, self.depth, self.margin = width, depth, margin
         self.parts: list[str] = []
 
     def pt(self, x: float, y: float) -> str:
-        return f"{_fmt(x + MARGIN)},{_fmt(self.depth - y + MARGIN)}"
+        return f"{_fmt(x + self.margin)},{_fmt(self.depth - y + self.margin)}"
 
     def polygon(self, points: Iterable[Sequence[float]], style: str, title: str = "") -> None:
         pts = " ".join(self.pt(p[0], p[1]) for p in points)
@@ -56,24 +56,26 @@ class _Canvas:
         self.parts.append(f'<polygon points="{pts}" {style}>{tip}</polygon>')
 
     def text(self, x: float, y: float, words: str, size: float = 0.7,
-             colour: str = "#222", anchor: str = "middle") -> None:
+             colour: str = "#222", anchor: str = "middle", extra: str = "") -> None:
         self.parts.append(
-            f'<text x="{_fmt(x + MARGIN)}" y="{_fmt(self.depth - y + MARGIN)}" '
+            f'<text x="{_fmt(x + self.margin)}" y="{_fmt(self.depth - y + self.margin)}" '
             f'font-size="{_fmt(size)}" font-family="sans-serif" fill="{colour}" '
-            f'text-anchor="{anchor}">{escape(words)}</text>')
+            f'text-anchor="{anchor}"{extra}>{escape(words)}</text>')
 
     def circle(self, x: float, y: float, r: float, style: str, title: str = "") -> None:
         tip = f"<title>{escape(title)}</title>" if title else ""
-        self.parts.append(f'<circle cx="{_fmt(x + MARGIN)}" cy="{_fmt(self.depth - y + MARGIN)}"'
+        self.parts.append(f'<circle cx="{_fmt(x + self.margin)}" '
+                          f'cy="{_fmt(self.depth - y + self.margin)}"'
                           f' r="{_fmt(r)}" {style}>{tip}</circle>')
 
     def line(self, a: Sequence[float], b: Sequence[float], style: str) -> None:
-        x1, y1 = _fmt(a[0] + MARGIN), _fmt(self.depth - a[1] + MARGIN)
-        x2, y2 = _fmt(b[0] + MARGIN), _fmt(self.depth - b[1] + MARGIN)
+        m = self.margin
+        x1, y1 = _fmt(a[0] + m), _fmt(self.depth - a[1] + m)
+        x2, y2 = _fmt(b[0] + m), _fmt(self.depth - b[1] + m)
         self.parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" {style}/>')
 
     def svg(self, title: str) -> str:
-        w, d = self.width + 2 * MARGIN, self.depth + 2 * MARGIN
+        w, d = self.width + 2 * self.margin, self.depth + 2 * self.margin
         head = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_fmt(w)} {_fmt(d)}" '
                 f'width="{PIXELS}" height="{round(PIXELS * d / w)}">')
         body = "\n".join(self.parts)
@@ -161,6 +163,80 @@ def svg_map(scene: dict[str, Any], *, title: str, zones: Sequence[dict[str, Any]
         canvas.circle(figure["x"], figure["y"], r, f'fill="{colour}" stroke="#111" '
                       'stroke-width="0.05"', figure["id"])
         canvas.text(figure["x"], figure["y"] - 0.17, figure["id"], 0.42, "#fff")
+    return canvas.svg(title)
+
+
+EDGE_MARGIN = 1.3  # room outside the table for the edges' names
+HALO = ' stroke="#fff" stroke-width="0.14" stroke-opacity="0.85" paint-order="stroke"'
+
+
+def setup_map(scene: dict[str, Any], *, width: float, depth: float, title: str,
+              zones: Sequence[dict[str, Any]], exits: Sequence[dict[str, Any]],
+              markers: Sequence[dict[str, Any]], figures: Sequence[dict[str, Any]],
+              edges: dict[str, str], lang: str) -> str:
+    """A set-up's table for a player (the page's map, the printable set-up sheet): terrain
+    named in `lang` (a tooltip), zones and exits by their `label`, crates and items by the
+    number of their `label`, each figure by the number on its base (`label`) with its name
+    as its `title`, and the four edges named outside the table. Every word comes in said."""
+    canvas = _Canvas(width, depth, EDGE_MARGIN)
+    canvas.polygon([(0, 0), (width, 0), (width, depth), (0, depth)],
+                   'fill="#f3efe4" stroke="#333" stroke-width="0.08"')
+    pieces = [p for p in scene.get("terrain", []) if p.get("role") not in ("zone", "marker")]
+    pieces.sort(key=lambda p: 0 if p.get("surface") else 1)
+    for piece in pieces:
+        name = piece.get("name_en") if lang == "en" else piece.get("name")
+        canvas.polygon(_footprint_points(piece), _terrain_style(piece),
+                       str(name or piece.get("name") or ""))
+    for zone in zones:
+        colour = ZONE_COLOURS.get(zone["kind"], "#555")
+        canvas.polygon(zone["polygon"], f'fill="{colour}" fill-opacity="0.16" stroke="{colour}"'
+                       ' stroke-width="0.1" stroke-dasharray="0.4 0.25"', zone["label"])
+    for exit_ in exits:
+        a, b = exit_["segment"]
+        canvas.line(a, b, f'stroke="{EDGE_COLOUR}" stroke-width="0.45" stroke-linecap="butt"')
+    for marker in markers:
+        x, y = marker["x"], marker["y"]
+        if marker["kind"] == "crate":
+            s = 0.45
+            canvas.polygon([(x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)],
+                           'fill="#a1662f" stroke="#4e2f12" stroke-width="0.08"',
+                           marker["title"])
+        else:
+            canvas.circle(x, y, 0.42, 'fill="#00897b" stroke="#004d40" stroke-width="0.08"',
+                          marker["title"])
+        canvas.text(x, y - 0.18, marker["label"], 0.5, "#fff")
+    for figure in figures:
+        r = float(figure.get("base_mm", 25)) / 25.4 / 2
+        canvas.circle(figure["x"], figure["y"], r, f'fill="{SIDE_COLOURS[figure["side"]]}" '
+                      'stroke="#111" stroke-width="0.05"', figure["title"])
+        canvas.text(figure["x"], figure["y"] - 0.18, figure["label"], 0.5, "#fff")
+    placed: list[tuple[float, float, float]] = []
+    for zone in zones:  # over the figures, at the top of the zone, clear of each other
+        colour = ZONE_COLOURS.get(zone["kind"], "#555")
+        xs = [p[0] for p in zone["polygon"]]
+        ys = [p[1] for p in zone["polygon"]]
+        half = 0.2 * len(zone["label"]) + 0.1  # about half the label's width at size 0.75
+        x = min(max((min(xs) + max(xs)) / 2, half + 0.2), width - half - 0.2)
+        y = min(max(ys), depth) - 0.85
+        while any(abs(py - y) < 0.8 and abs(px - x) < half + ph for px, py, ph in placed):
+            y -= 0.85
+        placed.append((x, y, half))
+        canvas.text(x, y, zone["label"], 0.75, colour, extra=HALO)
+    for exit_ in exits:
+        a, b = exit_["segment"]
+        mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        inward = {"near": (0, 1.3), "far": (0, -1.6), "left": (1.2, 0), "right": (-1.2, 0)}
+        dx, dy = inward[exit_["edge"]]
+        canvas.text(mid[0] + dx, mid[1] + dy, exit_["label"], 0.75, EDGE_COLOUR,
+                    "start" if exit_["edge"] == "left" else
+                    "end" if exit_["edge"] == "right" else "middle", extra=HALO)
+    m = canvas.margin
+    canvas.text(width / 2, -0.9, edges["near"], 0.7, "#333")
+    canvas.text(width / 2, depth + 0.45, edges["far"], 0.7, "#333")
+    for edge, x, turn in (("left", -0.45, -90), ("right", width + 0.45, 90)):
+        sx, sy = _fmt(x + m), _fmt(depth / 2 + m)
+        canvas.text(x, depth / 2, edges[edge], 0.7, "#333",
+                    extra=f' transform="rotate({turn} {sx} {sy})" dominant-baseline="middle"')
     return canvas.svg(title)
 
 

@@ -1,4 +1,5 @@
-"""Stateless answers: arbitration, the rules data, attack odds, scenario cards, draws.
+"""Stateless answers: arbitration, the rules data, attack odds, scenario cards, draws, and a
+card's set-up as a player lays it out (the set-up sheet and the card's map).
 
 Each reuses the command line's code path, so the CLI and the API give the same answers.
 """
@@ -6,22 +7,39 @@ Each reuses the command line's code path, so the CLI and the API give the same a
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any
 
 from apiflask import APIBlueprint
+from flask import Response
+from pydantic import Field
 
 from ai.words import said
 from i18n import Message, render
 from rules.catalog import load_catalog
+from rules.game import Game
 from rules.odds import OddsQuestion, attack_odds
 from rules.settings import Settings
-from rules.warband import band_cost, example_bands
+from rules.warband import Roster, band_cost, example_bands
 from scenarios.campaign import draw_campaign
+from scenarios.cards import Card
+from scenarios.setup import DEFAULT_BAND
+from scenarios.setup_sheet import map_svg, sheet
 from service.cmd_odds import odds_words
 from service.cmd_scenarios import find_card, listing
+from service.errors import ApiError, NotFound
 from service.explain import arbitrate_explained
 from service.language import request_lang
-from service.schemas import ArbitrateIn, ArbitrateOut, DrawIn, OddsIn, OddsOut
+from service.schemas import (
+    ArbitrateIn,
+    ArbitrateOut,
+    DrawIn,
+    Id,
+    OddsIn,
+    OddsOut,
+    Query,
+    Seed,
+)
 
 bp = APIBlueprint("rules", __name__, tag="Rules")
 
@@ -72,22 +90,140 @@ def post_odds(body: OddsIn) -> dict[str, Any]:
 
 
 @bp.get("/scenarios")
-@bp.doc(summary="The scenario cards in draw order (`scenarios list`)")
+@bp.doc(summary="The scenario cards in draw order (`scenarios list`), each with its random "
+        "end (`end_roll`) when its number of turns is not known in advance")
 def get_scenarios() -> list[dict[str, Any]]:
-    return listing()
+    from scenarios.cards import load_cards
+
+    cards = load_cards()
+    return [{**row, "end_roll": _end_roll(cards[row["id"]])} for row in listing()]
 
 
-@bp.get("/scenarios/<id:scenario_id>")
-@bp.doc(summary="One whole scenario card (`scenario show`)")
-def get_scenario(scenario_id: str) -> dict[str, Any]:
-    from service.errors import NotFound
+def _end_roll(card: Card) -> dict[str, int] | None:
+    end = card.turns.end_roll
+    return None if end is None else {"from_turn": end.from_turn, "ends_on": end.ends_on}
 
+
+def _card(scenario_id: str) -> Card:
     try:
-        card = find_card(scenario_id)
+        return find_card(scenario_id)
     except Exception as error:
         words = getattr(error, "words", None)
         raise NotFound(words or str(error), "scenario_id", code="unknown_scenario") from None
-    return card.to_json()
+
+
+@bp.get("/scenarios/<id:scenario_id>")
+@bp.doc(summary="One whole scenario card (`scenario show`), with its special rules in words "
+        "(`rules_words`)")
+def get_scenario(scenario_id: str) -> dict[str, Any]:
+    card = _card(scenario_id)
+    return {**card.to_json(), "rules_words": [r.words(card, load_catalog()).to_json()
+                                              for r in card.special_rules]}
+
+
+class SetupQuery(Query):
+    seed: Seed = Field(default=0, description="the set-up's seed (a game of the same seed "
+                       "starts from the same set-up)")
+    band: Id | None = Field(default=None, description="an example band's name (`GET /bands`); "
+                            "by default the card's example band")
+    roster_id: Id | None = Field(default=None, description="or a stored roster")
+    table: Id | None = Field(default=None, description="a demo table, or `town`")
+    game: Id | None = Field(default=None, description="a stored game of this card: the set-up "
+                            "it started from (seed, band, roster_id and table are then its own)")
+
+
+MAP_DOC: Any = {200: {"description": "an SVG image", "content": {
+    "image/svg+xml": {"schema": {"type": "string"}}}}}
+
+
+class MapQuery(SetupQuery):
+    zombies: bool = Field(default=True, description="false: the zombies are left out")
+
+
+@lru_cache(maxsize=16)
+def _fresh(card_id: str, seed: int, band: str | None, table: str | None) -> Game:
+    """A card's game at its start (kept: the map and the sheet of a set-up ask for it in
+    turn, and a set-up never changes)."""
+    from scenarios.play import start_scenario
+
+    roster = None
+    if band is not None:
+        bands = example_bands()
+        if band not in bands:
+            raise ApiError(Message("service.unknown_band", {"name": band,
+                                                            "known": sorted(bands)}),
+                           "band", code="unknown_band")
+        roster = bands[band]
+    return start_scenario(card_id, roster, seed, table=table)
+
+
+@lru_cache(maxsize=16)
+def _started(game_id: str) -> tuple[str | None, int, Game, dict[str, str] | None]:
+    """A stored game at its start: its card, its seed, the game, its band's names."""
+    from service.api.games import band_names
+    from service.app import services
+    from service.live import rebuild
+    from service.storage import gamelog
+
+    with services().db.read() as conn:
+        row = gamelog.get_game(conn, game_id)
+    return row.scenario, row.seed, rebuild(row.start, []), band_names(row.setup)
+
+
+def _setup(scenario_id: str, query: SetupQuery) -> tuple[Card, Game, dict[str, Any]]:
+    """The card, its game at the start of the set-up asked for, and what the answer says of
+    it (seed, band, game)."""
+    card = _card(scenario_id)
+    if query.game is not None:
+        scenario, seed, game, band = _started(query.game)
+        if scenario != card.id:
+            raise ApiError(Message("service.setup.other_card", {"card": {
+                "fr": card.name.fr, "en": card.name.en}}), "game", code="other_scenario")
+        return card, game, {"seed": seed, "band": band, "game": query.game}
+    if query.band is not None and query.roster_id is not None:
+        raise ApiError(Message("service.game.band_or_roster"), "band")
+    if query.table is not None:
+        from service.cmd_scenarios import _check_table
+
+        _check_table(query.table)
+    if query.roster_id is not None:
+        from scenarios.play import start_scenario
+        from service.app import services
+        from service.storage import records
+
+        with services().db.read() as conn:
+            row = records.get_roster(conn, query.roster_id)
+        roster = Roster.from_json(row.data)
+        game = start_scenario(card, roster, query.seed, table=query.table)
+        names = {"fr": roster.name, "en": roster.name}
+    else:
+        game = _fresh(card.id, query.seed, query.band, query.table)
+        names = dict(example_bands()[query.band or DEFAULT_BAND].names)
+    return card, game, {"seed": query.seed, "band": names, "game": None}
+
+
+@bp.get("/scenarios/<id:scenario_id>/setup")
+@bp.input(SetupQuery, location="query", arg_name="query")
+@bp.doc(summary="A card's set-up as a player lays it out: where each figure, crate and item "
+        "goes (inches from the two nearest table edges to its centre), the zones, exits and "
+        "terrain, the turns, weather, objectives and special rules; never what a crate "
+        "holds (the printable set-up sheet)")
+def get_setup(scenario_id: str, query: SetupQuery) -> dict[str, Any]:
+    card, game, about = _setup(scenario_id, query)
+    return {**sheet(game, card), **about}
+
+
+@bp.get("/scenarios/<id:scenario_id>/map.svg")
+@bp.input(MapQuery, location="query", arg_name="query")
+@bp.doc(summary="The card's map for a set-up (SVG, one unit an inch, the survivors' edge at "
+        "the bottom): terrain, zones, exits, crates (never their contents), items and every "
+        "figure by the number on its base, its words in the request's language",
+        responses=MAP_DOC)
+def get_map(scenario_id: str, query: MapQuery) -> Response:
+    card, game, _about = _setup(scenario_id, query)
+    svg = map_svg(game, card, query.lang or request_lang(), zombies=query.zombies)
+    return Response(svg, mimetype="image/svg+xml",
+                    headers={"Cache-Control": "no-cache"})
 
 
 @bp.post("/draws")

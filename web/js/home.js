@@ -7,15 +7,18 @@ import { lang, pick, t } from "./i18n.js";
 import { knownIds } from "./campaign.js";
 import { KINDS, scenarioSelect, startGame } from "./roster.js";
 import { exampleBands } from "./examples.js";
+import { turnsText } from "./scenario.js";
 import { importForm, whenText } from "./share.js";
 
 
-/** A scenario card's tile: its number in its table, name, summary and length. */
+/** A scenario card's tile, a link to the card (#/scenario/ID: objectives, rules, map): its
+ * number in its table, name, summary and length ("5 to 8 turns" when a die ends it). */
 function scenarioCard(c) {
-  return h("div", { class: "card", "data-scenario": c.id },
-    h("h3", {}, `${c.number}. ${pick({ fr: c.name, en: c.name_en })}`),
+  const name = pick({ fr: c.name, en: c.name_en });
+  return h("a", { class: "card scenario-card", href: `#/scenario/${c.id}`, "data-scenario": c.id, title: t("home.card_open", { name }) },
+    h("h3", {}, `${c.number}. ${name}`),
     h("p", { class: "muted", style: "margin:0" }, pick({ fr: c.summary, en: c.summary_en })),
-    h("p", { style: "margin:4px 0 0" }, t("home.turns", { n: c.turns })));
+    h("p", { style: "margin:4px 0 0" }, turnsText(c.turns, c.end_roll)));
 }
 
 /** An entry of "My games": the scenario, when it was started and with which band (as the

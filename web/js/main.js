@@ -7,6 +7,8 @@ import { showGame } from "./game.js";
 import { showRoster } from "./roster.js";
 import { showCampaign, showCampaigns } from "./campaign.js";
 import { showSheet } from "./sheet.js";
+import { showScenario } from "./scenario.js";
+import { showSetup } from "./setup.js";
 import { takeLinkToken } from "./api.js";
 import { notify } from "./notice.js";
 
@@ -16,6 +18,8 @@ const ROUTES = [
   [/^#\/roster$/, () => showRoster(null), "roster"],
   [/^#\/roster\/([\w-]+)$/, (m) => showRoster(m[1]), "roster"],
   [/^#\/sheet\/([\w-]+)$/, (m) => showSheet(m[1]), "roster"],
+  [/^#\/scenario\/([\w-]+)(?:\?(.*))?$/, (m) => showScenario(m[1], m[2]), "home"],
+  [/^#\/setup\/([\w-]+)(?:\?(.*))?$/, (m) => showSetup(m[1], m[2]), "home"],
   [/^#\/campaigns$/, () => showCampaigns(), "campaigns"],
   [/^#\/campaign\/([\w-]+)$/, (m) => showCampaign(m[1]), "campaigns"],
 ];
