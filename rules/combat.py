@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Literal
 
 from i18n import Message
-from rules.dice import Roll, Rolling, distribution, succeeds
+from rules.dice import Roll, Rolling, distribution, face_needed, succeeds
 
 __all__ = ["Mode", "Outcome", "AttackDie", "attack_die", "odds", "current_defence"]
 
@@ -20,6 +20,9 @@ Outcome = Literal["miss", "saved", "unsaved"]
 
 MIN_DEFENCE = 2  # D11: lowered defence never goes below 2+
 _TO_HIT = {"shoot": Message("engine.purpose.shot"), "melee": Message("engine.purpose.melee")}
+# with a modifier the roll names the face it needs and the modifier ("hits on 3+ (+1)")
+_TO_HIT_MOD = {"shoot": Message("engine.purpose.shot_mod"),
+               "melee": Message("engine.purpose.melee_mod")}
 
 
 def current_defence(printed: int, malus: int) -> int:
@@ -58,7 +61,9 @@ def _attack(die: AttackDie) -> Rolling[tuple[bool, Outcome]]:
     retries = 1 if die.retry_on_save else 0
     first_hit: bool | None = None
     while True:
-        hits = Message(_TO_HIT[die.mode].code, {"n": die.to_hit})
+        hits = Message(_TO_HIT[die.mode].code, {"n": die.to_hit}) if die.bonus == 0 else Message(
+            _TO_HIT_MOD[die.mode].code, {"n": face_needed(die.to_hit, die.bonus),
+                                         "mod": f"{die.bonus:+d}"})
         roll = yield Roll(f"{die.mode} attack vs {die.to_hit}+", die.attacker, hits)
         hit = succeeds(roll, die.to_hit, die.bonus)
         first_hit = hit if first_hit is None else first_hit

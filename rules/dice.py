@@ -24,6 +24,7 @@ __all__ = [
     "NeedDice",
     "DiceError",
     "succeeds",
+    "face_needed",
     "drive",
     "distribution",
 ]
@@ -65,6 +66,12 @@ def succeeds(value: int, target: int, modifier: int = 0) -> bool:
     if value == 6:
         return True
     return value + modifier >= target
+
+
+def face_needed(target: int, modifier: int = 0) -> int:
+    """The lowest face that succeeds against `target` with `modifier` (2 to 6: a natural 1
+    always fails and a 6 always succeeds): what a player looks for on the die."""
+    return next(face for face in range(2, 7) if succeeds(face, target, modifier))
 
 
 @dataclass

@@ -638,7 +638,8 @@ def check_shoot(game: Game, fig: Fig, act: Shoot) -> None:
                     "action.target")
 
 
-def _shots(game: Game, fig: Fig, weapon: str) -> int:
+def shot_dice(game: Game, fig: Fig, weapon: str) -> int:
+    """Dice one shot action rolls: the weapon's attacks per AP, at most the rounds left."""
     item = game.catalog.equipment[weapon]
     per_ap = item.attacks_per_ap
     if weapon == "cocktail_molotov" and fig.has("molotov"):
@@ -651,7 +652,7 @@ def _shots(game: Game, fig: Fig, weapon: str) -> int:
 
 def do_shoot(game: Game, fig: Fig, act: Shoot) -> None:
     target = game.figures[act.target]
-    shots = _shots(game, fig, act.weapon)
+    shots = shot_dice(game, fig, act.weapon)
     throws = game.catalog.equipment[act.weapon].kind == "throwing"
     code = (_THROWS if throws else _SHOOTS)[shots > 1]
     game.note(Message(code.code, {"who": words.who(game, fig), "target": words.who(game, target),
@@ -888,7 +889,7 @@ def do_door(game: Game, fig: Fig, act: Door) -> None:
     game.reload_terrain()
 
 
-def _resist_bonus(game: Game, target: Fig) -> int:
+def resist_bonus(game: Game, target: Fig) -> int:
     """+1 to resist a contamination with a casque (protection_effects "standard")."""
     return 1 if (target.items.get("casque")
                  and game.settings.protection_effects == "standard") else 0
@@ -897,7 +898,7 @@ def _resist_bonus(game: Game, target: Fig) -> int:
 def contamination_chance(game: Game, target: Fig) -> float:
     """The exact chance a contamination of the down `target` works (D36): a die against
     their D, then their die to resist on 4+ fails."""
-    d, bonus = defence_of(target, game.settings), _resist_bonus(game, target)
+    d, bonus = defence_of(target, game.settings), resist_bonus(game, target)
     bite = sum(succeeds(face, d) for face in range(1, 7)) / 6
     resist = sum(succeeds(face, 4, bonus) for face in range(1, 7)) / 6
     return bite * (1 - resist)
@@ -910,7 +911,7 @@ def do_contaminate(game: Game, zombie: Fig, target: Fig) -> None:
         game.note(Message("engine.contamination_fails", {"who": words.who(game, zombie),
                                                          "target": words.who(game, target)}))
         return
-    bonus = _resist_bonus(game, target)
+    bonus = resist_bonus(game, target)
     if succeeds(game.roll(Roll("resist contamination 4+", target.id, Message(
             "engine.purpose.resist", {"n": 4}))), 4, bonus):
         game.note(Message("engine.resists", {"who": words.who(game, target)}))

@@ -177,7 +177,8 @@ def test_target_priority_nearest_or_threatening() -> None:
     assert shots == {"z1", "z2"}  # z2 is 1.5 in from s2: it threatens a survivor
     notes = g(Shoot("s1", "z2", "pistolet"), [4, 2])
     assert notes == ["Ex-cop (M) shoots at Walker 2 with Pistol (1 attack)",
-                     "Ex-cop (M) rolls 4 (shot, hits on 2+)", "Walker 2 rolls 2 (save on 5+)",
+                     "Ex-cop (M) rolls 4 (shot, hits on 2+ counting the +1)",
+                     "Walker 2 rolls 2 (save on 5+)",
                      "Ex-cop (M) kills Walker 2"]
     assert game.figures["z2"].status == "removed" and game.pools["survivors"] == 7
     g.finish()
@@ -218,21 +219,23 @@ def test_track_ammunition_off_needs_no_rounds() -> None:
     g.finish()
 
 
-@pytest.mark.parametrize(("roll", "weapon", "skill", "hit"), [
-    (3, "pistolet", "combattant", True),   # 3 + 1 (pistolet) >= 4
-    (3, "arc", "combattant", False),       # no bonus
-    (3, "arc", "tireur_emerite", True),    # tireur émérite +1
-    (2, "pistolet", "tireur_emerite", True),
-    (1, "pistolet", "tireur_emerite", False),  # a natural 1 always fails
-    (6, "arc", "combattant", True),
+# the roll names the face it needs with the modifier counted, and the modifier
+@pytest.mark.parametrize(("roll", "weapon", "skill", "hit", "needs"), [
+    (3, "pistolet", "combattant", True, "3+ counting the +1"),   # 3 + 1 (pistolet) >= 4
+    (3, "arc", "combattant", False, "4+"),                       # no bonus
+    (3, "arc", "tireur_emerite", True, "3+ counting the +1"),    # tireur émérite +1
+    (2, "pistolet", "tireur_emerite", True, "2+ counting the +2"),
+    (1, "pistolet", "tireur_emerite", False, "2+ counting the +2"),  # a natural 1 fails
+    (6, "arc", "combattant", True, "4+"),
 ])
-def test_shooting_roll_bonuses(roll: int, weapon: str, skill: str, hit: bool) -> None:
+def test_shooting_roll_bonuses(roll: int, weapon: str, skill: str, hit: bool,
+                               needs: str) -> None:
     ammo = {"pistolet": "balles", "arc": "fleches"}[weapon]
     game = start([gunner(skill=skill, **{weapon: 1, ammo: 1}), zombie("z1", "ignoble", 5, 12)],
                  [6, 6, 6])
     g = Golden(game)
     notes = g(Shoot("s1", "z1", weapon), [roll, 4] if hit else [roll])
-    assert notes[1] == f"Ex-cop (M) rolls {roll} (shot, hits on 4+)"
+    assert notes[1] == f"Ex-cop (M) rolls {roll} (shot, hits on {needs})"
     assert game.figures["z1"].on_table is not hit
     g.finish()
 
@@ -288,7 +291,7 @@ def test_molotov_two_cocktails_per_ap_and_the_second_one_retargeted() -> None:
               "again at another target, or decline.$", code="refusal.now_throw_again")
     notes = g(Shoot("s1", "z2", "cocktail_molotov"), [5, 6])
     assert notes[:2] == ["Anarchist (M/F) throws Molotov cocktail again, at Walker 2",
-                         "Anarchist (M/F) rolls 5 (shot, hits on 2+)"]
+                         "Anarchist (M/F) rolls 5 (shot, hits on 2+ counting the +1)"]
     assert game.pools["survivors"] == 7 - 1 and game.to_act == "zombies"
     assert game.figures["s1"].items == {"cocktail_molotov": 1}
     assert game.figures["s1"].units == {"cocktail_molotov": 2}
@@ -569,7 +572,7 @@ def test_a_zombie_leaving_a_melee_suffers_the_free_attack_too() -> None:
     g(Move("s2", to=(9, 4)))
     notes = g(Move("z1", toward="s2"), [3, 5])  # 3 + 1 (barre de fer) hits the 4+; 5 < 6
     assert notes == ["Abomination 1 leaves the melee: Ex-cop (M) strikes first",
-                     "Ex-cop (M) rolls 3 (melee, hits on 4+)",
+                     "Ex-cop (M) rolls 3 (melee, hits on 3+ counting the +1)",
                      "Abomination 1 rolls 5 (save on 6+)", "Ex-cop (M) kills Abomination 1",
                      "Game over: the survivors win (no zombie is left on the table)"]
     assert at(game, "z1") == (5.0, round(UP, 2))  # removed where it stood

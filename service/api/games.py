@@ -22,6 +22,7 @@ from rules import legal
 from rules.actions import actor, parse_action
 from rules.game import ZOMBIES, Game, Note
 from rules.names import figure_names
+from rules.odds import action_odds
 from rules.settings import Settings
 from rules.warband import Roster, example_bands
 from scenarios.campaign_record import Campaign
@@ -239,7 +240,8 @@ def get_export(game_id: str) -> dict[str, Any]:
 @bp.get("/games/<id:game_id>/actions")
 @bp.input(FigureQuery, location="query", arg_name="query")
 @bp.output(LegalOut)
-@bp.doc(summary="The legal actions now (all, or ?figure=ID), each with a description and cost")
+@bp.doc(summary="The legal actions now (all, or ?figure=ID), each with a description, its "
+        "cost and, for an attack or a contamination, its dice and exact chances (`odds`)")
 def get_actions(game_id: str, query: FigureQuery) -> dict[str, Any]:
     def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
         if query.figure is not None and query.figure not in game.figures:
@@ -251,9 +253,13 @@ def get_actions(game_id: str, query: FigureQuery) -> dict[str, Any]:
             if query.figure is not None and actor(act) != query.figure:
                 continue
             words = action_message(game, act)
-            listed.append({"action": act.to_json(), "text": render(words, lang),
-                           "text_words": words.to_json(),
-                           "cost": legal.cost(game, act) if actor(act) else 0})
+            entry = {"action": act.to_json(), "text": render(words, lang),
+                     "text_words": words.to_json(),
+                     "cost": legal.cost(game, act) if actor(act) else 0}
+            chances = action_odds(game, act)  # an attack's dice, faces needed and chances
+            if chances is not None:
+                entry["odds"] = chances
+            listed.append(entry)
         return {"version": row.version, "deciding": game.current_side(), "actions": listed}
 
     out: dict[str, Any] = services().games.read(game_id, use)

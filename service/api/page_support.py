@@ -20,11 +20,13 @@ from i18n import Message
 from rules import legal, resolve
 from rules.actions import Carry, Move, actor, parse_action
 from rules.game import Game
+from rules.summary import game_summary
+from scenarios.play import ScenarioReferee
 from service.app import services
 from service.language import request_lang
 from service.schemas import Json, Strict, Words
 
-__all__ = ["bp", "preview"]
+__all__ = ["bp", "preview", "summary"]
 
 bp = APIBlueprint("page_support", __name__, tag="Games")
 
@@ -114,3 +116,45 @@ def post_preview(game_id: str, body: PreviewIn) -> dict[str, Any]:
 
     out: dict[str, Any] = services().games.read(game_id, use)
     return out
+
+
+class SummaryOut(Strict):
+    version: int
+    terminal: bool
+    turn: int
+    max_turns: int
+    figures: list[Json] = Field(description="each survivor and civilian: status, exit, "
+                                "wounds_taken, kills (zombies put down)")
+    zombies_down: int
+    ap_spent: dict[str, int] = Field(description="action points each side spent")
+    campaign_id: str | None
+    consequences: list[Json] = Field(description="a campaign game's card: the 1D6 "
+                                     "consequence table (low, high, words) the result is "
+                                     "rolled on when it is recorded")
+
+
+def summary(game: Game) -> dict[str, Any]:
+    """The game's summary and, for a card, its consequence table."""
+    out = game_summary(game)
+    out.pop("outcome")
+    referee = game.referee
+    table = referee.card.consequences if isinstance(referee, ScenarioReferee) else ()
+    out["consequences"] = [{"low": e.low, "high": e.high,
+                            "words": e.value.words(game.catalog).to_json()} for e in table]
+    return out
+
+
+@bp.get("/games/<id:game_id>/summary")
+@bp.output(SummaryOut)
+@bp.doc(summary="How the game went: each survivor's fate, wounds and zombies put down, the "
+        "AP each side spent, and a campaign game's consequence table (for the end screen)")
+def get_summary(game_id: str) -> dict[str, Any]:
+    def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
+        out = summary(game)
+        if row.campaign_id is None:
+            out["consequences"] = []
+        return {"version": row.version, "terminal": game.is_terminal,
+                "campaign_id": row.campaign_id, **out}
+
+    result: dict[str, Any] = services().games.read(game_id, use)
+    return result

@@ -11,6 +11,8 @@ import { lang, message, named, num, pick, said, t, translate } from "./i18n.js";
 import { Names } from "./names.js";
 import { el, points as svgPoints } from "./svg.js";
 import { notify } from "./notice.js";
+import { oddsLine } from "./odds.js";
+import { askDie } from "./diceask.js";
 import { CameraPanel } from "./camera.js";
 import { shareControl, tokenForm } from "./share.js";
 import { TableView, statusMarks } from "./table.js";
@@ -39,6 +41,7 @@ class GameView {
     this.proposal = null;
     this.chances = null; // {survivors, zombies, curve, turning_text} from the AI's evaluation
     this.level = localStorage.getItem(LEVEL_STORE) || "normal";
+    this.tableDice = localStorage.getItem(DICE_STORE) === "table"; // dice rolled at the table
     this.pendingMove = null; // a move previewed by a tap, waiting for "move here"
     this.previewSeq = 0;
     this.busy = false;
@@ -389,10 +392,17 @@ class GameView {
     const cost = this.data.costs ? this.data.costs[JSON.stringify(action)] : undefined;
     const said = { ap: !cost }; // the cost beside the text, not in it too
     const text = withActor ? describe(action, this.names, said) : actionPhrase(action, this.names, said);
+    const odds = this.oddsOf(action);
     return h("button", {
       type: "button", "data-action-type": action.type, disabled: this.busy,
       onclick: () => this.apply(action),
-    }, h("span", {}, text), cost ? h("span", { class: "cost" }, t("game.cost", { ap: cost })) : null);
+    }, h("span", { class: "what" }, h("span", {}, text), odds ? h("small", { class: "odds" }, odds) : null),
+    cost ? h("span", { class: "cost" }, t("game.cost", { ap: cost })) : null);
+  }
+
+  /** What an attack rolls and its chances, said on its button (null: it rolls nothing). */
+  oddsOf(action) {
+    return oddsLine(this.data.odds ? this.data.odds[JSON.stringify(action)] : null);
   }
 
   playSection() {
@@ -401,8 +411,15 @@ class GameView {
       id: "dice-input", inputmode: "numeric", placeholder: "3 5 1", value: this.diceText || "",
       "aria-label": t("game.dice_label"), oninput: (e) => { this.diceText = e.target.value; },
     });
+    const tableDice = h("input", { type: "checkbox", id: "table-dice", checked: this.tableDice, onchange: (e) => {
+      this.tableDice = e.target.checked;
+      localStorage.setItem(DICE_STORE, this.tableDice ? "table" : "service");
+      this.renderPanel();
+    } });
     return h("section", { id: "play" },
       h("h2", {}, t("game.play")),
+      h("label", { class: "row table-dice" }, tableDice, t("game.table_dice")),
+      this.tableDice ? h("p", { class: "muted" }, t("game.table_dice_hint")) : null,
       h("div", { class: "row dice-row" },
         h("label", { for: "dice-input" }, t("game.dice")), dice),
       h("p", { class: "muted" }, t("game.dice_hint")),
@@ -487,10 +504,11 @@ class GameView {
       h("h2", {}, t("ai.title")),
       this.readOnly ? null : this.levelSelect(),
       h("p", { class: "ai-action" }, describe(p.action, this.names)),
+      this.oddsOf(p.action) ? h("p", { class: "odds", id: "ai-odds" }, this.oddsOf(p.action)) : null,
       h("p", { class: "ai-why" }, p.messages && p.messages.length ? p.messages.map(message).join(t("word.separator")) : p.explanation),
       this.readOnly ? null : h("div", { class: "row" },
-        h("button", { type: "button", class: "primary", id: "ai-play", disabled: this.busy, onclick: () => this.apply(p.action, { roll: true }) }, t("ai.play_it")),
-        h("button", { type: "button", id: "ai-done", disabled: this.busy, onclick: () => this.apply(p.action) }, t("ai.moved_it"))),
+        h("button", { type: "button", class: "primary", id: "ai-play", disabled: this.busy, onclick: () => this.apply(p.action) }, t("ai.play_it")),
+        h("button", { type: "button", id: "ai-done", disabled: this.busy, onclick: () => this.apply(p.action, { table: true }) }, t("ai.moved_it"))),
       this.readOnly ? null : this.autoControls());
   }
 
@@ -627,7 +645,7 @@ class GameView {
       while (this.wanted) {
         const want = this.wanted;
         this.wanted = null;
-        const answer = await games.path(this.id, want.id, want.to);
+        const answer = await this.routeTo(want.id, want.to);
         if (this.closed) return;
         this.showPreview(want.id, want.to, answer, want.tapped);
       }
@@ -638,18 +656,30 @@ class GameView {
     }
   }
 
+  /** The route to `to` and its verdict. A spot beyond one move is clamped as the engine
+   * moves toward a point: the farthest legal spot along the route, with its real cost. */
+  async routeTo(id, to) {
+    const answer = await games.path(this.id, id, to);
+    if (!(answer.moves > 1) || answer.length === null) return answer;
+    const p = await games.preview(this.id, { type: "move", figure: id, toward: to });
+    if (!p.legal || !p.end || !(p.length > 0)) return answer;
+    return { legal: true, cost: p.cost, length: p.length, waypoints: p.waypoints, end: p.end, asked: answer.length };
+  }
+
   showPreview(id, to, answer, tapped) {
     const fig = this.table.figure(id);
     if (!fig) return;
-    const route = answer.waypoints && answer.waypoints.length ? answer.waypoints : [[fig.x, fig.y], to];
+    const end = answer.end || to; // a clamped move ends short of the spot asked
+    const route = answer.waypoints && answer.waypoints.length ? answer.waypoints : [[fig.x, fig.y], end];
     const length = answer.length !== undefined && answer.length !== null ? answer.length : null;
     let text = length !== null ? t("game.route", { n: num(length, 1), ap: answer.cost }) : "";
     if (!answer.legal) text = length !== null ? `${text} ✗` : "✗";
     this.table.setOverlay("path", pathNodes(fig, route, text, !answer.legal));
     // a tapped spot is played with "Go here", a dragged one by letting go
-    const ok = tapped ? "game.route_tapped" : "game.route_ok";
-    this.say(answer.legal ? t(ok, { n: num(length || 0, 1), ap: answer.cost }) : refusal(answer.reason), !answer.legal);
-    this.pendingMove = tapped ? { figure: id, to, legal: answer.legal } : this.pendingMove;
+    const ok = `game.${answer.asked ? "route_clamped" : "route"}_${tapped ? "tapped" : "ok"}`;
+    const params = { n: num(length || 0, 1), ap: answer.cost, asked: num(answer.asked || 0, 1) };
+    this.say(answer.legal ? t(ok, params) : refusal(answer.reason), !answer.legal);
+    this.pendingMove = tapped ? { figure: id, to: end, legal: answer.legal } : this.pendingMove;
     if (tapped) this.renderPanel();
   }
 
@@ -660,8 +690,15 @@ class GameView {
   }
 
   async dropAt(id, p) {
-    const to = [Math.round(p[0] * 100) / 100, Math.round(p[1] * 100) / 100];
+    let to = [Math.round(p[0] * 100) / 100, Math.round(p[1] * 100) / 100];
     this.wanted = null;
+    // dropped beyond one move: the figure goes as far as it can, as the preview showed
+    try {
+      const route = await this.routeTo(id, to);
+      if (route.end) to = route.end;
+    } catch (_) {
+      // the move itself says what is wrong
+    }
     const ok = await this.applyMove(id, to);
     if (!ok) {
       const node = this.table.figureNode(id);
@@ -685,18 +722,38 @@ class GameView {
     return dice;
   }
 
-  async apply(action, { roll = false } = {}) {
+  /** Play `action`. Dice come from the service, unless the player rolls at the table: the
+   * faces typed in advance are used first, and with "I roll the dice at the table" on, each
+   * further die is asked for by name (`askDie`) until the action can be played whole;
+   * `table`: this action was done on the table ("I did it on the table"), its dice too. */
+  async apply(action, { table = false } = {}) {
     if (this.busy) return false;
     let dice = null;
     try {
-      dice = roll ? null : this.typedDice();
+      dice = this.typedDice();
     } catch (error) {
       notify(error.message, "error");
       return false;
     }
+    if (dice === null && (this.tableDice || table)) dice = [];
     this.busy = true;
     try {
-      const data = await games.act(this.id, this.data.version, action, dice, this.token);
+      let data = null;
+      while (data === null) {
+        try {
+          data = await games.act(this.id, this.data.version, action, dice, this.token);
+        } catch (error) {
+          if (error.code !== "need_dice" || dice === null) throw error;
+          const face = await askDie(error.words, describe(action, this.names), dice);
+          if (face === null) {
+            this.busy = false;
+            this.say(t("dice.cancelled"));
+            this.renderPanel();
+            return false;
+          }
+          dice = [...dice, face];
+        }
+      }
       this.diceText = "";
       this.busy = false;
       this.setData(data);
@@ -788,7 +845,7 @@ class GameView {
     clearTimeout(this.autoTimer);
     this.autoTimer = setTimeout(async () => {
       if (!this.autoPace || this.closed || this.busy || !this.proposal || this.data.version !== version) return;
-      await this.apply(this.proposal.action, { roll: true });
+      await this.apply(this.proposal.action);
       const s = this.state;
       const deciding = s.pending && s.pending.length ? s.pending[0].side : s.to_act;
       if (s.outcome || deciding !== "zombies") this.stopAuto(true);
@@ -814,6 +871,7 @@ class GameView {
 const PACES = [["slow", 3000], ["normal", 1500], ["fast", 500]];
 
 const LEVEL_STORE = "survive-us.ai-level";
+const DICE_STORE = "survive-us.dice";
 
 export function sideName(side) {
   return t(`side.${side}`, {}, t("names.unknown"));

@@ -12,19 +12,24 @@ export function tokenOf(id, data) {
   return tokenFor(`game:${id}`) || (data && data.campaign_id ? tokenFor(`campaign:${data.campaign_id}`) : null);
 }
 
-/** {id, version, state, names, legal: [action], costs: {json: ap}, log: [entry], start (the
- *  state the log starts from), ...}. */
+/** {id, version, state, names, legal: [action], costs: {json: ap}, odds: {json: an attack's
+ *  dice and chances}, log: [entry], start (the state the log starts from), ...}. */
 export async function load(id) {
   const [game, actions, exported] = await Promise.all([
     get(g(id)), get(`${g(id)}/actions`), get(`${g(id)}/export`),
   ]);
   if (actions.version !== game.version || exported.version !== game.version) return load(id);
   const costs = {};
-  for (const a of actions.actions) costs[JSON.stringify(a.action)] = a.cost;
+  const odds = {};
+  for (const a of actions.actions) {
+    costs[JSON.stringify(a.action)] = a.cost;
+    if (a.odds) odds[JSON.stringify(a.action)] = a.odds;
+  }
   return {
     ...game,
     legal: actions.actions.map((a) => a.action),
     costs,
+    odds,
     log: exported.export.log,
     start: exported.export.start,
     can_undo: exported.export.log.length > 1,
