@@ -14,7 +14,6 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-
 from test_web import CHROMIUM, api, new_page
 
 if not CHROMIUM.exists():
