@@ -112,13 +112,13 @@ def _terrain(game: Game, width: float, depth: float) -> list[dict[str, Any]]:
     pieces = [p for p in game.scene_json.get("terrain", []) if p.get("role") not in
               ("zone", "marker")]
     out: list[dict[str, Any]] = []
-    tiles: dict[str, Name] = {}
-    for piece in pieces:
+    tiles: dict[str, Name | None] = {str(p["tile"]): None for p in pieces if p.get("tile")}
+    for piece in pieces:  # a tile with a road or a square is named by it
         if piece.get("surface"):
             points = piece["polygon"]
             cx = sum(p[0] for p in points) / len(points)
             cy = sum(p[1] for p in points) / len(points)
-            tiles.setdefault(f"{int(cx // TILE_INCHES)},{int(cy // TILE_INCHES)}", _name(piece))
+            tiles[f"{int(cx // TILE_INCHES)},{int(cy // TILE_INCHES)}"] = _name(piece)
     for piece in pieces:
         if piece.get("surface"):
             continue

@@ -167,7 +167,11 @@ def _started(game_id: str) -> tuple[str | None, int, Game, dict[str, str] | None
 
     with services().db.read() as conn:
         row = gamelog.get_game(conn, game_id)
-    return row.scenario, row.seed, rebuild(row.start, []), band_names(row.setup)
+    names = band_names(row.setup)
+    setup = row.setup if isinstance(row.setup, dict) else {}
+    if names is None and setup.get("kind") == "scenario" and setup.get("roster_id") is None:
+        names = dict(example_bands()[setup.get("band") or DEFAULT_BAND].names)  # the card's
+    return row.scenario, row.seed, rebuild(row.start, []), names
 
 
 def _setup(scenario_id: str, query: SetupQuery) -> tuple[Card, Game, dict[str, Any]]:

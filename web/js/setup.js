@@ -37,7 +37,7 @@ function placeTable(rows, withZone) {
       h("th", {}, t("setup.col.where")), withZone ? h("th", {}, t("setup.col.zone")) : null)),
     h("tbody", {}, rows.map((r) => h("tr", { "data-place": r.id },
       h("td", { class: "num" }, r.number === null || r.number === undefined ? "" : String(r.number)),
-      h("td", {}, r.label), h("td", { class: "where" }, where(r.at)),
+      h("td", { class: "name" }, r.label), h("td", { class: "where" }, where(r.at)),
       withZone ? h("td", {}, r.zone ? pick(r.zone) : "") : null))));
 }
 
@@ -57,7 +57,8 @@ function terrainBlock(group) {
     h("tbody", {}, rows));
   if (!group.tile) return h("div", { class: "terrain-group" }, table);
   return h("div", { class: "terrain-group" },
-    h("h3", {}, t("setup.tile", { column: group.tile.column, row: group.tile.row, name: pick(group.name) })),
+    h("h3", {}, group.name ? t("setup.tile", { column: group.tile.column, row: group.tile.row, name: pick(group.name) })
+      : t("setup.tile_plain", { column: group.tile.column, row: group.tile.row })),
     h("p", { class: "muted zone-line" }, stretch(group.extent)), group.pieces.length ? table : null);
 }
 
