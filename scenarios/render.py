@@ -167,6 +167,7 @@ def svg_map(scene: dict[str, Any], *, title: str, zones: Sequence[dict[str, Any]
 
 
 EDGE_MARGIN = 1.3  # room outside the table for the edges' names
+PAGE_SIDE_COLOURS = {**SIDE_COLOURS, "civilians": "#c98a00"}  # as the game screen draws them
 HALO = ' stroke="#fff" stroke-width="0.14" stroke-opacity="0.85" paint-order="stroke"'
 
 
@@ -207,7 +208,7 @@ def setup_map(scene: dict[str, Any], *, width: float, depth: float, title: str,
         canvas.text(x, y - 0.18, marker["label"], 0.5, "#fff")
     for figure in figures:
         r = float(figure.get("base_mm", 25)) / 25.4 / 2
-        canvas.circle(figure["x"], figure["y"], r, f'fill="{SIDE_COLOURS[figure["side"]]}" '
+        canvas.circle(figure["x"], figure["y"], r, f'fill="{PAGE_SIDE_COLOURS[figure["side"]]}" '
                       'stroke="#111" stroke-width="0.05"', figure["title"])
         canvas.text(figure["x"], figure["y"] - 0.18, figure["label"], 0.5, "#fff")
     placed: list[tuple[float, float, float]] = []

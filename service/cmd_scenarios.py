@@ -1,8 +1,8 @@
 """`survive-us scenarios list` and `survive-us scenario show|setup|play ID`: the scenario cards.
 
 `scenarios list --json` prints `[{"id", "name", "name_en", "kind", "number", "draw_roll",
-"summary", "layout", "turns"}]` in draw order. `scenario show ID --json` prints the whole
-card. `scenario setup ID --seed S [--band FILE|NAME] [--table T] [--json]` prints a seeded
+"summary", "layout", "turns", "end_roll"}]` in draw order. `scenario show ID --json` prints the
+whole card. `scenario setup ID --seed S [--band FILE|NAME] [--table T] [--json]` prints a seeded
 set-up ready to play (see `scenarios.setup`): scene, rolls, zombies bought and placed,
 objectives; `--module ID[:key=value,...]` (repeatable) adds an optional rule module
 (scenarios/modules.py), `--unbalanced` allows module points that differ between the sides.
@@ -108,9 +108,12 @@ def kind_word(kind: str) -> Message:
 
 
 def listing() -> list[dict[str, Any]]:
+    """The cards in draw order; `end_roll` for a card a die ends (the night: 5 to 8 turns)."""
     return [{"id": c.id, "name": c.name.fr, "name_en": c.name.en, "kind": c.kind,
              "number": c.number, "draw_roll": list(c.draw_roll), "summary": c.summary.fr,
-             "summary_en": c.summary.en, "layout": c.layout.table, "turns": c.turns.limit}
+             "summary_en": c.summary.en, "layout": c.layout.table, "turns": c.turns.limit,
+             "end_roll": None if c.turns.end_roll is None else {
+                 "from_turn": c.turns.end_roll.from_turn, "ends_on": c.turns.end_roll.ends_on}}
             for c in load_cards().values()]
 
 

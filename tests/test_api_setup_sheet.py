@@ -138,8 +138,8 @@ def test_the_cards_say_how_long_they_last(client: FlaskClient) -> None:
     listed = {c["id"]: c for c in client.get("/api/v1/scenarios").json}
     assert listed["nuit"]["end_roll"] == {"from_turn": 5, "ends_on": 4}
     assert all(c["end_roll"] is None for k, c in listed.items() if k != "nuit")
-    card = client.get("/api/v1/scenarios/helico").json
-    assert [w["code"] for w in card["rules_words"]] == ["scenario.rule.helicopter"]
+    words = client.get("/api/v1/scenarios/helico/setup").json["rules_words"]
+    assert [w["code"] for w in words] == ["scenario.rule.helicopter"]
 
 
 def test_errors(client: FlaskClient) -> None:

@@ -93,15 +93,7 @@ def post_odds(body: OddsIn) -> dict[str, Any]:
 @bp.doc(summary="The scenario cards in draw order (`scenarios list`), each with its random "
         "end (`end_roll`) when its number of turns is not known in advance")
 def get_scenarios() -> list[dict[str, Any]]:
-    from scenarios.cards import load_cards
-
-    cards = load_cards()
-    return [{**row, "end_roll": _end_roll(cards[row["id"]])} for row in listing()]
-
-
-def _end_roll(card: Card) -> dict[str, int] | None:
-    end = card.turns.end_roll
-    return None if end is None else {"from_turn": end.from_turn, "ends_on": end.ends_on}
+    return listing()
 
 
 def _card(scenario_id: str) -> Card:
@@ -113,12 +105,9 @@ def _card(scenario_id: str) -> Card:
 
 
 @bp.get("/scenarios/<id:scenario_id>")
-@bp.doc(summary="One whole scenario card (`scenario show`), with its special rules in words "
-        "(`rules_words`)")
+@bp.doc(summary="One whole scenario card (`scenario show`)")
 def get_scenario(scenario_id: str) -> dict[str, Any]:
-    card = _card(scenario_id)
-    return {**card.to_json(), "rules_words": [r.words(card, load_catalog()).to_json()
-                                              for r in card.special_rules]}
+    return _card(scenario_id).to_json()
 
 
 class SetupQuery(Query):

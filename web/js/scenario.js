@@ -26,9 +26,11 @@ export function mapUrl(id, seed, extra = "") {
 }
 
 export async function showScenario(id, query) {
-  const card = await get(`/scenarios/${encodeURIComponent(id)}`);
-  const name = pick(card.name);
   let seed = seedOf(query);
+  // the card, and its set-up for the seed asked (the special rules in words; the map's game)
+  const [card, setup] = await Promise.all([get(`/scenarios/${encodeURIComponent(id)}`),
+    get(`/scenarios/${encodeURIComponent(id)}/setup?seed=${seed}`)]);
+  const name = pick(card.name);
   const img = h("img", { class: "scenario-map", id: "scenario-map", alt: "", src: "" });
   const printLink = h("a", { class: "button", id: "print-setup", href: "#" }, t("scenario.print"));
   const seedField = h("input", { id: "scenario-seed", type: "number", min: 0, value: seed, "aria-label": t("home.seed") });
@@ -47,10 +49,10 @@ export async function showScenario(id, query) {
   });
   const side = (key) => h("div", { class: "objective", "data-objective": key },
     h("h3", {}, t(`side.${key}`)), h("p", {}, pick(card.objectives[key].text)));
-  const rules = card.rules_words || [];
+  const rules = setup.rules_words;
   const town = card.layout && card.layout.table === "town";
   const page = h("div", { class: "page scenario-page", id: "scenario", "data-scenario": id },
-    h("p", { class: "no-print" }, h("a", { href: "#/" }, t("scenario.back"))),
+    h("p", { class: "no-print" }, h("a", { class: "button", href: "#/", id: "scenario-back" }, t("scenario.back"))),
     h("h1", {}, name),
     h("p", { class: "muted", id: "scenario-kind" },
       t(`scenario.kind.${card.kind}`, { n: card.number }), " · ",
