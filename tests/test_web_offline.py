@@ -227,12 +227,18 @@ class Server:
         self.base = f"http://127.0.0.1:{port}/"
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> None:
+    def launch(self) -> None:
         command = ROOT / ".venv" / "bin" / "survive-us"
         program = [str(command)] if command.exists() else [sys.executable, "-m", "service"]
         self.process = subprocess.Popen(
             [*program, "serve", "--port", str(self.port), "--db", str(self.db)],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def start(self) -> None:
+        """Launch it (unless it is on its way) and wait until it answers."""
+        if self.process is None:
+            self.launch()
+        assert self.process is not None
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             assert self.process.poll() is None, "the server stopped at start"
@@ -251,14 +257,25 @@ class Server:
         self.process = None
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+@pytest.fixture(scope="module", autouse=True)
+def booting(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server | None]:
+    """The server, launched before the module's first test (it takes seconds to start: the
+    tests without a browser run meanwhile)."""
     if not CHROMIUM.exists() and not os.environ.get("CI"):
-        pytest.skip("chromium is not installed (make test installs it)")
+        yield None
+        return
     running = Server(free_port(), tmp_path_factory.mktemp("offline") / "db.sqlite3")
-    running.start()
+    running.launch()
     yield running
     running.kill()
+
+
+@pytest.fixture(scope="module")
+def server(booting: Server | None) -> Server:
+    if booting is None:
+        pytest.skip("chromium is not installed (make test installs it)")
+    booting.start()
+    return booting
 
 
 # A wake lock the test can watch (headless chromium refuses the real one).
@@ -327,6 +344,9 @@ def test_the_page_survives_the_server_going_and_coming_back(browser: Any,
     expect(page.locator("#log li")).to_have_count(1)
 
     # the server dies: the banner comes within a few seconds, and counts down
+    changes: list[str] = []  # the changes the page sends
+    page.on("request", lambda r: changes.append(r.url) if r.method != "GET" and "/actions"
+            in r.url else None)
     server.kill()
     banner = page.locator("#connection")
     expect(banner).to_be_visible(timeout=6000)
@@ -361,6 +381,7 @@ def test_the_page_survives_the_server_going_and_coming_back(browser: Any,
 
     # the server is back on the same port and database: the banner says so and goes, and
     # the page shows the game at the server's version (the move played meanwhile)
+    sent = len(changes)
     server.start()
     expect(banner).to_contain_text("Connection back", timeout=10000)
     expect(page.locator("#log li")).to_have_count(2)
@@ -368,6 +389,7 @@ def test_the_page_survives_the_server_going_and_coming_back(browser: Any,
     at = [float(v) for v in re.findall(r"-?\d+(?:\.\d+)?", drawn)]
     assert at == pytest.approx([x, y], abs=0.02), drawn
     assert state_of(page, game_id)["version"] == 1
+    assert len(changes) == sent, "the page sent a change again once the server was back"
     no_failed_fetch(page)
     expect(banner).to_be_hidden()
     # nothing of the API was kept by the worker

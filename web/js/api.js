@@ -56,8 +56,12 @@ export function gameNotes() {
   }
 }
 
-/** POSTs that only ask (nothing is stored): like a GET, they wait for the server. */
+/** POSTs that only ask (nothing is stored). The AI's suggestion waits for the server like a
+ * GET (the page has no other moment to ask for it); the others belong to a gesture (a drag's
+ * route, a preview, a roster's check) and fail at once: a drop that waited for its route
+ * would send its move once the server is back, a change made silently after the outage. */
 const QUESTION = /^(?:\/games\/[^/]+\/(?:path|preview|ai\/suggest)|\/rosters\/validate|\/odds|\/arbitrate|\/draws)$/;
+const WAITS = /^\/games\/[^/]+\/ai\/suggest$/;
 
 /** The answer to one try of a request, or null when the server did not answer (the network
  * refused it, or a proxy said the server behind it is down). */
@@ -83,19 +87,28 @@ export function notApplied() {
   return new ApiError(0, { error: { code: "connection_lost", words: { code: "connection.not_applied", params: {} } } });
 }
 
+/** The error of a question asked while the server does not answer (status 0). */
+function noAnswer() {
+  lost();
+  return new ApiError(0, { error: { code: "connection_lost", words: { code: "connection.lost_short", params: {} } } });
+}
+
 /** A JSON request; `token` goes in the Authorization header. Errors raise ApiError.
- * Without the server (connection.js): a question (GET, or a POST that only asks) waits for
- * it and is asked again; a change (POST, PUT, DELETE) is neither kept nor sent again: it
- * fails at once, saying it was not applied, and the page reloads from the server once back. */
+ * Without the server (connection.js): a GET (and the AI's suggestion) waits for it and is
+ * asked again, so a view loads once the server is back; another question fails at once,
+ * saying the server does not answer; a change (POST, PUT, DELETE) is neither kept nor sent
+ * again: it fails at once, saying it was not applied, and the page reloads from the server
+ * once back. */
 export async function request(method, path, body = undefined, token = null) {
   const headers = { Accept: "application/json", "Accept-Language": lang() };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
-  const question = method === "GET" || (method === "POST" && QUESTION.test(path.split("?")[0]));
+  const route = path.split("?")[0];
+  const waits = method === "GET" || (method === "POST" && WAITS.test(route));
   let response = await attempt(method, path, headers, body);
   while (response === null) {
+    if (!waits) throw method === "POST" && QUESTION.test(route) ? noAnswer() : notApplied();
     lost();
-    if (!question) throw notApplied();
     await whenBack();
     response = await attempt(method, path, headers, body);
   }
