@@ -335,6 +335,13 @@ def test_the_page_survives_the_server_going_and_coming_back(browser: Any,
     page.wait_for_function(KEEPS, arg=["/", "/js/game.js", "/js/gameapi.js", "/i18n/en.json",
                                        "/css/connection.css", "/icons/icon-192.png"],
                            timeout=15000)
+    # chromium's own reading of the manifest, and what it says of installing the page (a
+    # test browser's context is incognito: the one thing it may object)
+    cdp = page.context.new_cdp_session(page)
+    manifest = cdp.send("Page.getAppManifest")
+    assert manifest["errors"] == [] and json.loads(manifest["data"])["name"] == "Survive Us"
+    installability = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert {e["errorId"] for e in installability} <= {"in-incognito"}, installability
     assert page.evaluate("window.__wake.held"), "the screen is kept awake on a game"
     token = json.loads(page.evaluate("localStorage.getItem('survive-us.tokens')"))[
         f"game:{game_id}"]
