@@ -188,8 +188,11 @@ function draw() {
   retry.disabled = Boolean(probing);
 }
 
-// the browser knows when its own network goes or comes back
-window.addEventListener("offline", () => lost());
+// the browser knows when its own network goes or comes back: ask the server then (it may
+// be on this machine, reachable without any network)
+window.addEventListener("offline", () => {
+  if (!down) check();
+});
 window.addEventListener("online", () => {
   if (down) check();
 });
