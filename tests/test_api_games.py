@@ -93,7 +93,11 @@ def test_unknown_game_is_404(client: Any) -> None:
 def test_legal_actions_all_and_per_figure(client: Any, game: dict[str, Any]) -> None:
     every = client.get(f"/api/v1/games/{game['id']}/actions").json
     assert every["version"] == 0 and every["deciding"] == "survivors"
-    assert all(set(a) == {"action", "text", "text_words", "cost"} for a in every["actions"])
+    # an attack also says its dice and chances (`odds`)
+    assert all(set(a) - {"odds"} == {"action", "text", "text_words", "cost"}
+               for a in every["actions"])
+    assert all(("odds" in a) == (a["action"]["type"] in ("melee", "shoot", "contaminate"))
+               for a in every["actions"])
     assert all(render(a["text_words"], "en") == a["text"] for a in every["actions"])
     types = {a["action"]["type"] for a in every["actions"]}
     # L74 (R1): the survivors hold AP and can act, so they may not give up; a figure may

@@ -10,6 +10,7 @@ and CI is not set (on CI they must run).
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from typing import Any
@@ -301,9 +302,12 @@ def test_refused_drop_says_why(browser: Browser, base_url: str) -> None:
     game_id = start_game(page, base_url, seed=2)
     game = state_of(page, game_id)
     m1 = next(f for f in game["state"]["figures"] if f["id"] == "m1")
+    friend = min((f for f in game["state"]["figures"]
+                  if f["side"] == "survivors" and f["id"] != "m1"),
+                 key=lambda f: math.dist((f["x"], f["y"]), (m1["x"], m1["y"])))
     page.click("[data-select='m1']")
     sx, sy = table_point(page, m1["x"], m1["y"])
-    tx, ty = table_point(page, m1["x"], m1["y"] + 9.0)  # beyond its 5 in move
+    tx, ty = table_point(page, friend["x"], friend["y"])  # onto a friend's base
     page.mouse.move(sx, sy)
     page.mouse.down()
     page.mouse.move(tx, ty, steps=6)
@@ -312,6 +316,31 @@ def test_refused_drop_says_why(browser: Browser, base_url: str) -> None:
     expect(page.locator("#readout")).to_have_text(re.compile(r"^Refused\. \w.{20,}"))  # why
     expect(page.locator("#notice.error")).to_be_visible()
     assert state_of(page, game_id)["version"] == 0
+    page.context.close()
+
+
+def test_a_drag_beyond_m_stops_at_the_farthest_legal_spot(browser: Browser,
+                                                          base_url: str) -> None:
+    page = new_page(browser)
+    game_id = start_game(page, base_url, seed=2)
+    game = state_of(page, game_id)
+    m1 = next(f for f in game["state"]["figures"] if f["id"] == "m1")
+    page.click("[data-select='m1']")
+    sx, sy = table_point(page, m1["x"], m1["y"])
+    tx, ty = table_point(page, m1["x"], m1["y"] + 9.0)  # beyond its 5 in move
+    page.mouse.move(sx, sy)
+    page.mouse.down()
+    page.mouse.move(tx, ty, steps=6)
+    # the route drawn stops at one move, costs 1 AP, and says the spot asked was too far
+    expect(page.locator("#readout")).to_contain_text("Too far for one move (9.0 in)")
+    expect(page.locator("#readout")).to_contain_text("1 AP")
+    expect(page.locator(".overlay-path polyline.refused")).to_have_count(0)
+    page.mouse.up()
+    page.wait_for_function("document.querySelector('#log').children.length === 2")
+    after = state_of(page, game_id)
+    moved = next(f for f in after["state"]["figures"] if f["id"] == "m1")
+    walked = math.dist((moved["x"], moved["y"]), (m1["x"], m1["y"]))
+    assert after["version"] == 1 and 4.0 < walked <= m1["move"] + 1e-6
     page.context.close()
 
 

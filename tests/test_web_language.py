@@ -348,7 +348,11 @@ def walk_game(page: Page, base_url: str, walk: Walk) -> dict[str, Any]:
     page.wait_for_selector("#move-here")
     walk.look(page, "game-route")
 
-    drag(page, table_point(page, m1["x"], m1["y"]), table_point(page, m1["x"], m1["y"] + 9.0))
+    # dropped on a friend's base: refused (a drag beyond M is not: it stops short)
+    friend = min((f for f in game["state"]["figures"]
+                  if f["side"] == "survivors" and f["id"] != "m1"),
+                 key=lambda f: math.dist((f["x"], f["y"]), (m1["x"], m1["y"])))
+    drag(page, table_point(page, m1["x"], m1["y"]), table_point(page, friend["x"], friend["y"]))
     page.wait_for_selector(".overlay-path polyline.refused", state="attached")
     page.mouse.up()
     page.wait_for_selector("#notice.error:not([hidden])")

@@ -5,7 +5,7 @@
 // stands where the AI asked (within 0.25 in) or where to put it. The table is in inches.
 // Accepting what the camera saw is a legal action (a Move to the seen point), never an edit.
 
-import { ApiError } from "./api.js";
+import { ApiError, notApplied } from "./api.js";
 import { describe } from "./actions.js";
 import { h } from "./dom.js";
 import { lang, num, said, t } from "./i18n.js";
@@ -20,9 +20,16 @@ const MODE_KEY = "survive-us.camera-mode";
 export async function sendFrame(id, file, mode, token) {
   const headers = { Accept: "application/json", "Accept-Language": lang(), "Content-Type": file.type || "image/jpeg" };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(`${BASE}/games/${encodeURIComponent(id)}/frames?mode=${mode}`, {
-    method: "POST", headers, body: file,
-  });
+  let response;
+  try {
+    response = await fetch(`${BASE}/games/${encodeURIComponent(id)}/frames?mode=${mode}`, {
+      method: "POST", headers, body: file,
+    });
+  } catch (error) {
+    // the server does not answer: said as the page says it for every change, never "Failed to fetch"
+    if (error instanceof TypeError) throw notApplied();
+    throw error;
+  }
   const data = await response.json().catch(() => null);
   if (!response.ok) throw new ApiError(response.status, data);
   return data;

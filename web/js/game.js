@@ -135,7 +135,11 @@ class GameView {
   async refresh() {
     if (this.closed) return;
     try {
-      this.setData(await games.load(this.id));
+      const data = await games.load(this.id);
+      const same = this.data && data.version === this.data.version;
+      this.setData(data);
+      // the same version (the connection came back): a proposal lost on the way is asked again
+      if (same && !this.proposal) this.maybePropose();
     } catch (error) {
       notify(error.message, "error");
     }
@@ -160,9 +164,35 @@ class GameView {
     if (this.selected && !this.state.figures.some((f) => f.id === this.selected)) this.selected = null;
     this.table.setState(this.state);
     this.redraw();
+    if (versionChanged && this.passIfNoChoice()) return;
     if (versionChanged) {
       this.maybePropose();
       this.loadChances();
+      if (data.state.outcome) this.loadSummary();
+    }
+  }
+
+  /** A survivors' window that offers nothing but letting it pass is let pass at once, and
+   * said (there is nothing to decide); the zombies' windows are the AI's. */
+  passIfNoChoice() {
+    const s = this.state;
+    const w = s.pending && s.pending[0];
+    if (!w || this.readOnly || s.outcome || w.side === "zombies" && s.mode === "solo") return false;
+    const only = this.data.legal.length === 1 && this.data.legal[0].type === "decline" ? this.data.legal[0] : null;
+    if (!only || this.busy) return false;
+    this.apply(only).then((ok) => { if (ok) notify(t("game.passed_alone", { what: t(`window.${w.kind}`, this.windowParams(w), t("window.other")) })); });
+    return true;
+  }
+
+  /** The end of the game in figures (who got out, wounds, kills, AP spent), once over. */
+  async loadSummary() {
+    try {
+      const summary = await games.summary(this.id);
+      if (this.closed || !this.data || summary.version !== this.data.version) return;
+      this.summary = summary;
+      this.renderPanel();
+    } catch (error) {
+      notify(error.message, "error");
     }
   }
 
@@ -277,6 +307,7 @@ class GameView {
   renderPanel() {
     const s = this.state;
     const sections = [this.statusSection()];
+    if (s.outcome && this.fresh(this.summary)) sections.push(this.summarySection());
     if (this.proposal) sections.push(this.aiSection()); // first, and held in view (CSS)
     if (this.data.objectives) sections.push(this.objectiveSection());
     if (this.chances && this.chances.version === this.data.version) sections.push(this.chancesSection());
@@ -314,7 +345,37 @@ class GameView {
         h("span", { id: "turn" }, t("game.turn", { turn: s.turn, max: s.max_turns })),
         s.outcome ? h("span", { id: "game-over" }, t("game.over"))
           : h("span", { id: "to-act" }, t("game.to_act", { side: sideName(deciding) }))),
-      pools, outcome, campaign, this.token ? shareControl("game", this.id, this.token) : null);
+      pools, outcome, campaign,
+      h("div", { class: "row" },
+        this.data.scenario ? h("a", { class: "button", id: "setup-link", href: `#/setup/${this.data.scenario}?game=${this.id}` }, t("scenario.print")) : null),
+      this.token ? shareControl("game", this.id, this.token) : null);
+  }
+
+  /** How the game went: each survivor's and civilian's fate, wounds taken and zombies put
+   * down, the AP each side spent and, in a campaign, what recording the result brings. */
+  summarySection() {
+    const m = this.summary;
+    const fate = (f) => {
+      if (f.status === "evacuated") {
+        return f.exit && this.names.exits.has(f.exit) ? t("summary.fate.evacuated", { exit: this.names.place(f.exit) })
+          : t("summary.fate.evacuated_any");
+      }
+      return t(`summary.fate.${f.status}`, {}, t(`status.${f.status}`));
+    };
+    const pools = Object.entries(m.ap_spent).map(([side, n]) => t("summary.ap_side", { side: sideName(side), n }));
+    const face = (c) => t(c.low === c.high ? "summary.face_one" : "summary.face", { low: c.low, high: c.high, what: message(c.words) });
+    return h("section", { id: "game-summary", "aria-label": t("summary.title") },
+      h("h3", {}, t("summary.title")),
+      h("p", { class: "muted" }, t("summary.turns", { turn: m.turn, max: m.max_turns })),
+      h("table", { class: "grid summary" },
+        h("thead", {}, h("tr", {}, ["who", "fate", "wounds", "kills"].map((k) => h("th", {}, t(`summary.${k}`))))),
+        h("tbody", {}, m.figures.map((f) => h("tr", { "data-summary": f.id, class: f.status },
+          h("td", {}, this.names.figure(f.id)), h("td", {}, fate(f)),
+          h("td", {}, String(f.wounds_taken)), h("td", {}, String(f.kills)))))),
+      h("p", { id: "summary-zombies" }, t("summary.zombies_down", { n: m.zombies_down })),
+      pools.length ? h("p", { id: "summary-ap" }, t("summary.ap", { pools: pools.join(" · ") })) : null,
+      m.consequences.length ? [h("p", {}, t("summary.campaign")),
+        h("ul", { id: "summary-consequences" }, m.consequences.map((c) => h("li", {}, face(c))))] : null);
   }
 
   tokenSection() {
@@ -327,12 +388,16 @@ class GameView {
     const buttons = this.readOnly ? [] : this.data.legal.map((a) => this.actionButton(a, true));
     return h("section", { class: "window-box", id: "window" },
       h("h2", {}, t("game.window", { side: sideName(w.side) })),
-      h("p", {}, t(`window.${w.kind}`, {
-        figure: w.figure ? this.names.figure(w.figure) : "",
-        target: w.target ? this.names.figure(w.target) : "",
-        skill: this.names.thing(w.kind), // the skill windows are named after their skill
-      }, t("window.other"))),
+      h("p", {}, t(`window.${w.kind}`, this.windowParams(w), t("window.other"))),
       h("div", { class: "actions" }, buttons));
+  }
+
+  windowParams(w) {
+    return {
+      figure: w.figure ? this.names.figure(w.figure) : "",
+      target: w.target ? this.names.figure(w.target) : "",
+      skill: this.names.thing(w.kind), // the skill windows are named after their skill
+    };
   }
 
   figureSection() {

@@ -70,6 +70,11 @@ export function chances(id, lang = "en", curve = false) {
   return get(`${g(id)}/chances?lang=${encodeURIComponent(lang)}&curve=${curve}`);
 }
 
+/** How the game went (GET .../summary): each human's fate, wounds and kills, AP spent. */
+export function summary(id) {
+  return get(`${g(id)}/summary`);
+}
+
 /** A dragged figure's route to a point: {legal, reason, cost, length, waypoints}. */
 export async function path(id, figure, to) {
   const p = await post(`${g(id)}/path`, { figure, to });

@@ -7,6 +7,7 @@ import { named, t } from "./i18n.js";
 import { numberOf } from "./names.js";
 
 const TAP_SLOP = 6; // pixels a pointer may wander and still be a tap
+const TOUCH_PX = 44; // the smallest target a finger can hit (WCAG 2.5.5): a base near a tap counts
 
 /** What is written on a figure's base: its number, as a player paints it (names.js); the
  * figure's name is in its tooltip and the panel. */
@@ -228,6 +229,23 @@ export class TableView {
     return this.layers.figures.querySelector(`[data-figure-id="${CSS.escape(id)}"]`);
   }
 
+  /** The figure a finger meant: the nearest whose base, grown to TOUCH_PX across on the
+   * screen, holds the point (small bases at the default zoom of a tablet are about 20 px). */
+  figureNear(px, py) {
+    const ctm = this.world.getScreenCTM();
+    if (!ctm || !this.state) return null;
+    const scale = Math.hypot(ctm.a, ctm.b); // screen px per inch
+    const [x, y] = this.toTable(px, py);
+    let best = null;
+    for (const fig of this.state.figures) {
+      if (fig.status !== "standing" && fig.status !== "down") continue;
+      const reach = Math.max(radiusOf(fig.base_mm), TOUCH_PX / 2 / scale);
+      const d = Math.hypot(fig.x - x, fig.y - y);
+      if (d <= reach && (!best || d < best.d)) best = { id: fig.id, d };
+    }
+    return best ? best.id : null;
+  }
+
   // --- zoom and pan ------------------------------------------------------------------------
 
   resetView() {
@@ -315,7 +333,7 @@ export class TableView {
     }
     if (this.pointers.size > 2) return;
     const node = e.target.closest ? e.target.closest("[data-figure-id]") : null;
-    const id = node ? node.getAttribute("data-figure-id") : null;
+    const id = node ? node.getAttribute("data-figure-id") : this.figureNear(e.clientX, e.clientY);
     const draggable = id && this.hooks.dragFigure && this.hooks.dragFigure(id);
     this.gesture = {
       kind: draggable ? "drag" : "pan", id, startX: e.clientX, startY: e.clientY,

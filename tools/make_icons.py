@@ -1,4 +1,4 @@
-"""Draw the page's icons: `python web/icons/make_icons.py` (run from anywhere).
+"""Draw the page's icons in web/icons/: `python tools/make_icons.py` (run from anywhere).
 
 The drawing is the SVG below (a survivor's base and a zombie's, a tape measured edge to edge
 between them, in the page's colours from css/style.css). It is written as icon.svg (purpose
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parent.parent / "web" / "icons"
 CHROMIUM = "/usr/bin/chromium"
 
 INK = "#23262e"  # the top bar
