@@ -556,6 +556,7 @@ def test_a_game_and_a_campaign_are_handed_to_another_device(browser: Browser,
     other.wait_for_selector("[data-figure-id]")
     expect(other.locator(".readonly-banner")).to_have_count(0)
     assert other.url.endswith(f"#/game/{made['id']}")
+    other.click("#game-more summary")
     other.click("#share")
     link = other.input_value("#share-link")
     assert link.endswith(f"#/game/{made['id']}?token={made['token']}")

@@ -345,10 +345,17 @@ class GameView {
         h("span", { id: "turn" }, t("game.turn", { turn: s.turn, max: s.max_turns })),
         s.outcome ? h("span", { id: "game-over" }, t("game.over"))
           : h("span", { id: "to-act" }, t("game.to_act", { side: sideName(deciding) }))),
-      pools, outcome, campaign,
-      h("div", { class: "row" },
-        this.data.scenario ? h("a", { class: "button", id: "setup-link", href: `#/setup/${this.data.scenario}?game=${this.id}` }, t("scenario.print")) : null),
-      this.token ? shareControl("game", this.id, this.token) : null);
+      pools, outcome, campaign, this.moreSection());
+  }
+
+  /** Printing the set-up, handing the game to another device, saving its record: folded
+   * under one line, so the objective comes right after the turn (kept open once opened). */
+  moreSection() {
+    const setup = this.data.scenario ? h("a", { class: "button", id: "setup-link", href: `#/setup/${this.data.scenario}?game=${this.id}` }, t("scenario.print")) : null;
+    const share = this.token ? shareControl("game", this.id, this.token) : null;
+    if (!setup && !share) return null;
+    return h("details", { class: "game-more", id: "game-more", open: Boolean(this.moreOpen), ontoggle: (e) => { this.moreOpen = e.target.open; } },
+      h("summary", {}, t("game.more")), setup, share);
   }
 
   /** How the game went: each survivor's and civilian's fate, wounds taken and zombies put
@@ -367,11 +374,9 @@ class GameView {
     return h("section", { id: "game-summary", "aria-label": t("summary.title") },
       h("h3", {}, t("summary.title")),
       h("p", { class: "muted" }, t("summary.turns", { turn: m.turn, max: m.max_turns })),
-      h("table", { class: "grid summary" },
-        h("thead", {}, h("tr", {}, ["who", "fate", "wounds", "kills"].map((k) => h("th", {}, t(`summary.${k}`))))),
-        h("tbody", {}, m.figures.map((f) => h("tr", { "data-summary": f.id, class: f.status },
-          h("td", {}, this.names.figure(f.id)), h("td", {}, fate(f)),
-          h("td", {}, String(f.wounds_taken)), h("td", {}, String(f.kills)))))),
+      h("ul", { class: "summary" }, m.figures.map((f) => h("li", { "data-summary": f.id, class: f.status },
+        h("b", {}, this.names.figure(f.id)), " ", h("span", { class: "fate" }, fate(f)),
+        h("span", { class: "muted" }, ` · ${t("summary.wounds_n", { n: f.wounds_taken })} · ${t("summary.kills_n", { n: f.kills })}`)))),
       h("p", { id: "summary-zombies" }, t("summary.zombies_down", { n: m.zombies_down })),
       pools.length ? h("p", { id: "summary-ap" }, t("summary.ap", { pools: pools.join(" · ") })) : null,
       m.consequences.length ? [h("p", {}, t("summary.campaign")),
