@@ -179,7 +179,7 @@ export class CameraPanel {
     if (!f.apply.legal) return h("span", { class: "muted" }, t("camera.not_legal", { reason: said(f.apply.reason, f.apply.reason_words) }));
     return h("button", {
       type: "button", "data-camera-accept": f.id, disabled: this.view.busy,
-      onclick: () => this.view.apply(f.apply.action, { roll: true }),
+      onclick: () => this.view.apply(f.apply.action),
     }, t("camera.accept"));
   }
 
@@ -195,7 +195,7 @@ export class CameraPanel {
       if (!this.view.readOnly) {
         lines.push(h("button", {
           type: "button", class: "primary", id: "camera-ai-confirm", disabled: this.view.busy,
-          onclick: () => this.view.apply(ai.action, { roll: true }),
+          onclick: () => this.view.apply(ai.action),
         }, t("camera.confirm_ai")));
       }
     } else if (state === "move_it") {
