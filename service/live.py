@@ -179,7 +179,9 @@ class LiveGames:
                     require_token(row.token_hash, stored("game", game_id))
                     _check_version(game_id, row.version, version)
                     game = self._get(conn, row)
-                rng = None if typed else random.Random(f"{row.seed}:{row.version + 1}")
+                # the dice of the n-th action of the log: an action taken back and played
+                # again rolls what it rolled the first time (a take-back is no re-roll)
+                rng = None if typed else random.Random(f"{row.seed}:{len(game.log)}")
                 game.rng = rng
                 try:
                     kind, action = act(game, rng)

@@ -223,6 +223,18 @@ def test_undo(client: Any, game: dict[str, Any]) -> None:
     error_of(post(client, game, "/undo", {"version": 1}), 409)
 
 
+def test_a_take_back_is_not_a_reroll(client: Any) -> None:
+    """An attack taken back and played again rolls the dice it rolled the first time."""
+    game = start_game(client, "nettoyage", seed=3)
+    listed = client.get(f"/api/v1/games/{game['id']}/actions?figure=m1").json["actions"]
+    shot = next(a["action"] for a in listed if a["action"]["type"] == "shoot")
+    first = post(client, game, "/actions", {"version": 0, "action": shot}).json
+    post(client, game, "/undo", {"version": first["version"]})
+    again = post(client, game, "/actions", {"version": first["version"] + 1, "action": shot}).json
+    assert again["dice"] == first["dice"] and again["dice"]
+    assert again["game"]["state"] == first["game"]["state"]
+
+
 def _zombies_turn(client: Any, game: dict[str, Any]) -> int:
     """Survivors walk toward the zombies until the zombies decide; returns the version."""
     version = 0

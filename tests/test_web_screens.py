@@ -99,6 +99,8 @@ SCREENS: list[tuple[str, Callable[[dict[str, str]], str], str]] = [
     ("sheet", lambda w: f"#/sheet/{w['roster']}", ".sheet-member"),
     ("campaigns", lambda w: "#/campaigns", ".card"),
     ("campaign", lambda w: f"#/campaign/{w['campaign']}", "#history .card"),
+    ("scenario", lambda w: "#/scenario/nettoyage", "#scenario-objectives"),
+    ("setup", lambda w: "#/setup/nettoyage?seed=3", "#setup-about"),
 ]
 
 
@@ -134,6 +136,27 @@ def test_every_screen_fits(browser: Browser, base_url: str, world: dict[str, str
     page.wait_for_selector("#ai .ai-why")
     page.wait_for_timeout(150)
     check_screen(page, "game-ai", size, shots)
+    # a die rolled at the table, asked for by name
+    page.goto(base_url + "#/")
+    game = api(page, "POST", "/games", {"scenario": "nettoyage", "seed": 3})
+    api_token(page, game)
+    page.goto(base_url + f"#/game/{game['id']}")
+    page.click("[data-select='m1']")
+    page.check("#table-dice")
+    page.locator("#actions [data-action-type='shoot']").first.click()
+    page.wait_for_selector("#dice-ask .face")
+    page.wait_for_timeout(150)
+    check_screen(page, "game-dice", size, shots)
+    page.click("#dice-cancel")
+    page.uncheck("#table-dice")
+    # a finished game: its summary
+    over = api(page, "POST", "/games", {"scenario": "nettoyage", "seed": 5})
+    api_token(page, over)
+    assert play_out(page, over["id"], over["token"]) > 0
+    page.goto(base_url + f"#/game/{over['id']}")
+    page.wait_for_selector("#game-summary")
+    page.wait_for_timeout(150)
+    check_screen(page, "game-over", size, shots)
     # a decision window: Inès (tireur rapide) may shoot again after shooting
     page.goto(base_url + "#/")
     game = api(page, "POST", "/games", {"scenario": "nettoyage", "seed": 3})
