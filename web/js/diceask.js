@@ -23,13 +23,13 @@ export function askDie(words, action, sofar) {
       type: "button", class: "face", "data-face": String(n), "aria-label": t("dice.face", { n }),
       onclick: () => done(n),
     }, String(n)));
-    dialog.append(
+    dialog.append(...[ // append() would write a null as the word "null"
       h("h2", { id: "dice-ask-title" }, t("dice.title")),
       h("p", { class: "dice-which" }, params.who ? t("dice.who", params) : message(params.purpose)),
       action ? h("p", { class: "muted" }, t("dice.for", { action })) : null,
       sofar.length ? h("p", { class: "muted", id: "dice-sofar" }, t("dice.sofar", { dice: sofar.join(" · ") })) : null,
       h("div", { class: "faces" }, faces),
-      h("button", { type: "button", id: "dice-cancel", onclick: () => done(null) }, t("dice.cancel")));
+      h("button", { type: "button", id: "dice-cancel", onclick: () => done(null) }, t("dice.cancel"))].filter(Boolean));
     dialog.addEventListener("cancel", (e) => { // Escape
       e.preventDefault();
       done(null);

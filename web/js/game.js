@@ -391,10 +391,14 @@ class GameView {
   windowSection() {
     const w = this.state.pending[0];
     const buttons = this.readOnly ? [] : this.data.legal.map((a) => this.actionButton(a, true));
+    // the AI proposes the zombies' choice: their every possible reply folds away
+    const list = this.proposal && buttons.length > 1
+      ? h("details", { id: "window-list" }, h("summary", {}, t("game.choices_folded", { n: buttons.length })), h("div", { class: "actions" }, buttons))
+      : h("div", { class: "actions" }, buttons);
     return h("section", { class: "window-box", id: "window" },
       h("h2", {}, t("game.window", { side: sideName(w.side) })),
       h("p", {}, t(`window.${w.kind}`, this.windowParams(w), t("window.other"))),
-      h("div", { class: "actions" }, buttons));
+      list);
   }
 
   windowParams(w) {
@@ -573,12 +577,15 @@ class GameView {
     return h("section", { class: "ai-box", id: "ai" },
       h("h2", {}, t("ai.title")),
       this.readOnly ? null : this.levelSelect(),
-      h("p", { class: "ai-action" }, describe(p.action, this.names)),
+      h("p", { class: "ai-action" }, describe(p.action, this.names),
+        p.length ? h("span", { class: "ai-length" }, ` ${t("ai.move_length", { n: num(p.length, 1) })}`) : null),
       this.oddsOf(p.action) ? h("p", { class: "odds", id: "ai-odds" }, this.oddsOf(p.action)) : null,
       h("p", { class: "ai-why" }, p.messages && p.messages.length ? p.messages.map(message).join(t("word.separator")) : p.explanation),
+      // "Play it": the service rolls; "I did it on the table": its dice are asked (with
+      // the dice rolled at the table, the one button that means)
       this.readOnly ? null : h("div", { class: "row" },
-        h("button", { type: "button", class: "primary", id: "ai-play", disabled: this.busy, onclick: () => this.apply(p.action) }, t("ai.play_it")),
-        h("button", { type: "button", id: "ai-done", disabled: this.busy, onclick: () => this.apply(p.action, { table: true }) }, t("ai.moved_it"))),
+        this.tableDice ? null : h("button", { type: "button", class: "primary", id: "ai-play", disabled: this.busy, title: t("ai.play_it_hint"), onclick: () => this.apply(p.action) }, t("ai.play_it")),
+        h("button", { type: "button", id: "ai-done", class: this.tableDice ? "primary" : "", disabled: this.busy, title: t("ai.moved_it_hint"), onclick: () => this.apply(p.action, { table: true }) }, t("ai.moved_it"))),
       this.readOnly ? null : this.autoControls());
   }
 
@@ -689,6 +696,9 @@ class GameView {
     this.pendingMove = null;
     this.table.clearOverlay("path");
     this.redraw();
+    // the figure's card and its actions, wherever the panel was scrolled
+    const card = id && this.panel.querySelector("#figure");
+    if (card && card.scrollIntoView) card.scrollIntoView({ block: "nearest", behavior: "smooth" });
   }
 
   // --- moving by dragging ------------------------------------------------------------------
@@ -826,6 +836,7 @@ class GameView {
       }
       this.diceText = "";
       this.busy = false;
+      notify(""); // an error left from a refused try is over
       this.setData(data);
       const log = data.log || [];
       const at = logPositions(data.start, log);

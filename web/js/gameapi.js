@@ -57,11 +57,13 @@ export async function undo(id, version, token, until = null) {
 export async function propose(id, version, level = "normal", lang = "en") {
   const s = await post(`${g(id)}/ai/suggest`, { version, level, lang });
   let waypoints = null;
+  let length = null;
   if (s.action.type === "move" || s.action.type === "carry") {
     const p = await preview(id, s.action, version);
     waypoints = p.waypoints;
+    length = p.length; // how far to move the model along the route
   }
-  return { ...s, waypoints };
+  return { ...s, waypoints, length };
 }
 
 /** Each side's chance to win now; with `curve`, the survivors' chance after every action

@@ -26,7 +26,10 @@ export function shareControl(kind, id, token) {
     qrCode(link).then((url) => { image.src = url; }, (error) => {
       figure.replaceChildren(h("p", { class: "muted" }, t("share.qr_failed", { error: error.message })));
     });
-    box.replaceChildren(h("p", { class: "muted" }, t("share.hint")), field, figure);
+    // a link to this machine's own loopback address opens nowhere else: said at once
+    const local = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(window.location.hostname);
+    box.replaceChildren(...[h("p", { class: "muted" }, t("share.hint")),
+      local ? h("p", { class: "share-warning", id: "share-loopback" }, t("share.loopback")) : null, field, figure].filter(Boolean));
     box.hidden = false;
     button.setAttribute("aria-expanded", "true");
     return { link, field };
