@@ -60,6 +60,7 @@ class Settings:
     two_attacks_per_ap: Literal["always", "within_attack"] = "always"
     chirurgien_items: Literal["any_friend", "in_contact"] = "any_friend"
     panic_friend_falls: Literal["out_of_action", "death"] = "out_of_action"
+    camera_corners_clear: bool = True
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -133,4 +134,7 @@ LEGACY: dict[str, Any] = {
     "two_attacks_per_ap": "within_attack",
     "chirurgien_items": "in_contact",
     "panic_friend_falls": "death",
+    # Added by issue 16 (docs/rules.md D41): set-ups and arrivals did not keep the camera's
+    # corner markers clear before.
+    "camera_corners_clear": False,
 }

@@ -67,13 +67,21 @@ re-rolled.
   rolls 1D6 on the card's consequence table (the Prof's *pragmatique* may re-roll it).
 - A crate's *zombie* result: the zombie player places that zombie in base contact with the
   figure that opened the crate.
+- **The camera's corners** (D41): the square from each table corner to 2.95 in along both
+  edges is where the camera's marker lies on its white paper. Nothing is set up there, on any
+  card: no base, crate or item, no terrain standing on the table. A zone that reaches a corner
+  is deployed in without that square; reinforcements skip it; a terrain piece of the table or
+  of a town tile that reached into it is moved (at most 3 in) or, for a building, cut at the
+  square with its wall going round it, and the set-up says which. Players without a camera may
+  turn this off (`camera_corners_clear`).
 
 ## Maps
 
 Each map shows the card's table, its zones (dashed), exits (green edge), crates (brown
 squares), scenario items (green discs), civilians (green) and survivors (blue) as set up with
-seed 1 and the default band; zombies are left out so the zones stay readable. On the random
-town, the town is the one of seed 1: every seed lays another.
+seed 1 and the default band, and the camera's four corner markers on their paper (dashed white
+squares) that the set-up keeps clear; zombies are left out so the zones stay readable. On the
+random town, the town is the one of seed 1: every seed lays another.
 """
 
 VOCABULARY = """\

@@ -340,10 +340,12 @@ def _token(token_id: str, x: float, y: float) -> dict[str, Any]:
             "blocks_sight": False, "blocks_movement": False}
 
 
-def place_figures(scene: dict[str, Any], newcomers: Sequence[Fig]) -> None:
+def place_figures(scene: dict[str, Any], newcomers: Sequence[Fig],
+                  keep_out: Any = None) -> None:
     """Move each of `newcomers` (the modules' figures) to the free spot nearest where its
     option put it: on the table, off movement-blocking terrain and the bases of the scene's
-    figures (`scene["figures"]`, plain JSON) and of the newcomers placed before it."""
+    figures (`scene["figures"]`, plain JSON) and of the newcomers placed before it, and off
+    `keep_out` (the camera's corner squares, when kept clear) when given."""
     from geometry.scene import load_scene
 
     loaded = load_scene({**scene, "figures": []})
@@ -357,6 +359,7 @@ def place_figures(scene: dict[str, Any], newcomers: Sequence[Fig]) -> None:
         def free(p: Point, r: float = r) -> bool:
             return (r <= p[0] <= w - r and r <= p[1] <= d - r
                     and all(shapely.distance(b, shapely.Point(p)) >= r for b in blockers)
+                    and (keep_out is None or shapely.distance(keep_out, shapely.Point(p)) >= r)
                     and all(math.dist(p, (x, y)) >= r + rad + 0.01 for x, y, rad in placed))
 
         spots = [(fig.x, fig.y)] + [

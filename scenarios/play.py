@@ -36,8 +36,10 @@ import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from geometry.corners import keep_out
 from geometry.errors import SurviveUsError
 from geometry.units import CONTACT_INCHES as CONTACT
+from geometry.units import TABLE_INCHES
 from i18n import Message
 from rules.actions import Action, Special
 from rules.catalog import Catalog, Equipment, load_catalog
@@ -705,10 +707,19 @@ def start_scenario(card_id: str | Card, band: Roster | None = None, seed: int = 
     if picks:
         scene = copy.deepcopy(scene)
         rule_modules.prepare_scene(scene, picks)
-        rule_modules.place_figures({**scene, "figures": setup["scene"]["figures"]}, newcomers)
+        rule_modules.place_figures({**scene, "figures": setup["scene"]["figures"]}, newcomers,
+                                   _corner_squares(scene) if settings.camera_corners_clear
+                                   else None)
     return Game.new(scene, figures, seed=seed, settings=settings, catalog=catalog,
                     max_turns=max_turns or card.turns.limit,
                     markers=markers_from_setup(card, setup, catalog), referee=referee)
+
+
+def _corner_squares(scene: Mapping[str, Any]) -> Any:
+    """The camera's corner squares on the scene's table (docs/rules.md D41)."""
+    table = scene.get("table", {})
+    return keep_out(float(table.get("width", TABLE_INCHES)),
+                    float(table.get("depth", TABLE_INCHES)))
 
 
 def _listed(counts: tuple[int, int, int] | None) -> list[int] | None:

@@ -9,6 +9,10 @@ deterministic (no dice beyond the card's), so a recorded game replays exactly:
   anywhere on that edge, else in deeper rows;
 - in the card's zones, nearest the zone's centre first;
 - a crate's zombie in base contact with the figure that opened it.
+
+Under `camera_corners_clear` (docs/rules.md D41) no newcomer goes on the square at a table
+corner where the camera's marker lies (`geometry.corners`): edge and zone spots skip it, and a
+crate's zombie takes a spot in contact off it when there is one.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import shapely
+from shapely.geometry.base import BaseGeometry
 
+from geometry.corners import keep_out
 from geometry.units import DEFAULT_BASE_MM, base_radius
 from rules.figures import Fig, zombie_of
 from rules.resolve import _legal_spot
@@ -27,7 +33,8 @@ from scenarios.placement import Placer, Spot
 if TYPE_CHECKING:
     from rules.game import Game
 
-__all__ = ["EDGES", "edge_spots", "zone_spots", "contact_spot", "add_zombie", "nearest_edge"]
+__all__ = ["EDGES", "edge_spots", "zone_spots", "contact_spot", "add_zombie", "nearest_edge",
+           "corners_kept"]
 
 EDGES = ("near", "far", "left", "right")
 EDGE_DEPTH = 1.0  # reinforcements arrive wholly within 1 in of their edge
@@ -52,6 +59,13 @@ def default_anchor(game: Game, edge: str) -> float:
     return game.table.depth * 2 / 3
 
 
+def corners_kept(game: Game) -> BaseGeometry | None:
+    """The camera's corner squares when the game keeps them clear, else None."""
+    if not game.settings.camera_corners_clear:
+        return None
+    return keep_out(game.table.width, game.table.depth)
+
+
 def _occupied(game: Game) -> list[tuple[float, float, float]]:
     return [(f.x, f.y, f.radius) for f in game.figures.values() if f.on_table]
 
@@ -72,6 +86,7 @@ def edge_spots(game: Game, edge: str, count: int, anchor: float | None = None,
     ts = ts[np.argsort(np.abs(ts - anchor), kind="stable")]
     blockers = [t.footprint for t in game.terrain if t.movement_blocking]
     blocked = shapely.union_all(blockers) if blockers else None
+    corners = corners_kept(game)
     taken = _occupied(game)
     chosen: list[tuple[float, float]] = []
     passes = [(r + 0.01, KEEP_AWAY), (r + 0.01, 0.0)] + [
@@ -83,6 +98,8 @@ def edge_spots(game: Game, edge: str, count: int, anchor: float | None = None,
         clear = np.ones(len(ts), dtype=bool)
         if blocked is not None:
             clear = shapely.distance(blocked, shapely.points(xs, ys)) >= r + CLEARANCE
+        if corners is not None:
+            clear &= shapely.distance(corners, shapely.points(xs, ys)) >= r + CLEARANCE
         for x, y, ok in zip(xs, ys, clear, strict=True):
             if len(chosen) == count:
                 break
@@ -114,7 +131,7 @@ def zone_spots(game: Game, polygon: Any, count: int,
     """Up to `count` spots in a zone, nearest its centre first, away from survivors when
     possible."""
     r = base_radius(base_mm)
-    placer = Placer(game.scene())
+    placer = Placer(game.scene(), keep_out=corners_kept(game))
     placer.taken = [Spot(x, y, rad) for x, y, rad in _occupied(game)]
     away = [(Spot(x, y, rad), KEEP_AWAY) for x, y, rad in _survivors(game)]
     spots = placer.place(polygon, count, r, gap=GAP, away=away)
@@ -127,15 +144,21 @@ def zone_spots(game: Game, polygon: Any, count: int,
 def contact_spot(game: Game, fig: Fig, newcomer: Fig,
                  toward: tuple[float, float] | None = None) -> tuple[float, float] | None:
     """A legal spot for `newcomer` in base contact with `fig`, first on the side of
-    `toward` (where it comes from)."""
+    `toward` (where it comes from); off the camera's corner squares when one is (they are
+    kept clear)."""
     reach = fig.radius + newcomer.radius + 0.01
     start = math.atan2(toward[1] - fig.y, toward[0] - fig.x) if toward else 0.0
+    corners = corners_kept(game)
+    fallback = None
     for k in (0, 1, -1, 2, -2, 3, -3, 4, 5, -5, 6, -6, 7, -7, 8):
         a = start + k * math.pi / 8
         p = (round(fig.x + reach * math.cos(a), 4), round(fig.y + reach * math.sin(a), 4))
-        if _legal_spot(game, newcomer, p):
+        if not _legal_spot(game, newcomer, p):
+            continue
+        if corners is None or corners.distance(shapely.Point(p)) >= newcomer.radius + CLEARANCE:
             return p
-    return None
+        fallback = fallback or p
+    return fallback
 
 
 def next_zombie_id(game: Game, state: dict[str, Any]) -> str:

@@ -4,8 +4,9 @@
 
 writes one `<card id>.svg` per card: the card's table (for the random town, the town of
 seed 1), its zones, exits, and the set-up of seed 1 with the default band (crates, items,
-civilians, survivors; zombies are left out so the zones stay readable), and with
-`--markdown` the page presenting the cards (`scenarios.docs`).
+civilians, survivors; zombies are left out so the zones stay readable) with the camera's
+corner markers it keeps clear, and with `--markdown` the page presenting the cards
+(`scenarios.docs`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from shapely.geometry import LineString
 
+from geometry.corners import keep_out_squares, marker_squares
 from geometry.units import TABLE_INCHES
 
 __all__ = ["svg_map", "setup_map", "render_card", "main"]
@@ -110,10 +112,24 @@ def _footprint_points(piece: dict[str, Any]) -> list[tuple[float, ...]]:
     return [tuple(p) for p in shape.exterior.coords][:-1]
 
 
+def _camera_corners(canvas: _Canvas, titles: Sequence[str]) -> None:
+    """The camera's corner markers on their white paper, the squares a set-up keeps clear
+    (docs/rules.md D41), each with its tooltip."""
+    papers = keep_out_squares(canvas.width, canvas.depth)
+    for paper, marker, title in zip(papers, marker_squares(canvas.width, canvas.depth), titles,
+                                    strict=False):
+        canvas.polygon(paper.exterior.coords[:-1], 'fill="#fff" stroke="#777" '
+                       'stroke-width="0.06" stroke-dasharray="0.3 0.2"', title)
+        canvas.polygon(marker.exterior.coords[:-1], 'fill="#333" stroke="none"')
+        canvas.polygon(marker.buffer(-1 / 3, join_style="mitre").exterior.coords[:-1],
+                       'fill="#fff" stroke="none"')
+
+
 def svg_map(scene: dict[str, Any], *, title: str, zones: Sequence[dict[str, Any]] = (),
             exits: Sequence[dict[str, Any]] = (), markers: Sequence[dict[str, Any]] = (),
-            show_zombies: bool = True) -> str:
-    """The table seen from above, survivors' edge at the bottom."""
+            show_zombies: bool = True, corners: bool = False) -> str:
+    """The table seen from above, survivors' edge at the bottom; with `corners`, the
+    camera's corner markers the set-up kept clear."""
     table = scene.get("table", {})
     canvas = _Canvas(float(table.get("width", TABLE_INCHES)), float(table.get("depth",
                                                                                TABLE_INCHES)))
@@ -125,6 +141,9 @@ def svg_map(scene: dict[str, Any], *, title: str, zones: Sequence[dict[str, Any]
     for piece in pieces:
         canvas.polygon(_footprint_points(piece), _terrain_style(piece),  # docs are English
                        str(piece.get("name_en") or piece.get("name") or piece["id"]))
+    if corners:
+        _camera_corners(canvas, [f"Camera marker {n}: keep this square clear"
+                                 for n in range(4)])
     for zone in zones:
         colour = ZONE_COLOURS.get(zone["kind"], "#555")
         canvas.polygon(zone["polygon"], f'fill="{colour}" fill-opacity="0.18" stroke="{colour}"'
@@ -174,11 +193,12 @@ HALO = ' stroke="#fff" stroke-width="0.14" stroke-opacity="0.85" paint-order="st
 def setup_map(scene: dict[str, Any], *, width: float, depth: float, title: str,
               zones: Sequence[dict[str, Any]], exits: Sequence[dict[str, Any]],
               markers: Sequence[dict[str, Any]], figures: Sequence[dict[str, Any]],
-              edges: dict[str, str], lang: str) -> str:
+              edges: dict[str, str], lang: str, corners: Sequence[str] = ()) -> str:
     """A set-up's table for a player (the page's map, the printable set-up sheet): terrain
     named in `lang` (a tooltip), zones and exits by their `label`, crates and items by the
     number of their `label`, each figure by the number on its base (`label`) with its name
-    as its `title`, and the four edges named outside the table. Every word comes in said."""
+    as its `title`, and the four edges named outside the table; the camera's corner markers
+    when `corners` gives their tooltips (markers 0-3). Every word comes in said."""
     canvas = _Canvas(width, depth, EDGE_MARGIN)
     canvas.polygon([(0, 0), (width, 0), (width, depth), (0, depth)],
                    'fill="#f3efe4" stroke="#333" stroke-width="0.08"')
@@ -188,6 +208,7 @@ def setup_map(scene: dict[str, Any], *, width: float, depth: float, title: str,
         name = piece.get("name_en") if lang == "en" else piece.get("name")
         canvas.polygon(_footprint_points(piece), _terrain_style(piece),
                        str(name or piece.get("name") or ""))
+    _camera_corners(canvas, corners)
     for zone in zones:
         colour = ZONE_COLOURS.get(zone["kind"], "#555")
         canvas.polygon(zone["polygon"], f'fill="{colour}" fill-opacity="0.16" stroke="{colour}"'
@@ -254,7 +275,7 @@ def render_card(card_id: str, seed: int = 1) -> str:
                 "letter": m.get("item", "?")[:1].upper()} for m in setup["markers"]]
     title = f"{setup['scenario']['name']['fr']} ({setup['scenario']['name']['en']})"
     return svg_map(setup["scene"], title=title, zones=zones, exits=exits, markers=markers,
-                   show_zombies=False)
+                   show_zombies=False, corners="corners" in setup["layout"])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,6 +12,11 @@ rolling when it is opened, and the set-up stays reproducible). Markers and civil
 placed first so they always fit; then the survivors group in their deployment zone, nearest
 its centre first; then the zombies by the deployment roll. When the zombies' area is full, the
 rest go in wider rings around it, never within 8 in of a survivor.
+
+Under `camera_corners_clear` (the default, docs/rules.md D41) the square at each table corner
+where the camera's marker lies (`geometry.corners`) is kept clear: terrain reaching into it is
+moved or cut (`scenarios.corners`, listed in the answer's `layout.corners`), and nothing is
+placed there, whatever zone the card gives.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import shapely
 from shapely.geometry import Polygon, box
 from shapely.geometry.base import BaseGeometry
 
+from geometry.corners import keep_out
 from geometry.scene import load_scene
 from geometry.units import DEFAULT_BASE_MM, TABLE_INCHES, base_radius
 from i18n import Message
@@ -41,10 +47,11 @@ from scenarios.cards import (
     load_cards,
     load_random_tables,
 )
+from scenarios.corners import clear_corners
 from scenarios.placement import Placer, Spot
 from scenarios.schema import to_json
 from scenarios.tables import table_data
-from scenarios.town import generate_town
+from scenarios.town import TILE_INCHES, generate_town
 
 __all__ = ["DEFAULT_BAND", "setup_scenario", "buy_zombies", "exit_segment", "roll_dice"]
 
@@ -55,6 +62,9 @@ FALLBACK_KEEP_AWAY = 8.0  # zombies spilling out of their area stay this far fro
 CRATE_SPACING = 3.0
 TOKEN_RADIUS = 0.45
 CRATE_HALF = 0.45
+ITEM_HALF = TOKEN_RADIUS * 0.8
+CRATE_REACH = CRATE_HALF * math.sqrt(2)  # a square token's corners, kept off the camera's
+ITEM_REACH = max(TOKEN_RADIUS, ITEM_HALF * math.sqrt(2))  # corner squares
 MAX_TOWNS = 20
 
 
@@ -186,15 +196,22 @@ def setup_scenario(card: Card | str, seed: int, band: Roster | None = None, *,
     # III. set-up: terrain, markers and civilians, survivors, zombies
     for attempt in range(1, MAX_TOWNS + 1):
         scene_json, layout_info = _layout_scene(card, layout, town_rng)
+        extra = list(card.extra_terrain)
+        before = None
+        if settings.camera_corners_clear:  # the card's pieces too, then nothing to add
+            before = list(scene_json.get("terrain", [])) + extra
+            scene_json["terrain"], changes = _clear_corners(scene_json, extra, layout)
+            layout_info["corners"] = {"kept_clear": True, "terrain": changes}
+            extra = []
         try:
-            placed = _deploy(card, roster, scene_json, bought, deployment, place_rng, record,
-                             catalog)
+            placed = _deploy(card, roster, scene_json, extra, bought, deployment, place_rng,
+                             record, catalog, before, random.Random(f"{seed}:corners"))
             break
         except _NoRoom as no_room:
             if layout != TOWN or attempt == MAX_TOWNS:
                 raise no_room.error() from None
     layout_info["attempts"] = attempt
-    scene_json["terrain"] = (list(scene_json.get("terrain", [])) + list(card.extra_terrain)
+    scene_json["terrain"] = (list(scene_json.get("terrain", [])) + extra
                              + _zone_pieces(card) + placed["marker_pieces"])
     scene_json["figures"] = placed["figures"]
     load_scene(scene_json)  # the set-up must be a valid scene
@@ -240,6 +257,20 @@ def setup_scenario(card: Card | str, seed: int, band: Roster | None = None, *,
                                         ("zombies_win", card.rewards.zombies_win))},
         "scene": scene_json,
     }
+
+
+def _table_size(scene_json: Mapping[str, Any]) -> tuple[float, float]:
+    table = scene_json.get("table", {})
+    return float(table.get("width", TABLE_INCHES)), float(table.get("depth", TABLE_INCHES))
+
+
+def _clear_corners(scene_json: Mapping[str, Any], extra: Sequence[Mapping[str, Any]],
+                   layout: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The layout's terrain and the card's, moved or cut off the camera's corner squares."""
+    width, depth = _table_size(scene_json)
+    terrain = [dict(t) for t in scene_json.get("terrain", [])] + [dict(t) for t in extra]
+    return clear_corners(terrain, width, depth,
+                         tile_size=TILE_INCHES if layout == TOWN else None)
 
 
 def _rule_json(rule: Any, card: Card, catalog: Catalog) -> dict[str, Any]:
@@ -318,12 +349,22 @@ def _zone_pieces(card: Card) -> list[dict[str, Any]]:
              "zone_kind": z.kind, "name": z.name.fr, "name_en": z.name.en} for z in card.zones]
 
 
-def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any], bought: Mapping[str, int],
+def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any],
+            extra: Sequence[Mapping[str, Any]], bought: Mapping[str, int],
             deployment: tuple[int | None, Deployment], rng: random.Random,
-            record: _Record, catalog: Catalog) -> dict[str, Any]:
+            record: _Record, catalog: Catalog, uncleared: list[dict[str, Any]] | None,
+            corner_rng: random.Random) -> dict[str, Any]:
+    """Place everything; with the corners kept clear, `uncleared` is the terrain before they
+    were (the spots are drawn in the order it gives, so only what the corners forbid moves)."""
     base_scene = load_scene({**scene_json, "terrain": list(scene_json.get("terrain", []))
-                             + list(card.extra_terrain), "figures": []})
-    placer = Placer(base_scene)
+                             + list(extra), "figures": []})
+    if uncleared is None:
+        placer = Placer(base_scene)
+    else:
+        placer = Placer(base_scene, keep_out=keep_out(base_scene.table.width,
+                                                      base_scene.table.depth),
+                        order_scene=load_scene({**scene_json, "terrain": uncleared,
+                                                "figures": []}))
     width, depth = base_scene.table.width, base_scene.table.depth
     r = base_radius(DEFAULT_BASE_MM)
     zones = {z.id: Polygon(z.polygon) for z in card.zones}
@@ -334,9 +375,9 @@ def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any], bought: Mapp
     for i in range(card.crates.count):
         region = crate_regions[i % len(crate_regions)]
         spots = placer.place(region, 1, TOKEN_RADIUS, rng=rng, spacing=CRATE_SPACING,
-                             gap=CRATE_SPACING)
+                             gap=CRATE_SPACING, reach=CRATE_REACH)
         if not spots:
-            spots = placer.place(region, 1, TOKEN_RADIUS, rng=rng, gap=0.2)
+            spots = placer.place(region, 1, TOKEN_RADIUS, rng=rng, gap=0.2, reach=CRATE_REACH)
         if not spots:
             raise _NoRoom(words.crate(f"crate{i + 1}"), "crates.zones")
         crates.append({"id": f"crate{i + 1}", "kind": "crate", "x": spots[0].x,
@@ -345,7 +386,8 @@ def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any], bought: Mapp
             "fr": f"Caisse {i + 1}", "en": f"Crate {i + 1}"}))
     items: list[dict[str, Any]] = []
     for group in card.markers:
-        spots = placer.place(zones[group.zone], group.count, TOKEN_RADIUS, rng=rng, gap=0.6)
+        spots = placer.place(zones[group.zone], group.count, TOKEN_RADIUS, rng=rng, gap=0.6,
+                             reach=ITEM_REACH)
         if len(spots) < group.count:
             raise _NoRoom(Message("scenario.setup.items", {
                 "n": group.count, "item": words.item(card, catalog, group.item)}),
@@ -405,12 +447,20 @@ def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any], bought: Mapp
     else:
         queues = [order[i::len(areas)] for i in range(len(areas))]
     for area, queue in zip(areas, queues, strict=True):
-        spots = placer.place(area, len(queue), r, rng=rng, gap=ZOMBIE_GAP, away=away,
-                             avoid=avoid)
-        if len(spots) < len(queue):
-            spots += placer.place_near(area, len(queue) - len(spots), r, rng=rng,
-                                       steps=(1.5, 3.0, 5.0, 8.0, 12.0, 20.0, 40.0),
-                                       gap=ZOMBIE_GAP, away=[*away, *keep_away], avoid=avoid)
+        slots = placer.place_slots(area, len(queue), r, rng=rng, gap=ZOMBIE_GAP, away=away,
+                                   avoid=avoid)
+        missing = len(queue) - sum(s is not None for s in slots)
+        # the area was full without the corners too: the same draw further out; else the
+        # places the corners took are found with a stream of their own
+        further = rng if len(slots) < len(queue) else corner_rng
+        more = placer.place_near(area, missing, r, rng=further,
+                                 steps=(1.5, 3.0, 5.0, 8.0, 12.0, 20.0, 40.0),
+                                 gap=ZOMBIE_GAP, away=[*away, *keep_away],
+                                 avoid=avoid) if missing else []
+        open_places = min(slots.count(None), len(more))  # they take the last found further
+        fill, more = more[len(more) - open_places:], more[:len(more) - open_places]  # out
+        spots = [s if s is not None else fill.pop(0) for s in slots if s is not None or fill]
+        spots += more
         if len(spots) < len(queue):
             raise _NoRoom(Message("scenario.setup.zombies", {
                 "n": len(queue), "method": words.text(method.name)}), "zombies")
@@ -464,7 +514,7 @@ def _zombie_areas(card: Card, method: Deployment, zones: Mapping[str, Polygon], 
 
 def _marker_piece(marker_id: str, spot: Spot, kind: str, item: str | None = None,
                   name: words.Words | None = None) -> dict[str, Any]:
-    h = CRATE_HALF if kind == "crate" else TOKEN_RADIUS * 0.8
+    h = CRATE_HALF if kind == "crate" else ITEM_HALF
     x, y = spot.x, spot.y
     piece: dict[str, Any] = {
         "id": marker_id, "kind": "polygon",

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from geometry.corners import keep_out_squares
 from i18n import Message, Name
 from rules.game import Game
 from rules.names import figure_names
@@ -151,7 +152,9 @@ def _item_names(card: Card, game: Game) -> dict[str, Name]:
 def sheet(game: Game, card: Card) -> dict[str, Any]:
     """The set-up of `game` (at its start) as a player lays it out: each side's figures with
     where they stand, the crates (never what they hold), the card's items on the ground,
-    the zones, exits and terrain, the weather, the turns and the card's special rules."""
+    the zones, exits and terrain, the weather, the turns and the card's special rules; and
+    the squares kept clear for the camera's corner markers (`camera_corners`, docs/rules.md
+    D41) when the game keeps them."""
     width, depth = game.table.width, game.table.depth
     names = figure_names(game)
     zones = _zones(game, width, depth)
@@ -224,6 +227,10 @@ def sheet(game: Game, card: Card) -> dict[str, Any]:
                                      "en": card.survivors.text.en},
                        "zombies": {"fr": card.zombies.text.fr, "en": card.zombies.text.en}},
         "rules_words": [r.words(card, game.catalog).to_json() for r in card.special_rules],
+        "camera_corners": [
+            {"marker": n, "square": [round(v, ROUND) for v in square.bounds]}
+            for n, square in enumerate(keep_out_squares(width, depth))
+        ] if game.settings.camera_corners_clear else [],
     }
 
 
@@ -260,5 +267,8 @@ def map_svg(game: Game, card: Card, lang: str, *, zombies: bool = True) -> str:
                if zombies or side != "zombies"]
     edges = {edge: words.text(lang) for edge, words in EDGE_WORDS.items()}
     title = _say(data["scenario"]["name"], lang)
+    corners = [Message("setup.map.camera_corner", {"n": c["marker"]}).text(lang)
+               for c in data["camera_corners"]]
     return setup_map(game.scene_json, width=width, depth=depth, title=title, zones=zones,
-                     exits=exits, markers=markers, figures=figures, edges=edges, lang=lang)
+                     exits=exits, markers=markers, figures=figures, edges=edges, lang=lang,
+                     corners=corners)
