@@ -359,7 +359,7 @@ def main() -> int:
         else:
             linear = render(scene, frame.spp, size[0] * size[1], frame.seed)
             t_render = time.time() - t0
-            np.save(cache, linear.astype(np.float16))
+            np.save(cache, linear)  # float64: a re-run develops exactly the same photo
         bgr = develop(linear, frame, cam)
         jpg = args.out / f"{frame.name}.jpg"
         ok, buf = cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, frame.jpeg])
