@@ -129,10 +129,12 @@ def test_table_found_whenever_three_markers_are_visible(scores: list[pbr.FrameSc
 
 
 def test_what_is_found_today(scores: list[pbr.FrameScore]) -> None:
-    """Floors at today's numbers, to catch a regression (see TAGS_NOW, COLOUR_NOW)."""
+    """Floors under today's numbers (see TAGS_NOW, COLOUR_NOW) to catch a regression; the
+    errors are held to the issue's budget, since finding harder figures may raise them."""
     tags, colour = pbr.summary(scores, "tags"), pbr.summary(scores, "colour")
-    assert tags["found_share"] >= 0.9 and tags["mean_in"] <= 0.03 and tags["max_in"] <= 0.1
-    assert colour["found_share"] >= 0.3 and colour["mean_in"] <= 0.08
+    assert tags["found_share"] >= 0.9
+    assert tags["mean_in"] <= pbr.TAGS_DONE["mean_in"] and tags["max_in"] <= pbr.TAGS_DONE["max_in"]
+    assert colour["found_share"] >= 0.3 and colour["mean_in"] <= 0.1
     assert colour["by_base_mm"][25]["found"] >= 0.45 * colour["by_base_mm"][25]["visible"]
 
 
