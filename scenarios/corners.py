@@ -68,10 +68,11 @@ def footprint(raw: Raw) -> Polygon:
 def clear_corners(terrain: Sequence[Raw], width: float, depth: float, *,
                   tile_size: float | None = None) -> tuple[list[Raw], list[dict[str, Any]]]:
     """The terrain with every solid piece out of the four keep-out squares (module docstring),
-    and the changes: `{"piece": id, "change": "moved" | "cut" | "slid" | "added" | "left_off",
-    "opened", "by": [dx, dy]}` (`by` for a move or a slide; "opened": a wall a door now
-    stands in). A piece with a `tile` ("column,row") stays
-    on that tile of `tile_size` inches when moved. Terrain already clear comes back as is."""
+    and the changes, `{"piece": id, "change": ..., "by": [dx, dy]}`: "moved" and "slid" (a
+    door along its wall) with their shift, "cut", "added" (a part of a cut piece, a wall
+    built round a corner), "opened" (a wall a door now stands in), "left_off". A piece with
+    a `tile` ("column,row") stays on that tile of `tile_size` inches when moved. Terrain
+    already clear comes back as it was."""
     squares = keep_out_squares(width, depth)
     work = _Work([dict(raw) for raw in terrain], squares, width, depth, tile_size)
     hit = [i for i, raw in enumerate(work.pieces) if work.overlaps_keep(i)]

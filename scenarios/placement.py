@@ -27,6 +27,7 @@ __all__ = ["Spot", "Placer", "far_from"]
 
 GRID_STEP = 0.25  # inches between candidate spots
 CLEARANCE = 0.02  # inches kept from blocking terrain
+CHECK_BLOCK = 256  # spots checked at once against changed terrain and keep-out
 
 
 @dataclass(frozen=True)
@@ -90,14 +91,19 @@ class Placer:
         """The spots (in their order) clear of the scene's terrain and of the keep-out area."""
         if not spots or (self.keep_out is None and self.order_scene is None):
             return spots
-        pts = np.array(spots)
-        ok = np.ones(len(spots), dtype=bool)
-        if self.order_scene is not None and self._blocked is not None:
+        ok = self._allowed_mask(spots, r, reach)
+        return [s for s, good in zip(spots, ok, strict=True) if good]
+
+    def _allowed_mask(self, spots: Sequence[tuple[float, float]], r: float,
+                      reach: float | None) -> Any:
+        pts = np.array(spots, dtype=float).reshape(-1, 2)
+        ok = np.ones(len(pts), dtype=bool)
+        if self.order_scene is not None and self._blocked is not None and len(pts):
             ok &= shapely.distance(self._blocked, shapely.points(pts)) >= r + CLEARANCE - 1e-4
-        if self.keep_out is not None:
+        if self.keep_out is not None and len(pts):
             ok &= far_from(self.keep_out, pts[:, 0], pts[:, 1],
                            (r if reach is None else reach) + CLEARANCE)
-        return [s for s, good in zip(spots, ok, strict=True) if good]
+        return ok
 
     def place(self, region: BaseGeometry, count: int, r: float, *, gap: float = 0.05,
               rng: random.Random | None = None, anchor: tuple[float, float] | None = None,
@@ -148,31 +154,43 @@ class Placer:
                 break
             if fits(x, y, chosen):
                 chosen.append(Spot(x, y, r))
-        allowed = set(self._allowed(spots, r, reach))
-        if len(allowed) == len(spots):
-            self.taken.extend(chosen)
+        checked = (self.keep_out is not None or self.order_scene is not None) and chosen
+        if not checked or self._allowed_mask([(c.x, c.y) for c in chosen], r, reach).all():
+            self.taken.extend(chosen)  # (a spot nothing forbade leaves no room to another)
             return list(chosen)
-        slots = self._instead(chosen, spots, allowed, count, r, fits)
+        masks: dict[int, Any] = {}
+
+        def allowed(i: int) -> bool:  # spots[i], checked a block at a time as needed
+            block = i // CHECK_BLOCK
+            if block not in masks:
+                start = block * CHECK_BLOCK
+                masks[block] = self._allowed_mask(spots[start:start + CHECK_BLOCK], r, reach)
+            return bool(masks[block][i % CHECK_BLOCK])
+
+        slots = self._instead(chosen, spots, count, r, fits, allowed)
         self.taken.extend(s for s in slots if s is not None)
         return slots
 
     @staticmethod
-    def _instead(chosen: list[Spot], spots: list[tuple[float, float]],
-                 allowed: set[tuple[float, float]], count: int, r: float,
-                 fits: Callable[[float, float, Sequence[Spot]], bool]) -> list[Spot | None]:
+    def _instead(chosen: list[Spot], spots: list[tuple[float, float]], count: int, r: float,
+                 fits: Callable[[float, float, Sequence[Spot]], bool],
+                 allowed: Callable[[int], bool]) -> list[Spot | None]:
         """The chosen spots with each one the corners or the changed terrain forbid replaced
         by the next allowed spot in the order (the others keep their place and rank; None
-        when none is left), and more after them while there is room."""
-        kept = [s for s in chosen if (s.x, s.y) in allowed]
+        when none is left), and more after them while there is room. `allowed(i)` says
+        whether spots[i] is."""
+        index = {p: i for i, p in enumerate(spots)}
+        good = {(s.x, s.y): allowed(index[(s.x, s.y)]) for s in chosen}
+        kept = [s for s in chosen if good[(s.x, s.y)]]
         spare: list[Spot] = []
-        for x, y in spots:
+        for i, (x, y) in enumerate(spots):
             if len(kept) + len(spare) == count:
                 break
-            if (x, y) in allowed and Spot(x, y, r) not in kept and fits(x, y, [*kept, *spare]):
+            if (x, y) not in good and fits(x, y, [*kept, *spare]) and allowed(i):
                 spare.append(Spot(x, y, r))
         out: list[Spot | None] = []
         for s in chosen:
-            out.append(s if (s.x, s.y) in allowed else spare.pop(0) if spare else None)
+            out.append(s if good[(s.x, s.y)] else spare.pop(0) if spare else None)
         return out + list(spare)
 
     def place_near(self, region: BaseGeometry, count: int, r: float, *,
