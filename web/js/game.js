@@ -133,9 +133,12 @@ class GameView {
   }
 
   async refresh() {
-    if (this.closed) return;
+    // the page's own change in flight (an action, a redo of several) brings its own state
+    if (this.closed || this.busy) return;
     try {
       const data = await games.load(this.id);
+      // a late answer (an older version than the page shows) never takes the page back
+      if (this.closed || (this.data && data.version < this.data.version)) return;
       const same = this.data && data.version === this.data.version;
       this.setData(data);
       // the same version (the connection came back): a proposal lost on the way is asked again
@@ -309,6 +312,7 @@ class GameView {
     const sections = [this.statusSection()];
     if (s.outcome && this.fresh(this.summary)) sections.push(this.summarySection());
     if (this.proposal) sections.push(this.aiSection()); // first, and held in view (CSS)
+    else if (this.autoPace && !s.outcome) sections.push(this.autoWaitSection()); // Stop stays in reach
     if (this.data.objectives) sections.push(this.objectiveSection());
     if (this.chances && this.chances.version === this.data.version) sections.push(this.chancesSection());
     if (this.readOnly) sections.push(this.tokenSection());
@@ -589,6 +593,11 @@ class GameView {
       this.readOnly ? null : this.autoControls());
   }
 
+  /** While auto-play waits for the AI's next proposal: its box with Stop, not a gap. */
+  autoWaitSection() {
+    return h("section", { class: "ai-box", id: "ai" }, h("h2", {}, t("ai.title")), this.autoControls());
+  }
+
   /** Auto-play the zombies at a visible pace, or stop it. */
   autoControls() {
     if (this.autoPace) {
@@ -596,8 +605,10 @@ class GameView {
         h("span", { class: "muted", id: "auto-on" }, t("ai.auto_on")),
         h("button", { type: "button", id: "auto-stop", onclick: () => this.stopAuto() }, t("ai.auto_stop")));
     }
-    const pace = h("select", { id: "auto-pace", "aria-label": t("ai.auto_pace") },
-      PACES.map(([key, ms]) => h("option", { value: String(ms), selected: key === "normal" }, t(`ai.pace_${key}`))));
+    // the pace last chosen stays chosen (this game and the next)
+    const chosen = Number(localStorage.getItem(PACE_STORE)) || 1500;
+    const pace = h("select", { id: "auto-pace", "aria-label": t("ai.auto_pace"), onchange: (e) => localStorage.setItem(PACE_STORE, e.target.value) },
+      PACES.map(([key, ms]) => h("option", { value: String(ms), selected: ms === chosen }, t(`ai.pace_${key}`))));
     return h("div", { class: "row auto" },
       h("button", { type: "button", id: "auto-play", disabled: this.busy, onclick: () => this.startAuto(Number(pace.value)) }, t("ai.auto_play")), pace);
   }
@@ -953,6 +964,7 @@ const PACES = [["slow", 3000], ["normal", 1500], ["fast", 500]];
 
 const LEVEL_STORE = "survive-us.ai-level";
 const DICE_STORE = "survive-us.dice";
+const PACE_STORE = "survive-us.auto-pace";
 
 export function sideName(side) {
   return t(`side.${side}`, {}, t("names.unknown"));
