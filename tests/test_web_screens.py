@@ -120,6 +120,7 @@ def test_every_screen_fits(browser: Browser, base_url: str, world: dict[str, str
         if name == "game":
             page.click("[data-select='m1']")
             page.wait_for_selector("#actions button")
+            page.evaluate("window.scrollTo(0, 0)")  # the card scrolled into view: the table again
             page.click("[data-tool='sight']")
             page.click("[data-figure-id='m1']", force=True)
             page.wait_for_selector(".overlay-sight polygon")

@@ -41,11 +41,12 @@ def test_a_note_and_a_refusal_in_french_and_in_english() -> None:
     assert caught.value.text("en") == "Lucas is on Léa's side: only enemies can be attacked."
     assert caught.value.words is not None and caught.value.words.code == "refusal.not_an_enemy"
     assert g(Shoot("m1", "z32", "pistolet"), [5, 2]) == [
-        "Lucas shoots at Walker 32 with Pistol (1 attack)", "Lucas rolls 5 (shot, hits on 2+)",
+        "Lucas shoots at Walker 32 with Pistol (1 attack)",
+        "Lucas rolls 5 (shot, hits on 2+ counting the +1)",
         "Walker 32 rolls 2 (save on 5+)", "Lucas kills Walker 32"]
     notes = game.log[-1]["notes"]
     assert english(notes, "fr") == ["Lucas tire sur Rôdeur 32 avec Pistolet (1 attaque)",
-                                    "Lucas lance un dé : 5 (tir, touche sur 2+)",
+                                    "Lucas lance un dé : 5 (tir, touche sur 2+ en comptant le +1)",
                                     "Rôdeur 32 lance un dé : 2 (sauvegarde sur 5+)",
                                     "Lucas élimine Rôdeur 32"]
     assert notes[0] == {"code": "engine.shoots_one", "params": {

@@ -940,7 +940,7 @@ class GameView {
       await this.apply(this.proposal.action);
       const s = this.state;
       const deciding = s.pending && s.pending.length ? s.pending[0].side : s.to_act;
-      if (s.outcome || deciding !== "zombies") this.stopAuto(true);
+      if (s.outcome || deciding !== "zombies") this.stopAuto(!s.outcome); // "your turn" only when there is one
     }, this.autoPace);
   }
 
