@@ -60,7 +60,6 @@ def game_summary(game: Game) -> dict[str, Any]:
                         "wounds_taken": max(lost, 0), "kills": kills.get(fig.id, 0),
                         "downed_by": fig.downed_by or None})
     figures.sort(key=lambda f: (f["side"] != "survivors", f["id"]))
-    return {"turn": game.turn, "max_turns": game.max_turns,
-            "outcome": game.outcome, "figures": figures,
+    return {"turn": game.turn, "max_turns": game.max_turns, "figures": figures,
             "zombies_down": zombies_down,
             "ap_spent": _spent(record, game.catalog)}

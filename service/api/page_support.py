@@ -133,12 +133,12 @@ class SummaryOut(Strict):
                                      "rolled on when it is recorded")
 
 
-def summary(game: Game) -> dict[str, Any]:
-    """The game's summary and, for a card, its consequence table."""
+def summary(game: Game, campaign: bool) -> dict[str, Any]:
+    """The game's summary and, for a campaign game on a card, its consequence table."""
     out = game_summary(game)
-    out.pop("outcome")
     referee = game.referee
-    table = referee.card.consequences if isinstance(referee, ScenarioReferee) else ()
+    table = referee.card.consequences if campaign and isinstance(
+        referee, ScenarioReferee) else ()
     out["consequences"] = [{"low": e.low, "high": e.high,
                             "words": e.value.words(game.catalog).to_json()} for e in table]
     return out
@@ -150,9 +150,7 @@ def summary(game: Game) -> dict[str, Any]:
         "AP each side spent, and a campaign game's consequence table (for the end screen)")
 def get_summary(game_id: str) -> dict[str, Any]:
     def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
-        out = summary(game)
-        if row.campaign_id is None:
-            out["consequences"] = []
+        out = summary(game, campaign=row.campaign_id is not None)
         return {"version": row.version, "terminal": game.is_terminal,
                 "campaign_id": row.campaign_id, **out}
 
