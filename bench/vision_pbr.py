@@ -291,8 +291,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cross", action="store_true",
                         help="skip locating each frame in the other mode")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--data", type=Path, default=DATA,
+                        help="another set made by tools/pbr_frames (e.g. a --variant to tune on)")
     args = parser.parse_args(argv)
-    scores = evaluate(args.frames, args.runs, cross=not args.no_cross)
+    scores = evaluate(args.frames, args.runs, cross=not args.no_cross, data=args.data)
     if args.json:
         sys.stdout.write(json.dumps({"frames": [asdict(s) for s in scores],
                                      "tags": summary(scores, "tags"),

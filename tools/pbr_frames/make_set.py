@@ -329,11 +329,22 @@ def main() -> int:
     ap.add_argument("--only", nargs="*", help="frame names (default: all)")
     ap.add_argument("--scale", type=float, default=1.0, help="resolution factor (previews)")
     ap.add_argument("--spp", type=int, default=0, help="samples per pixel for every frame")
+    ap.add_argument("--variant", type=int, default=0,
+                    help="another set of the same kind: every table, camera shift, hand, "
+                         "light and noise seed moved by 1000 x N (0: the committed set); "
+                         "a set to tune on, so the committed one stays unseen")
     args = ap.parse_args()
+    if args.variant:
+        shift = 1000 * args.variant
+        for kw in TABLES.values():
+            kw["seed"] = int(kw["seed"]) + shift  # type: ignore[call-overload]
+        FRAMES[:] = [replace(f, seed=f.seed + shift) for f in FRAMES]
     args.out.mkdir(parents=True, exist_ok=True)
     frames = [f for f in FRAMES if not args.only or f.name in args.only]
     layouts = {name: make_layout(**kw) for name, kw in TABLES.items()}  # type: ignore[arg-type]
     builders: dict[str, SceneBuilder] = {}
+    if args.variant:
+        args.work = args.work / f"variant{args.variant}"
     manifest_path = args.out / "manifest.json"
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     entries = {e["frame"]: e for e in manifest.get("frames", [])}
