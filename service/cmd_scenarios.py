@@ -174,6 +174,7 @@ def run_setup(args: argparse.Namespace) -> int:
         band = _band(args.band)
         result = setup_scenario(card, args.seed, band, table=table_id(args.table))
         if args.module:
+            from geometry.corners import keep_out
             from scenarios import modules
 
             picks = modules.picks_of(args.module)
@@ -182,7 +183,10 @@ def run_setup(args: argparse.Namespace) -> int:
                                      picks, balanced=not args.unbalanced)}
             modules.prepare_scene(result["scene"], picks)
             newcomers = modules.module_figures(picks)
-            modules.place_figures(result["scene"], newcomers)
+            table = result["scene"]["table"]
+            # the camera's corner squares stay clear, as in a game (docs/rules.md D41)
+            modules.place_figures(result["scene"], newcomers,
+                                  keep_out(float(table["width"]), float(table["depth"])))
             result["scene"]["figures"] += [
                 {"id": f.id, "side": f.side, "x": f.x, "y": f.y, "name": f.name}
                 for f in newcomers]
