@@ -56,8 +56,11 @@ def tag_detector(layout: Layout, px_per_in: float,
     tag_px = layout.tag_size * px_per_in
     cell_px = tag_px / 6.0  # 4x4 bits plus a one-cell border each side
     params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    params.cornerRefinementWinSize = max(2, int(round(cell_px / 2)))
+    # Corners from lines fitted to the whole contour of each side (CONTOUR), not a corner
+    # search in a few-pixel window (SUBPIX), which a blurred corner pulls inward unevenly:
+    # on the tuning frames the RMS misfit of a tag's corners to a square halves (median
+    # 0.25 -> 0.11 mm) and so does the position error (mean 0.011 -> 0.005 in).
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_CONTOUR
     # minMarkerPerimeterRate is relative to the image's larger side.
     side = image_side or layout.table_width * px_per_in
     params.minMarkerPerimeterRate = 0.5 * 4 * tag_px / max(1.0, side)
@@ -69,6 +72,15 @@ def tag_detector(layout: Layout, px_per_in: float,
     params.adaptiveThreshWinSizeStep = wide_win - small_win
     params.minCornerDistanceRate = 0.05
     params.minDistanceToBorder = 1
+    # Decoding small tags (45-55 px/in, a cell of 4-5 px) after a little blur and JPEG:
+    # sample each cell away from its blurred edges (0.30 of a cell ignored each side, where
+    # OpenCV's 0.13 let the neighbouring cells bleed in) on a finer canonical image (8 px a
+    # cell, not 4), and accept the candidate quads a blurred contour gives (polygon
+    # tolerance 5% of the perimeter). On the tuning frames: 75 -> 84 of 85 visible tags
+    # decoded, no wrong id.
+    params.perspectiveRemoveIgnoredMarginPerCell = 0.30
+    params.perspectiveRemovePixelPerCell = 8
+    params.polygonalApproxAccuracyRate = 0.05
     return cv2.aruco.ArucoDetector(aruco_dictionary(layout), params)
 
 
