@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 from fpdf import FPDF
 
+from geometry.corners import QUIET_ZONE  # white around a corner marker: its cut line
 from geometry.units import MM_PER_INCH
 from i18n import Message, render
 from vision.cv import cv2
@@ -31,7 +32,6 @@ __all__ = ["PAPERS", "SheetOptions", "marker_sheets", "write_marker_sheets"]
 PAPERS: dict[str, tuple[float, float]] = {"A4": (210 / MM_PER_INCH, 297 / MM_PER_INCH),
                                           "Letter": (8.5, 11.0)}
 MARGIN_IN = 0.5
-PAPER_MARGIN_IN = 0.45  # white around a corner marker: its cut line
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def _corner_page(pdf: FPDF, layout: Layout, paper: tuple[float, float], lang: st
         "dictionary": layout.dictionary, "width": float(layout.table_width),
         "depth": float(layout.table_depth)}), lang))
     _check_bar(pdf, MARGIN_IN, MARGIN_IN + 0.25, lang)
-    box = layout.corner_size + 2 * PAPER_MARGIN_IN
+    box = layout.corner_size + 2 * QUIET_ZONE
     col_w = (paper[0] - 2 * MARGIN_IN) / 2
     row_h = (paper[1] - 2 * MARGIN_IN - 0.7) / 2
     # top row of the page: the far corners (3, 2); bottom row: the near ones (0, 1)
@@ -110,7 +110,7 @@ def _corner_page(pdf: FPDF, layout: Layout, paper: tuple[float, float], lang: st
         pdf.set_dash_pattern(dash=0.08, gap=0.06)
         pdf.rect(left, top, box, box, style="D")
         pdf.set_dash_pattern()
-        _draw_marker(pdf, layout, mid, left + PAPER_MARGIN_IN, top + PAPER_MARGIN_IN,
+        _draw_marker(pdf, layout, mid, left + QUIET_ZONE, top + QUIET_ZONE,
                      layout.corner_size)
         pdf.set_font("Helvetica", size=9)
         lines = [Message("camera.sheet.corner", {"corner": corner(layout.corner_ids, mid),
