@@ -32,6 +32,8 @@ class FigureHints:
     `base_mm`: per side (``"survivors"``, ``"zombies"``, ``"civilians"``), the base sizes
     (mm across) of that side's figures in play; a side absent means "any common size".
     `height_mm_by_tag`: a tagged figure's base height when the game knows it.
+    `height_mm_by_side`: a side's base height when the player set one (colour bases are
+    known by side before anyone knows which figure they are).
     `default_height_mm`: the height of any other base; `height_known` says whether it was set
     by the player (a band's setting) or is the default guess, which widens the uncertainty to
     cover `BASE_HEIGHT_RANGE_MM`.
@@ -39,6 +41,7 @@ class FigureHints:
 
     base_mm: Mapping[str, tuple[float, ...]] = field(default_factory=dict)
     height_mm_by_tag: Mapping[int, float] = field(default_factory=dict)
+    height_mm_by_side: Mapping[str, float] = field(default_factory=dict)
     default_height_mm: float = DEFAULT_BASE_HEIGHT_MM
     height_known: bool = False
 
@@ -47,10 +50,13 @@ class FigureHints:
         sizes = self.base_mm.get(side)
         return tuple(sorted(set(sizes))) if sizes else COMMON_BASE_MM
 
-    def height_for(self, tag: int | None) -> tuple[float, bool]:
-        """(height in mm, known?) of the base carrying `tag` (None: a colour-mode base)."""
+    def height_for(self, tag: int | None, side: str | None = None) -> tuple[float, bool]:
+        """(height in mm, known?) of the base carrying `tag`, or of a colour-mode base of
+        `side` (tag None)."""
         if tag is not None and tag in self.height_mm_by_tag:
             return self.height_mm_by_tag[tag], True
+        if side is not None and side in self.height_mm_by_side:
+            return self.height_mm_by_side[side], True
         return self.default_height_mm, self.height_known
 
 
