@@ -15,6 +15,7 @@ from i18n import Message
 from vision.calibfile import CalibrationFile
 from vision.calibration import Calibration, calibrate, find_corner_markers
 from vision.errors import CalibrationError, VisionError
+from vision.hints import NO_HINTS, FigureHints
 from vision.tags import locate_tags
 from vision.types import Image
 
@@ -62,10 +63,12 @@ def table_json(cal: Calibration) -> dict[str, Any]:
 
 
 def locate(image: Image, mode: str = "tags", settings: CalibrationFile | None = None,
-           px_per_in: float | None = None, previous: Calibration | None = None) -> Located:
+           px_per_in: float | None = None, previous: Calibration | None = None,
+           hints: FigureHints = NO_HINTS) -> Located:
     """Calibrate on `image` (falling back on `previous` or the file's saved table when corner
     markers are hidden) and locate the figures in `mode`. A table that cannot be located is
-    an answer (``found: false`` with the reason), not an exception."""
+    an answer (``found: false`` with the reason), not an exception. `hints` say what the
+    caller knows of the bases (their sizes and heights, `vision.hints`)."""
     if mode not in MODES:
         raise VisionError(Message("camera.locate.mode", {"mode": mode, "known": list(MODES)}),
                           "mode")
@@ -86,7 +89,7 @@ def locate(image: Image, mode: str = "tags", settings: CalibrationFile | None = 
     t_cal = time.perf_counter()
     answer["table"] = table_json(cal)
     if mode == "tags":
-        result = locate_tags(image, cal, px_per_in)
+        result = locate_tags(image, cal, px_per_in, hints=hints)
         figures = [f.to_json() for f in result.figures]
         answer["figures"] = figures
         answer["rejected"] = [r.to_json() for r in result.rejected]
@@ -99,11 +102,13 @@ def locate(image: Image, mode: str = "tags", settings: CalibrationFile | None = 
     return Located(cal, figures, answer)
 
 
-def _colour(image: Image, cal: Calibration, settings: CalibrationFile) -> list[dict[str, Any]]:
+def _colour(image: Image, cal: Calibration, settings: CalibrationFile,
+            hints: FigureHints = NO_HINTS) -> list[dict[str, Any]]:
     if not colour_available():
         raise VisionError(Message("camera.locate.no_colour"), "mode")
     module = importlib.import_module("vision.colour")
-    # colour_config reads the calibration file's "colours" section (defaults when absent)
+    # colour_config reads the calibration file's "colours" section (defaults when absent);
+    # the hints say which base sizes each side has (every common size when they are silent)
     found: list[dict[str, Any]] = module.colour_figures(image, cal,
-                                                        module.colour_config(settings))
+                                                        module.colour_config(settings), hints)
     return found

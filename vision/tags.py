@@ -7,25 +7,36 @@ plane, then moved along the camera ray to the height of the base top (parallax).
 
 Every detection is checked against the printed tag: its four corners must form a square of
 the printed size (after the fit, RMS corner residual at most `MAX_SHAPE_RESIDUAL_IN`, size
-within `SIZE_TOLERANCE`). A tag partly hidden by terrain or a hand either does not decode or
-fails that check; it is reported under ``rejected`` with the reason, never as a position.
+within `SIZE_TOLERANCE`). Blur, JPEG and the pixel grid leave a small tag's corners up to about
+0.6 mm off a square; that is located, with the misfit in its uncertainty. A corner a cell or
+more off (a hand, a figure or terrain over part of the tag) cannot be located: it is reported
+under ``rejected`` with the reason, never as a position.
+
+The height of each base comes from the caller (`FigureHints`: a game's setting per figure or
+per band, or a calibration file's ``base_height_mm``); when nobody said it, the usual 3.2 mm is
+assumed and the uncertainty covers any height in `BASE_HEIGHT_RANGE_MM` (``height_in``).
 
 `uncertainty` is a bound, as in colour mode and as `rules.uncertain` reads it: the true centre
 lies within it about 95% of the time (`SIGMAS` = 2.5 standard deviations; for a round 2-D
-normal error P(r < 2.5 sigma) = 96%). `sigma` (one standard deviation) adds in quadrature:
+normal error P(r < 2.5 sigma) = 96%), plus the unknown height's reach. `sigma` (one standard
+deviation, the bound / 2.5) adds in quadrature:
 - the calibration: the RMS corner residual on the table (`reprojection_in`), doubled when
   only three markers were used (the fourth corner is extrapolated);
 - the detection: marker centres jitter by about 0.15 px (NOTES.md), converted to inches at
-  the tag's place in the frame, plus the tag's own corner residual / 2 (four corners);
+  the tag's place in the frame, plus the tag's own corner residual (its centre moves about as
+  much as a corner does);
 - the parallax: 0.5 mm of base-height tolerance times the ray's slope there, and the
   correction's share of doubt from the focal length (3% calibrated, 10% estimated from the
   homography, 30% guessed).
+When the height is not known, ``height_in`` (how far the ray's slope carries the tag for the
+farthest height in `BASE_HEIGHT_RANGE_MM` from the one assumed) is added to the bound: it is
+a systematic error, not a random one.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -33,13 +44,18 @@ import numpy as np
 from geometry.units import MM_PER_INCH
 from i18n import Message
 from vision.calibration import Calibration, rectified_to_table
+from vision.hints import BASE_HEIGHT_RANGE_MM, DEFAULT_BASE_HEIGHT_MM, NO_HINTS, FigureHints
+from vision.layout import Layout
 from vision.markers import Detection, detect, marker_centre, tag_detector, to_gray
 from vision.types import FloatArray, Image
 
 __all__ = ["TagFix", "TagRejection", "TagResult", "locate_tags", "default_px_per_in",
-           "MAX_SHAPE_RESIDUAL_IN", "SIZE_TOLERANCE"]
+           "hints_for_layout", "MAX_SHAPE_RESIDUAL_IN", "SIZE_TOLERANCE"]
 
-MAX_SHAPE_RESIDUAL_IN = 0.02  # 1/3 of a marker cell
+# Half a marker cell (0.05 in): fully visible tags at 41-63 px/in with blur and JPEG were up
+# to 0.6 mm (0.025 in) off a square on the tuning frames; a corner hidden by something is
+# off by a cell or more.
+MAX_SHAPE_RESIDUAL_IN = 0.05
 SIGMAS = 2.5  # uncertainty = this many standard deviations (~95% in 2-D)
 SIZE_TOLERANCE = 0.12  # relative, on the tag's side length
 CENTRE_JITTER_PX = 0.15
@@ -59,6 +75,9 @@ class TagFix:
     pixel: tuple[float, float]  # where the tag centre is in the frame
     parallax_in: float  # how far the height correction moved it
     shape_residual_in: float
+    base_height_mm: float = DEFAULT_BASE_HEIGHT_MM  # the height the correction used
+    height_known: bool = False  # set by the player (else assumed, and `height_in` counted)
+    height_in: float = 0.0  # the farthest an unknown height could move it (in `uncertainty`)
 
     @property
     def sigma(self) -> float:
@@ -72,7 +91,10 @@ class TagFix:
                 "angle_deg": round(self.angle_deg, 1),
                 "pixel": [round(self.pixel[0], 2), round(self.pixel[1], 2)],
                 "parallax_in": round(self.parallax_in, 4),
-                "shape_residual_in": round(self.shape_residual_in, 4)}
+                "shape_residual_in": round(self.shape_residual_in, 4),
+                "base_height_mm": round(self.base_height_mm, 2),
+                "height_known": self.height_known,
+                "height_in": round(self.height_in, 4)}
 
 
 @dataclass(frozen=True)
@@ -106,11 +128,20 @@ def default_px_per_in(calibration: Calibration) -> float:
     return float(min(100.0, max(40.0, round(calibration.px_per_in()))))
 
 
+def hints_for_layout(hints: FigureHints, layout: Layout) -> FigureHints:
+    """The hints, with a calibration file's ``base_height_mm`` (when it differs from the
+    usual 3.2 mm) taken as the player's setting for every base the hints do not know."""
+    if hints.height_known or layout.base_height_mm == DEFAULT_BASE_HEIGHT_MM:
+        return hints
+    return replace(hints, default_height_mm=layout.base_height_mm, height_known=True)
+
+
 def locate_tags(image: Image, calibration: Calibration, px_per_in: float | None = None,
-                rectify: bool = True) -> TagResult:
+                rectify: bool = True, hints: FigureHints = NO_HINTS) -> TagResult:
     """Every figure tag in `image`. `rectify=False` detects on the raw frame instead (the
-    comparison the benchmark makes)."""
+    comparison the benchmark makes). `hints` give the bases' heights (see `FigureHints`)."""
     layout = calibration.layout
+    hints = hints_for_layout(hints, layout)
     calibration.check_image(image)
     gray = to_gray(image)
     if rectify:
@@ -136,7 +167,7 @@ def locate_tags(image: Image, calibration: Calibration, px_per_in: float | None 
                 d.id, Message("camera.tag.twice", {"n": counts[d.id]}), float(foot[0]),
                 float(foot[1])))
             continue
-        fix = _fix(d, table_corners, foot, calibration, result)
+        fix = _fix(d, table_corners, foot, calibration, result, hints)
         if fix is not None:
             result.figures.append(fix)
     result.figures.sort(key=lambda f: f.tag)
@@ -144,17 +175,19 @@ def locate_tags(image: Image, calibration: Calibration, px_per_in: float | None 
 
 
 def _fix(d: Detection, table_corners: FloatArray, foot: FloatArray, cal: Calibration,
-         result: TagResult) -> TagFix | None:
+         result: TagResult, hints: FigureHints) -> TagFix | None:
     layout = cal.layout
-    height = layout.base_height
+    height_mm, known = hints.height_for(d.id)
+    height = height_mm / MM_PER_INCH
     # The tag is `height` up: seen from the camera it looks slightly larger on the z = 0
     # plane; compare its shape at its own height.
     corners = cal.lift(table_corners, height) if cal.pose is not None else table_corners
     side, angle, residual = _square_fit(corners)
     x0, y0 = float(foot[0]), float(foot[1])
     if residual > MAX_SHAPE_RESIDUAL_IN:
-        result.rejected.append(TagRejection(d.id, Message("camera.tag.not_square", {
-            "mm": round(residual * MM_PER_INCH, 2)}), x0, y0))
+        result.rejected.append(TagRejection(d.id, Message("camera.tag.misshapen", {
+            "mm": round(residual * MM_PER_INCH, 1),
+            "max": round(MAX_SHAPE_RESIDUAL_IN * MM_PER_INCH, 1)}), x0, y0))
         return None
     if abs(side / layout.tag_size - 1.0) > SIZE_TOLERANCE:
         result.rejected.append(TagRejection(d.id, Message("camera.tag.size", {
@@ -169,9 +202,23 @@ def _fix(d: Detection, table_corners: FloatArray, foot: FloatArray, cal: Calibra
     pixel = cal.table_to_image(np.array([[x, y]]), height)[0] if cal.pose is not None \
         else cal.table_to_image(foot.reshape(1, 2))[0]
     parallax = math.hypot(x - x0, y - y0)
-    sigma = _sigma(cal, (x, y), parallax, residual)
-    return TagFix(d.id, x, y, SIGMAS * sigma, angle, (float(pixel[0]), float(pixel[1])), parallax,
-                  residual)
+    slope = _slope(cal, (x, y))
+    height_in = 0.0 if known else slope * max(
+        abs(height_mm - BASE_HEIGHT_RANGE_MM[0]), abs(BASE_HEIGHT_RANGE_MM[1] - height_mm)
+    ) / MM_PER_INCH
+    sigma = _sigma(cal, (x, y), slope, parallax, residual)
+    return TagFix(d.id, x, y, SIGMAS * sigma + height_in, angle,
+                  (float(pixel[0]), float(pixel[1])), parallax, residual, height_mm, known,
+                  height_in)
+
+
+def _slope(cal: Calibration, xy: tuple[float, float]) -> float:
+    """How far a point `xy` moves on the table per unit of height (the ray's tangent there);
+    0 without a camera pose (no parallax correction then)."""
+    if cal.pose is None:
+        return 0.0
+    c = cal.pose.centre
+    return math.hypot(xy[0] - c[0], xy[1] - c[1]) / float(c[2])
 
 
 def _square_fit(corners: FloatArray) -> tuple[float, float, float]:
@@ -190,13 +237,12 @@ def _square_fit(corners: FloatArray) -> tuple[float, float, float]:
     return abs(a), math.degrees(math.atan2(a.imag, a.real)) % 360.0, residual
 
 
-def _sigma(cal: Calibration, xy: tuple[float, float], parallax: float, residual: float) -> float:
+def _sigma(cal: Calibration, xy: tuple[float, float], slope: float, parallax: float,
+           residual: float) -> float:
     cal_term = cal.reprojection_in * (1.0 if len(cal.markers) >= 4 else 2.0)
-    det_term = math.hypot(CENTRE_JITTER_PX / cal.px_per_in(xy), residual / 2.0)
+    det_term = math.hypot(CENTRE_JITTER_PX / cal.px_per_in(xy), residual)
     par_term = 0.0
     if cal.pose is not None:
-        cz = float(cal.pose.centre[2])
-        slope = math.hypot(xy[0] - cal.pose.centre[0], xy[1] - cal.pose.centre[1]) / cz
         par_term = math.hypot(BASE_HEIGHT_TOLERANCE_IN * slope,
                               FOCAL_DOUBT.get(cal.pose.focal_source, 0.3) * parallax)
     return math.sqrt(cal_term ** 2 + det_term ** 2 + par_term ** 2)
