@@ -1,0 +1,77 @@
+"""What a game tells the camera about its bases: each side's sizes and each base's height.
+
+The sizes come from the figures on the table (their `base_mm`), so colour mode looks for the
+bases the game holds; the heights from the game's camera settings, set by the player per side
+(a band's bases are usually all alike) or per figure, so the parallax correction lifts each
+tag by its own base. A height nobody set stays the default guess, and the camera widens its
+uncertainty to cover the usual range (vision/hints.py).
+
+Camera settings (`PUT .../camera`):
+``"base_height_mm": {"survivors": 4.0, "zombies": 3.0}`` (per side, any subset) and
+``"figure_base_height_mm": {"z3": 5.0}`` (per figure id, over its side's).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from i18n import Message
+from rules.game import Game
+from vision.hints import FigureHints
+
+SIDES = ("survivors", "zombies", "civilians")
+#: Bases thinner than a card or thicker than a stack of coins are a typing slip (mm).
+HEIGHT_RANGE_MM = (0.5, 15.0)
+
+
+class HeightError(ValueError):
+    """A base height in the camera settings that cannot be used: `words` says why, `where`
+    names the field (``base_height_mm.zombies``)."""
+
+    def __init__(self, words: Message, where: str) -> None:
+        super().__init__(words.text("en"))
+        self.words = words
+        self.where = where
+
+
+def check_heights(game: Game, per_side: Mapping[str, Any] | None,
+                  per_figure: Mapping[str, Any] | None) -> None:
+    """Refuse an unknown side or figure, or a height that is not a number of mm in range."""
+    for field, values, known in (("base_height_mm", per_side, SIDES),
+                                 ("figure_base_height_mm", per_figure, tuple(game.figures))):
+        for key, value in (values or {}).items():
+            where = f"{field}.{key}"
+            if key not in known:
+                code = "camera.api.height_side" if field == "base_height_mm" \
+                    else "camera.api.no_figure"
+                raise HeightError(Message(code, {"where": where, "figure": key,
+                                                 "sides": ", ".join(SIDES)}), where)
+            low, high = HEIGHT_RANGE_MM
+            if isinstance(value, bool) or not isinstance(value, int | float) \
+                    or not math.isfinite(value) or not low <= value <= high:
+                raise HeightError(Message("camera.api.height_range", {
+                    "where": where, "got": str(value), "low": str(low), "high": str(high)}),
+                    where)
+
+
+def hints_for(game: Game, settings: Mapping[str, Any]) -> FigureHints:
+    """The hints for a frame of `game` under its camera `settings` (as stored)."""
+    sizes: dict[str, set[float]] = {}
+    for fig in game.figures.values():
+        if fig.on_table:
+            sizes.setdefault(fig.side, set()).add(float(fig.base_mm))
+    per_side: Mapping[str, float] = settings.get("base_height_mm") or {}
+    per_figure: Mapping[str, float] = settings.get("figure_base_height_mm") or {}
+    by_tag: dict[int, float] = {}
+    for tag, figure_id in (settings.get("tags") or {}).items():
+        tagged = game.figures.get(figure_id)
+        if tagged is None:
+            continue
+        height = per_figure.get(figure_id, per_side.get(tagged.side))
+        if height is not None:
+            by_tag[int(tag)] = float(height)
+    return FigureHints(base_mm={side: tuple(sorted(v)) for side, v in sizes.items()},
+                       height_mm_by_tag=by_tag,
+                       height_mm_by_side={side: float(h) for side, h in per_side.items()})
