@@ -5,9 +5,10 @@
 
 Each cell (card x zombie player x survivor player) plays the same games as `survive-us
 simulate --scenario CARD --games N --seed S` (game `i` from seed `S + i`, policies seeded
-from it); every result is appended to `raw/CARD-ZOMBIES-vs-SURVIVORS.jsonl` under `--out`
-as it comes, so a stopped run resumes where it stopped, and the cell's JSON summary (the
-simulator's) is written to `CARD-ZOMBIES-vs-SURVIVORS.json`. The table reads those
+from it); every result is appended to `CARD-ZOMBIES-vs-SURVIVORS.jsonl` in the raw folder
+(`raw_dir`: ai/data/matchups/ for docs/matchups/, which keeps only the summaries) as it comes,
+so a stopped run resumes where it stopped, and the cell's JSON summary (the simulator's) is
+written to `CARD-ZOMBIES-vs-SURVIVORS.json` under `--out`. The table reads those
 files and says, per card, whether the tactician meets the issue's bar against greedy: at
 least 1.3x the survivor casualties and a higher zombie win rate, both with 95% intervals
 that do not overlap.
@@ -25,11 +26,27 @@ from typing import Any
 from ai.simulate import GameResult, Job, mean_interval, play_job, summarize
 
 __all__ = ["CARDS", "PAIRS", "LEVELS", "run", "summarize_cell", "table", "levels",
-           "paired_difference", "meets_bar", "main"]
+           "paired_difference", "meets_bar", "main", "raw_dir"]
 
 CARDS = ["nettoyage", "evacuation", "escorte", "caisses", "convoi", "sauvetage", "refuge",
          "nuit", "remede", "helico"]
 PAIRS = [("tactician", "bot"), ("greedy", "bot"), ("random", "bot"), ("greedy", "random")]
+
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs" / "matchups"  # the summaries, read by docs/ai.md
+DATA = ROOT / "ai" / "data" / "matchups"  # every game's result, one JSON line each
+
+
+def raw_dir(out: Path) -> Path:
+    """Where the per-game results of the cells summarised in `out` are kept: under
+    ai/data/matchups/ for a folder of docs/matchups/ (the docs hold only the summaries),
+    in `out/raw/` anywhere else (a scratch run)."""
+    try:
+        inside = out.resolve().relative_to(DOCS)
+    except ValueError:
+        return out / "raw"
+    return DATA / inside
 
 
 def _name(card: str, zombies: str, survivors: str) -> str:
@@ -54,23 +71,23 @@ def run(out: Path, cards: list[str], pairs: list[tuple[str, str]], games: int, s
     """Play every missing game, card by card and seed by seed (each pair on the same seeds),
     appending each result to `raw/CELL.jsonl` as it comes, so a stopped run loses at most
     the games being played; then write each cell's JSON summary."""
-    raw_dir = out / "raw"
-    raw_dir.mkdir(parents=True, exist_ok=True)
+    raws = raw_dir(out)
+    raws.mkdir(parents=True, exist_ok=True)
     for card in cards:
-        done = {pair: _done(raw_dir / f"{_name(card, *pair)}.jsonl") for pair in pairs}
+        done = {pair: _done(raws / f"{_name(card, *pair)}.jsonl") for pair in pairs}
         todo = [Job(card, seed + i, zombies, survivors)
                 for i in range(games) for zombies, survivors in pairs
                 if seed + i not in done[(zombies, survivors)]]
         if todo:
-            _play(todo, raw_dir, jobs)
+            _play(todo, raws, jobs)
         for zombies, survivors in pairs:
             summarize_cell(out, card, zombies, survivors, seed, games)
         print(f"{card}: done", flush=True)
 
 
-def _play(todo: list[Job], raw_dir: Path, jobs: int) -> None:
+def _play(todo: list[Job], raws: Path, jobs: int) -> None:
     def keep(job: Job, result: GameResult) -> None:
-        path = raw_dir / f"{_name(job.scenario, job.zombies, job.survivors)}.jsonl"
+        path = raws / f"{_name(job.scenario, job.zombies, job.survivors)}.jsonl"
         with path.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(dataclasses.asdict(result)) + "\n")
 
@@ -88,7 +105,7 @@ def summarize_cell(out: Path, card: str, zombies: str, survivors: str, seed: int
                    games: int) -> dict[str, Any] | None:
     """The cell's summary over the seeds played so far (at most `games` from `seed`)."""
     name = _name(card, zombies, survivors)
-    done = _done(out / "raw" / f"{name}.jsonl")
+    done = _done(raw_dir(out) / f"{name}.jsonl")
     results = [done[s] for s in range(seed, seed + games) if s in done]
     if not results:
         return None
@@ -150,7 +167,7 @@ def table(out: Path) -> str:
     def paired(card: str, a: str, b: str, measure: str) -> str:
         for zombies in (a, b):
             if (card, zombies) not in raws:
-                raws[(card, zombies)] = _done(out / "raw" / f"{_name(card, zombies, 'bot')}.jsonl")
+                raws[(card, zombies)] = _done(raw_dir(out) / f"{_name(card, zombies, 'bot')}.jsonl")
         return _paired(raws[(card, a)], raws[(card, b)], measure)
 
     verdicts = []
@@ -229,7 +246,7 @@ def levels(out: Path, survivors: str = "bot") -> str:
     decides (greedy beats idle zombies, paired, and greedy's zombie win rate is between 5%
     and 95%), each level against greedy and each level against the one below, paired by
     seed with 95% intervals; and the wounds dealt, hard against greedy."""
-    raw = out / "raw"
+    raw = raw_dir(out)
 
     def games(card: str, zombies: str) -> dict[int, GameResult]:
         return _done(raw / f"{_name(card, zombies, survivors)}.jsonl")
