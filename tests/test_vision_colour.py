@@ -20,9 +20,11 @@ from vision.colour import (
     colour_figures,
     detect_bases,
     find_bases,
+    search_sizes,
 )
 from vision.colour_config import DEFAULT_COLOURS, ColourConfig, ColourConfigError, HsvRange
 from vision.errors import ImageError
+from vision.hints import FigureHints
 
 R = base_radius(25.0)
 WEBCAM = sf.Effects(blur_sigma=0.8, noise_sigma=2.5, gradient=0.3, jpeg_quality=85)
@@ -151,7 +153,9 @@ def test_blurred_frame() -> None:
 def test_a_base_of_the_wrong_size_is_refused_with_the_reason() -> None:
     figs = [sc.ColourFigure("zombies", 15, 15, base_mm=40), sc.ColourFigure("zombies", 5, 15)]
     frame = sc.render_colour(figs, effects=WEBCAM, seed=6)
-    _, result = located(frame)
+    cal = calibrate(frame.image)
+    # A game whose zombies all stand on 25 mm bases: the 40 mm one is refused, and said why.
+    result = find_bases(frame.image, cal, hints=FigureHints(base_mm={"zombies": (25.0,)}))
     assert len(result.bases) == 1 and abs(result.bases[0].x - 5) < 0.1
     reasons = [r.reason for r in result.rejected if math.hypot(r.x - 15, r.y - 15) < 1.0]
     assert reasons and all("base" in r.text("en") for r in reasons)
@@ -161,12 +165,16 @@ def test_a_base_of_the_wrong_size_is_refused_with_the_reason() -> None:
     french = [r.text("fr") for r in reasons]
     assert all("socle" in t and " mm" in t for t in french), french
     assert all(r.to_json()["reason_words"]["code"] == r.reason.code for r in result.rejected)
-    # Told the right size, it is found.
-    big = colour_config({"sides": {"zombies": {"ranges": [HsvRange(168, 10).to_json()],
+    # Alone (no game), every common size is looked for: both are found, each with its size.
+    alone = find_bases(frame.image, cal).bases
+    assert sorted((round(b.x), b.base_mm) for b in alone) == [(5, 25.0), (15, 40.0)]
+    big = next(b for b in alone if b.base_mm == 40.0)
+    assert abs(big.radius - base_radius(40)) < 0.05 and big.size_measured
+    # An older file's single size is looked for beside the common ones.
+    old = colour_config({"sides": {"zombies": {"ranges": [HsvRange(168, 10).to_json()],
                                                "base_mm": 40}}})
-    cal = calibrate(frame.image)
-    got = [b for b in detect_bases(frame.image, cal, big) if abs(b.x - 15) < 0.2]
-    assert len(got) == 1 and abs(got[0].radius - base_radius(40)) < 0.05
+    assert search_sizes(old.side("zombies")) == (25.0, 28.0, 30.0, 32.0, 40.0, 50.0)
+    assert len(detect_bases(frame.image, cal, old)) == 2
 
 
 def test_a_patch_of_colour_is_not_a_base() -> None:

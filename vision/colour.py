@@ -23,6 +23,7 @@ the calibration's own error) and `confidence` (0-1, from rim coverage and fit qu
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -33,13 +34,21 @@ import numpy.typing as npt
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from geometry.units import MM_PER_INCH, base_radius
+from geometry.units import DEFAULT_BASE_MM, MM_PER_INCH, base_radius
 from i18n import Message
 from vision.calibration import Calibration, rectified_to_table
 from vision.colour_config import DEFAULT_COLOURS, ColourConfig, HsvRange, SideColour
-from vision.colour_fit import CircleFit, coverage, radius_sensitivity, ransac_centre, refine
+from vision.colour_fit import (
+    COVERAGE_BINS,
+    MIN_FACING,
+    CircleFit,
+    coverage,
+    radius_sensitivity,
+    refine,
+)
 from vision.cv import cv2
 from vision.errors import ImageError
+from vision.hints import COMMON_BASE_MM, NO_HINTS, FigureHints
 from vision.types import FloatArray, Image
 from vision.words import side as side_word
 
@@ -47,21 +56,30 @@ BoolArray = npt.NDArray[np.bool_]
 IntArray = npt.NDArray[np.intp]
 
 __all__ = ["BaseDetection", "Rejected", "ColourResult", "detect_bases", "find_bases",
-           "colour_figures", "colour_config",
+           "colour_figures", "colour_config", "search_sizes",
            "side_mask", "hsv_table", "chroma"]
 
 SIGMAS = 2.5  # uncertainty = this many standard deviations of the fit (~95% in 2-D)
 CORRELATION = 2.0  # neighbouring boundary pixels share their noise (blur): fewer independent
 FULL_COVERAGE = 0.85  # rims seen this much get a free-radius fit and set the frame's offset
 SYSTEMATIC_IN = 0.04  # edge-colour bias, rim painting and parallax model, added in quadrature
-MAX_BASES_PER_BLOB = 12
+MIN_CONTOUR = 6  # boundary curves shorter than this (pixels) are specks of noise
+VOTE_SHARE = 0.9  # a candidate centre gathers at least this share of a min-coverage arc's votes
+MAX_CANDIDATES = 400  # per side and frame (a frame holds a few dozen bases)
+MAX_OFFSET_PX = 1.5  # bound on the frame's rim radius offset (thresholding, blur)
+SIZE_FROM_ARC = 0.35  # a partial arc covering this much of its circle gives its size
+FILLED_AT = 0.55  # the ring inside a circle, in radii, that a rim leaves free of its colour
+MAX_FILLED = 0.7  # share of that ring in the colour beyond which the circle is a patch
+SPREAD_SHARE = 0.8  # unexplained rim pixels just outside a circle, per inlier, that refuse it
 
 
 @dataclass(frozen=True)
 class BaseDetection:
     """A base found in colour mode: side, centre (table inches), fitted radius (inches),
     `uncertainty` (inches, ~95% bound on the centre error), `confidence` (0-1), the share of
-    the rim circumference seen and the rms distance of rim pixels from the fitted circle."""
+    the rim circumference seen, the rms distance of rim pixels from the fitted circle, and the
+    base size found (`base_mm`, the size looked for nearest the fitted radius when the rim was
+    seen whole, `size_measured`; else the size whose circle the seen arc fits best)."""
 
     side: str
     x: float
@@ -71,12 +89,15 @@ class BaseDetection:
     confidence: float
     coverage: float
     residual: float
+    base_mm: float = DEFAULT_BASE_MM
+    size_measured: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {"side": self.side, "x": round(self.x, 4), "y": round(self.y, 4),
                 "radius": round(self.radius, 4), "uncertainty": round(self.uncertainty, 4),
                 "confidence": round(self.confidence, 3), "coverage": round(self.coverage, 3),
-                "residual": round(self.residual, 4)}
+                "residual": round(self.residual, 4), "base_mm": self.base_mm,
+                "size_measured": self.size_measured}
 
 
 @dataclass(frozen=True)
@@ -106,20 +127,20 @@ class ColourResult:
                 "px_per_in": self.px_per_in, "radius_offset_px": round(self.radius_offset_px, 3)}
 
 
-def detect_bases(image_bgr: Image, calibration: Calibration,
-                 config: Any = DEFAULT_COLOURS) -> list[BaseDetection]:
+def detect_bases(image_bgr: Image, calibration: Calibration, config: Any = DEFAULT_COLOURS,
+                 hints: FigureHints = NO_HINTS) -> list[BaseDetection]:
     """Every base found in the frame, in table inches (see `find_bases` for the refusals).
 
     `config` is a ColourConfig, its JSON, a calibration file (its ``colours`` section) or
-    None for the defaults.
+    None for the defaults; `hints` the base sizes and height the game expects.
     """
-    return list(find_bases(image_bgr, calibration, colour_config(config)).bases)
+    return list(find_bases(image_bgr, calibration, colour_config(config), hints).bases)
 
 
-def colour_figures(image_bgr: Image, calibration: Calibration,
-                   config: Any = DEFAULT_COLOURS) -> list[dict[str, Any]]:
+def colour_figures(image_bgr: Image, calibration: Calibration, config: Any = DEFAULT_COLOURS,
+                   hints: FigureHints = NO_HINTS) -> list[dict[str, Any]]:
     """The figures of `vision locate --mode colour`: ``{"side", "x", "y", ...}`` per base."""
-    return [b.to_json() for b in detect_bases(image_bgr, calibration, config)]
+    return [b.to_json() for b in detect_bases(image_bgr, calibration, config, hints)]
 
 
 def colour_config(config: Any) -> ColourConfig:
@@ -165,50 +186,67 @@ def side_mask(hsv: Image, ranges: Sequence[HsvRange], chroma_image: Image | None
 class _Raw:
     side: SideColour
     fit: CircleFit
-    points: FloatArray  # boundary pixels of its blob still unclaimed when it was found
+    points: FloatArray  # the boundary pixels of the side's mask near it
     cover: float
-    expected_px: float
+    size_mm: float  # the size it was fitted with (partial arcs) or found nearest (full rims)
+    expected_px: float  # that size's rim radius on the rectified table
+
+
+def search_sizes(side: SideColour, hints: FigureHints = NO_HINTS) -> tuple[float, ...]:
+    """The base sizes (mm across) looked for on `side`: the game's when its hints name that
+    side's figures, else the common sizes and the colour settings' own `base_mm` (the single
+    size of an older calibration file, looked for beside the common ones)."""
+    if hints.base_mm.get(side.side):
+        return hints.sizes_for(side.side)
+    return tuple(sorted(set(COMMON_BASE_MM) | {float(side.base_mm)}))
 
 
 def find_bases(image_bgr: Image, calibration: Calibration,
-               config: ColourConfig = DEFAULT_COLOURS) -> ColourResult:
-    """Bases and refused blobs in one frame; deterministic (seeded RANSAC)."""
+               config: ColourConfig = DEFAULT_COLOURS,
+               hints: FigureHints = NO_HINTS) -> ColourResult:
+    """Bases and refused blobs in one frame; deterministic.
+
+    `hints` narrows the base sizes looked for per side (a game's figures) and sets the rim
+    height (a band's base height); without them every common size is looked for.
+    """
     if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
         raise ImageError(Message("camera.colour.not_colour"), "image")
     ppi = config.px_per_in
     hsv = hsv_table(image_bgr, calibration, ppi)
-    rng = np.random.default_rng(12345)
+    height = _rim_height(calibration, hints)
+    scale = _parallax_scale(calibration, height)
     raws: list[_Raw] = []
     rejected: list[Rejected] = []
-    scale = _parallax_scale(calibration)
     strength = chroma(hsv)
     for side in config.sides:
-        expected = base_radius(side.base_mm) * ppi * scale
+        sizes = search_sizes(side, hints)
         mask = side_mask(hsv, side.ranges, strength)
-        found, refused = _blobs(mask, side, expected, config, rng)
+        found, refused = _search(mask, side, sizes, ppi * scale, config)
         raws += found
-        rejected += [Rejected(side.side, *_to_table(calibration, u, v, ppi), why)
+        rejected += [Rejected(side.side, *_to_table(calibration, u, v, ppi, height), why)
                      for u, v, why in refused]
     offsets = [r.fit.radius - r.expected_px for r in raws if r.fit.free_radius]
-    offset = float(np.median(offsets)) if offsets else 0.0
+    offset = float(np.clip(np.median(offsets), -MAX_OFFSET_PX, MAX_OFFSET_PX)) if offsets \
+        else 0.0
     offset_spread = float(np.std(offsets)) if len(offsets) > 2 else 0.5
     bases: list[BaseDetection] = []
     for raw in raws:
         fit = raw.fit
         sens = 0.0
         if not fit.free_radius:
-            tol = max(1.2, 0.12 * raw.expected_px)
+            tol = _tolerance(raw.expected_px)
             fit = refine(raw.points, fit.cx, fit.cy, raw.expected_px + offset, tol, False)
             sens = radius_sensitivity(raw.points[fit.inliers], fit.cx, fit.cy)
-        x, y = _to_table(calibration, fit.cx, fit.cy, ppi)
+        x, y = _to_table(calibration, fit.cx, fit.cy, ppi, height)
         sigma_px = math.sqrt(max(float(np.linalg.eigvalsh(fit.cov).max()), 0.0) * CORRELATION)
         radius_term = SIGMAS * sens * max(offset_spread, 0.35)
         spread_px = math.hypot(SIGMAS * sigma_px, radius_term)
         uncertainty = math.hypot(spread_px / ppi, SYSTEMATIC_IN, calibration.reprojection_in)
         quality = math.exp(-((fit.rms / 1.0) ** 2) / 2.0)
         confidence = min(1.0, raw.cover / FULL_COVERAGE) * quality
-        bases.append(BaseDetection(raw.side.side, x, y, (fit.radius) / ppi / scale, uncertainty,
-                                   confidence, raw.cover, fit.rms / ppi))
+        bases.append(BaseDetection(raw.side.side, x, y, fit.radius / ppi / scale, uncertainty,
+                                   confidence, raw.cover, fit.rms / ppi, raw.size_mm,
+                                   fit.free_radius))
     bases, dropped = _overlaps(bases)
     rejected += dropped
     bases.sort(key=lambda b: (b.side, b.y, b.x))
@@ -230,152 +268,308 @@ def _overlaps(bases: list[BaseDetection]) -> tuple[list[BaseDetection], list[Rej
     return kept, dropped
 
 
-def _parallax_scale(calibration: Calibration) -> float:
-    """A rim `base_height` up looks bigger by C_z / (C_z - h) on the table plane."""
+def _rim_height(calibration: Calibration, hints: FigureHints) -> float:
+    """How high the rims stand (inches): the band's setting when the hints carry one, else
+    the calibration file's `base_height_mm`."""
+    mm, known = hints.height_for(None)
+    return mm / MM_PER_INCH if known else calibration.layout.base_height
+
+
+def _parallax_scale(calibration: Calibration, height: float) -> float:
+    """A rim `height` up looks bigger by C_z / (C_z - h) on the table plane."""
     pose = calibration.pose
-    h = calibration.layout.base_height
-    if pose is None or pose.centre[2] <= h:
+    if pose is None or pose.centre[2] <= height:
         return 1.0
-    return float(pose.centre[2] / (pose.centre[2] - h))
+    return float(pose.centre[2] / (pose.centre[2] - height))
 
 
-def _to_table(calibration: Calibration, u: float, v: float, ppi: float) -> tuple[float, float]:
+def _to_table(calibration: Calibration, u: float, v: float, ppi: float,
+              height: float) -> tuple[float, float]:
     """Rectified pixel -> table inches of a point on the base top, parallax removed."""
-    layout = calibration.layout
-    seen = rectified_to_table(np.array([[u, v]]), layout, ppi)
-    if calibration.pose is not None and calibration.pose.centre[2] > layout.base_height:
-        seen = calibration.lift(seen, layout.base_height)
+    seen = rectified_to_table(np.array([[u, v]]), calibration.layout, ppi)
+    if calibration.pose is not None and calibration.pose.centre[2] > height:
+        seen = calibration.lift(seen, height)
     return float(seen[0, 0]), float(seen[0, 1])
 
 
-def _blobs(mask: Image, side: SideColour, expected: float, config: ColourConfig,
-           rng: np.random.Generator) -> tuple[list[_Raw], list[tuple[float, float, Message]]]:
-    """Fit circles to every group of one side's mask boundaries.
+def _tolerance(radius_px: float) -> float:
+    """How far (pixels) a rim pixel may lie from a circle of that radius and count for it."""
+    return max(1.2, 0.12 * radius_px)
 
-    Boundary curves closer than 1.5 base radii are grouped, so a rim cut in two by a
-    miniature's foot or by terrain is fitted as one base (and touching bases as one group,
-    which the repeated RANSAC separates).
+
+@dataclass
+class _Candidate:
+    cx: float
+    cy: float
+    near: IntArray  # indices of the side's boundary points around it
+    k: int = -1  # best size index
+    cover: float = 0.0
+    score: float = 0.0
+    inliers: int = 0
+
+
+def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: float,
+            config: ColourConfig) -> tuple[list[_Raw], list[tuple[float, float, Message]]]:
+    """Every base of `side` in its mask, and the blobs refused.
+
+    The mask's boundary pixels vote, each along its inward normal, for the centre of a circle
+    of each size looked for (the base's outer rim edge faces away from its centre, so the
+    votes of one base meet at its centre, whatever hides part of it). Local maxima of the
+    votes are candidates; the one whose circle holds the most rim (the share of its
+    circumference, `coverage`) is taken first, its pixels claimed, and so on, so touching
+    bases of one side come apart and a candidate made of a neighbour's arc finds nothing left.
     """
+    radii = np.array([base_radius(s) * px_per_in for s in sizes], dtype=np.float64)
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    kept = [c.reshape(-1, 2) for c in contours if len(c) >= MIN_CONTOUR]
+    if not kept:
+        return [], []
+    points = np.concatenate([_contour_normals(c) for c in kept])
+    order = np.argsort(points[:, 0], kind="stable")
+    points = points[order]
+    candidates = _vote(points, radii, mask.shape, config.min_coverage)
     found: list[_Raw] = []
     refused: list[tuple[float, float, Message]] = []
-    tol = max(1.2, 0.12 * expected)
-    for pixels in _groups(contours, gap=1.5 * expected, min_extent=0.8 * expected):
-        points = np.column_stack((pixels, _normals(mask, pixels)))
-        lo, hi = pixels.min(axis=0), pixels.max(axis=0)
-        centre_uv = (float(lo[0] + hi[0]) / 2.0, float(lo[1] + hi[1]) / 2.0)
-        got = _circles(points, expected, tol, config, rng)
-        if not got:
-            refused.append((*centre_uv, _why_not(points, expected, config, side)))
+    claimed = np.zeros(len(points), dtype=bool)
+    reach = float(radii.max()) + _tolerance(float(radii.max()))
+    xs = points[:, 0]
+    for cand in candidates:
+        lo, hi = np.searchsorted(xs, [cand.cx - reach, cand.cx + reach])
+        near = np.arange(lo, hi)
+        near = near[np.abs(points[near, 1] - cand.cy) <= reach]
+        cand.near = near
+        _score(cand, points, claimed, radii)
+    taken: list[tuple[float, float, float]] = []
+    # Lazy greedy: claims only ever lower a candidate's score, so a candidate re-scored and
+    # still above every other's last score is the best.
+    heap = [(-c.score, n) for n, c in enumerate(candidates)]
+    heapq.heapify(heap)
+    while heap:
+        _, n = heapq.heappop(heap)
+        cand = candidates[n]
+        _score(cand, points, claimed, radii)
+        if heap and cand.score < -heap[0][0]:
+            heapq.heappush(heap, (-cand.score, n))
             continue
-        problems = [_check(fit, cover, expected, config, mask) for fit, _, cover in got]
-        # Pixels a refused circle explains are not explained: refuse until no change.
-        for _ in range(len(got)):
-            claimed = np.zeros(len(points), dtype=bool)
-            for (f, _, _), problem in zip(got, problems, strict=True):
-                if not problem:
-                    claimed |= np.hypot(points[:, 0] - f.cx, points[:, 1] - f.cy) <= f.radius + tol
-            fresh = [problem or _unexplained(points, claimed, fit, expected, config.px_per_in)
-                     for (fit, _, _), problem in zip(got, problems, strict=True)]
-            if fresh == problems:
-                break
-            problems = fresh
-        for (fit, pts, cover), problem in zip(got, problems, strict=True):
-            if problem:
-                refused.append((fit.cx, fit.cy, problem))
-            else:
-                found.append(_Raw(side, fit, pts, cover, expected))
+        if cand.cover < config.min_coverage:
+            break
+        r = float(radii[cand.k])
+        if any(math.hypot(cand.cx - x, cand.cy - y) < 0.75 * (r + rr) for x, y, rr in taken):
+            continue
+        local = points[cand.near]
+        mine = local[~claimed[cand.near]]
+        free = cand.cover >= FULL_COVERAGE
+        fit = refine(mine, cand.cx, cand.cy, r, _tolerance(r), True)
+        k = int(np.argmin(np.abs(radii - fit.radius)))
+        if not free:
+            # the arc's own curvature tells the size when enough of it is seen
+            if cand.cover < SIZE_FROM_ARC or abs(radii[k] - fit.radius) > _tolerance(radii[k]):
+                k = cand.k
+            fit = refine(mine, fit.cx, fit.cy, float(radii[k]), _tolerance(float(radii[k])),
+                         False)
+        size_r = float(radii[k])
+        problem = _check(fit, cand.cover, size_r, radii, sizes, config, mask)
+        if problem is not None:
+            refused.append((fit.cx, fit.cy, problem))
+            continue
+        taken.append((fit.cx, fit.cy, fit.radius))
+        found.append(_Raw(side, fit, local, cand.cover, float(sizes[k]), size_r))
+        d = np.hypot(local[:, 0] - fit.cx, local[:, 1] - fit.cy)
+        claimed[cand.near[d <= fit.radius + _tolerance(fit.radius)]] = True
+    found = _jointly(found)
+    found, spread = _spread(found)
+    refused += spread
+    refused += _leftovers(points, claimed, found, radii, sizes, side, config)
     return found, refused
 
 
-def _normals(mask: Image, pixels: FloatArray) -> FloatArray:
-    """Unit outward normals of the mask boundary at `pixels` (Sobel at those pixels only)."""
-    h, w = mask.shape
-    x = pixels[:, 0].astype(np.intp)
-    y = pixels[:, 1].astype(np.intp)
-    xm, xp = np.clip(x - 1, 0, w - 1), np.clip(x + 1, 0, w - 1)
-    ym, yp = np.clip(y - 1, 0, h - 1), np.clip(y + 1, 0, h - 1)
-    def at(r: IntArray, c: IntArray) -> FloatArray:
-        out: FloatArray = mask[r, c].astype(np.float64)
-        return out
-
-    gx = (at(ym, xp) + 2 * at(y, xp) + at(yp, xp)) - (at(ym, xm) + 2 * at(y, xm) + at(yp, xm))
-    gy = (at(yp, xm) + 2 * at(yp, x) + at(yp, xp)) - (at(ym, xm) + 2 * at(ym, x) + at(ym, xp))
-    norm = np.maximum(np.hypot(gx, gy), 1e-9)
-    out: FloatArray = np.column_stack((-gx / norm, -gy / norm))
+def _vote(points: FloatArray, radii: FloatArray, shape: tuple[int, ...],
+          min_coverage: float) -> list[_Candidate]:
+    """Centres where boundary pixels' votes gather (local maxima of the vote count)."""
+    h, w = shape[:2]
+    u = points[:, 0, None] - radii[None, :] * points[:, 2, None]
+    v = points[:, 1, None] - radii[None, :] * points[:, 3, None]
+    iu = np.rint(u).astype(np.intp).ravel()
+    iv = np.rint(v).astype(np.intp).ravel()
+    ok = (iu >= 0) & (iu < w) & (iv >= 0) & (iv < h)
+    votes = np.bincount(iv[ok] * w + iu[ok], minlength=h * w).astype(np.float32)
+    acc: Image = cv2.boxFilter(votes.reshape(h, w), -1, (5, 5), normalize=False)
+    rmin = float(radii.min())
+    peaks = acc >= cv2.dilate(acc, np.ones((3, 3), np.uint8))
+    floor = VOTE_SHARE * min_coverage * 2.0 * math.pi * rmin
+    ys, xs = np.nonzero(peaks & (acc >= floor))
+    strength = acc[ys, xs]
+    order = np.argsort(-strength, kind="stable")
+    empty = np.zeros(0, dtype=np.intp)
+    out: list[_Candidate] = []
+    apart = (0.6 * rmin) ** 2
+    for n in order:  # plateaus: one candidate per peak
+        x, y = float(xs[n]), float(ys[n])
+        if all((c.cx - x) ** 2 + (c.cy - y) ** 2 > apart for c in out):
+            out.append(_Candidate(x, y, empty))
+            if len(out) >= MAX_CANDIDATES:
+                break
     return out
 
 
-def _groups(contours: Sequence[Any], gap: float, min_extent: float) -> list[FloatArray]:
-    """Boundary points of contours whose bounding boxes come within `gap`, per group; groups
-    smaller than `min_extent` across (specks of noise) are dropped."""
-    kept = [c.reshape(-1, 2) for c in contours if len(c) >= 3]
-    if not kept:
-        return []
-    boxes = np.array([(*c.min(axis=0), *c.max(axis=0)) for c in kept], dtype=np.float64)
-    near = ((boxes[:, None, 0] - gap <= boxes[None, :, 2])
-            & (boxes[None, :, 0] - gap <= boxes[:, None, 2])
-            & (boxes[:, None, 1] - gap <= boxes[None, :, 3])
-            & (boxes[None, :, 1] - gap <= boxes[:, None, 3]))
-    _, label = connected_components(csr_matrix(near), directed=False)
-    out = []
-    for g in range(int(label.max()) + 1):
-        members = np.flatnonzero(label == g)
-        lo = boxes[members, :2].min(axis=0)
-        hi = boxes[members, 2:].max(axis=0)
-        if float((hi - lo).max()) < min_extent:
-            continue
-        out.append(np.concatenate([kept[i] for i in members]).astype(np.float64))
-    return out
+def _score(cand: _Candidate, points: FloatArray, claimed: BoolArray, radii: FloatArray) -> None:
+    """The size whose circle at the candidate holds the most unclaimed rim, and how much."""
+    near = cand.near[~claimed[cand.near]]
+    cand.k, cand.cover, cand.score, cand.inliers = -1, 0.0, 0.0, 0
+    if len(near) < 3:
+        return
+    p = points[near]
+    dx, dy = p[:, 0] - cand.cx, p[:, 1] - cand.cy
+    d = np.sqrt(dx * dx + dy * dy)
+    faces = dx * p[:, 2] + dy * p[:, 3] >= MIN_FACING * d
+    ang = np.floor((np.arctan2(dy, dx) + math.pi) * (COVERAGE_BINS / (2 * math.pi)))
+    sector = np.clip(ang.astype(np.intp), 0, COVERAGE_BINS - 1)
+    tol = np.maximum(1.2, 0.12 * radii)
+    inl = (np.abs(d[:, None] - radii[None, :]) <= tol[None, :]) & faces[:, None]  # m x K
+    kk = np.nonzero(inl)
+    if len(kk[0]) < 3:
+        return
+    hist = np.bincount(kk[1] * COVERAGE_BINS + sector[kk[0]],
+                       minlength=len(radii) * COVERAGE_BINS).reshape(len(radii), COVERAGE_BINS)
+    cover = np.count_nonzero(hist, axis=1) / COVERAGE_BINS
+    counts = hist.sum(axis=1)
+    # ties (neighbouring sizes covering the same arc) go to the size the pixels hug
+    score = cover + 0.02 * counts / (2.0 * math.pi * radii)
+    k = int(np.argmax(score))
+    if counts[k] >= 3:
+        cand.k, cand.cover, cand.score, cand.inliers = k, float(cover[k]), float(score[k]), \
+            int(counts[k])
 
 
-def _circles(points: FloatArray, expected: float, tol: float, config: ColourConfig,
-             rng: np.random.Generator) -> list[tuple[CircleFit, FloatArray, float]]:
-    """Circles of about the expected radius in one blob's boundary points, best first."""
-    out: list[tuple[CircleFit, FloatArray, float]] = []
-    left = points
-    while len(left) >= 8 and len(out) < MAX_BASES_PER_BLOB:
-        start = ransac_centre(left, expected, tol, rng)
-        if start is None:
-            break
-        cx, cy, inl = start
-        cover = coverage(left[inl], cx, cy)
-        if cover < config.min_coverage:
-            break
-        free = cover >= FULL_COVERAGE
-        fit = refine(left, cx, cy, expected, tol, free)
-        cover = coverage(left[fit.inliers], fit.cx, fit.cy)
-        out.append((fit, left, cover))
-        # Claim everything of this base (outer rim, inner edge, cut edges) before the next.
-        gone = np.hypot(left[:, 0] - fit.cx, left[:, 1] - fit.cy) <= fit.radius + tol
-        left = left[~gone]
-    if len(out) > 1:
-        out = _jointly(points, out, expected, tol)
-    return out
-
-
-def _jointly(points: FloatArray, fits: list[tuple[CircleFit, FloatArray, float]],
-             expected: float, tol: float) -> list[tuple[CircleFit, FloatArray, float]]:
-    """Refit the circles of one blob together: each boundary point goes to the circle it fits
-    best, each circle is refitted on its own points, twice. A circle found first may have
-    taken points of its neighbour (touching bases); this gives them back."""
+def _jointly(found: list[_Raw]) -> list[_Raw]:
+    """Refit touching circles together: each boundary pixel goes to the circle it fits best,
+    each circle is refitted on its own pixels, twice. A circle found first may have taken
+    pixels of its neighbour (touching bases); this gives them back."""
     for _ in range(2):
-        cx = np.array([f.cx for f, _, _ in fits])
-        cy = np.array([f.cy for f, _, _ in fits])
-        r = np.array([f.radius for f, _, _ in fits])
-        gaps = np.abs(np.hypot(points[None, :, 0] - cx[:, None],
-                               points[None, :, 1] - cy[:, None]) - r[:, None])
-        owner = np.argmin(gaps, axis=0)
-        fits_next = []
-        for k, (fit, _, cover) in enumerate(fits):
-            mine = points[(owner == k) | (gaps[k] > tol)]  # its points, and nobody's
-            refit = refine(mine, fit.cx, fit.cy, expected, tol, cover >= FULL_COVERAGE)
-            if np.count_nonzero(refit.inliers) < 8:
-                fits_next.append((fit, mine, cover))
+        nxt: list[_Raw] = []
+        for raw in found:
+            f = raw.fit
+            near = [o.fit for o in found if o is not raw and math.hypot(
+                o.fit.cx - f.cx, o.fit.cy - f.cy) < f.radius + o.fit.radius + 4.0]
+            if not near:
+                nxt.append(raw)
                 continue
-            fits_next.append((refit, mine, coverage(mine[refit.inliers], refit.cx, refit.cy)))
-        fits = fits_next
-    return fits
+            circles = [f, *near]
+            cx = np.array([c.cx for c in circles])
+            cy = np.array([c.cy for c in circles])
+            r = np.array([c.radius for c in circles])
+            pts = raw.points
+            gaps = np.abs(np.hypot(pts[None, :, 0] - cx[:, None],
+                                   pts[None, :, 1] - cy[:, None]) - r[:, None])
+            tol = _tolerance(raw.expected_px)
+            mine = pts[(np.argmin(gaps, axis=0) == 0) | (gaps[0] > tol)]
+            refit = refine(mine, f.cx, f.cy, raw.expected_px if not f.free_radius else f.radius,
+                           tol, f.free_radius)
+            if np.count_nonzero(refit.inliers) < 8:
+                nxt.append(raw)
+                continue
+            cover = coverage(mine[refit.inliers], refit.cx, refit.cy)
+            nxt.append(_Raw(raw.side, refit, mine, cover, raw.size_mm, raw.expected_px))
+        found = nxt
+    return found
+
+
+def _spread(found: list[_Raw]) -> tuple[list[_Raw], list[tuple[float, float, Message]]]:
+    """Refuse circles whose colour goes on just outside them, unexplained by another circle
+    (a bigger base or a patch of colour); a refused circle explains nothing, so repeat."""
+    refused: list[tuple[float, float, Message]] = []
+    while True:
+        bad = None
+        for n, raw in enumerate(found):
+            problem = _unexplained(raw, found)
+            if problem is not None:
+                bad = (n, problem)
+                break
+        if bad is None:
+            return found, refused
+        raw = found.pop(bad[0])
+        refused.append((raw.fit.cx, raw.fit.cy, bad[1]))
+
+
+def _unexplained(raw: _Raw, found: Sequence[_Raw]) -> Message | None:
+    """Why a circle is refused because its colour goes on just outside it, or None.
+
+    A base's surroundings out to 1.7 radii hold none of its colour except touching bases of
+    the same side (fitted circles of their own). Rim pixels there that no circle explains mean
+    a bigger base or a patch of colour, not this base.
+    """
+    fit, pts, expected = raw.fit, raw.points, raw.expected_px
+    d = np.hypot(pts[:, 0] - fit.cx, pts[:, 1] - fit.cy)
+    outside = (d > fit.radius + _tolerance(fit.radius)) & (d < 1.7 * expected)
+    if not outside.any():
+        return None
+    stray = pts[outside]
+    for o in found:
+        if o is raw:
+            continue
+        gone = np.hypot(stray[:, 0] - o.fit.cx, stray[:, 1] - o.fit.cy) \
+            <= o.fit.radius + _tolerance(o.fit.radius)
+        stray = stray[~gone]
+    inliers = max(int(np.count_nonzero(fit.inliers)), 1)
+    if len(stray) > SPREAD_SHARE * inliers:
+        return Message("camera.colour.reject.spread", {
+            "mm": raw.size_mm * 0.35, "base": raw.size_mm})
+    return None
+
+
+def _contour_normals(contour: npt.NDArray[Any]) -> FloatArray:
+    """(u, v, nx, ny) per pixel of one closed boundary curve: its unit normal pointing out of
+    the mask, from the curve's own direction (the chord between the pixels 3 steps either
+    side). Rims can be thinner than a gradient filter: the curve knows which side is paint."""
+    c = contour.astype(np.float64)
+    t = np.roll(c, -3, axis=0) - np.roll(c, 3, axis=0)
+    t += np.roll(c, -1, axis=0) - np.roll(c, 1, axis=0)
+    norm = np.maximum(np.hypot(t[:, 0], t[:, 1]), 1e-9)
+    out: FloatArray = np.column_stack((c, -t[:, 1] / norm, t[:, 0] / norm))
+    return out
+
+
+def _leftovers(points: FloatArray, claimed: BoolArray, found: Sequence[_Raw],
+               radii: FloatArray, sizes: Sequence[float], side: SideColour,
+               config: ColourConfig) -> list[tuple[float, float, Message]]:
+    """Blobs of the side's colour of a base's size or more where no base was found, each with
+    the reason (its size)."""
+    rmin = float(radii.min())
+    free = points[~claimed]
+    if len(free) < MIN_CONTOUR:
+        return []
+    out: list[tuple[float, float, Message]] = []
+    for group in _clusters(free, gap=1.5 * rmin):
+        span = group[:, :2].max(axis=0) - group[:, :2].min(axis=0)
+        if float(span.max()) < 1.6 * rmin:
+            continue
+        centre = (group[:, :2].max(axis=0) + group[:, :2].min(axis=0)) / 2.0
+        if any(math.hypot(float(centre[0]) - r.fit.cx, float(centre[1]) - r.fit.cy)
+               < r.fit.radius * 1.5 for r in found):
+            continue  # paint beside a base found (a miniature's, a foot): not a blob of its own
+        out.append((float(centre[0]), float(centre[1]),
+                    _why_not(group, radii, sizes, config, side)))
+    return out
+
+
+def _clusters(points: FloatArray, gap: float) -> list[FloatArray]:
+    """Points split into clusters: cells of `gap` pixels, neighbouring occupied cells joined."""
+    cell = np.floor(points[:, :2] / gap).astype(np.intp)
+    keys, inverse = np.unique(cell, axis=0, return_inverse=True)
+    inverse = inverse.ravel()
+    index = {(int(a), int(b)): n for n, (a, b) in enumerate(keys)}
+    rows, cols = [], []
+    for n, (a, b) in enumerate(keys):
+        for da in (-1, 0, 1):
+            for db in (-1, 0, 1):
+                m = index.get((int(a) + da, int(b) + db))
+                if m is not None:
+                    rows.append(n)
+                    cols.append(m)
+    graph = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(keys), len(keys)))
+    _, label = connected_components(graph, directed=False)
+    of_point = label[inverse]
+    return [points[of_point == g] for g in range(int(label.max()) + 1)]
 
 
 def _mm(px: float, ppi: float) -> float:
@@ -383,50 +577,62 @@ def _mm(px: float, ppi: float) -> float:
     return round(px / ppi * MM_PER_INCH, 2)
 
 
-def _check(fit: CircleFit, cover: float, expected: float, config: ColourConfig,
-           mask: Image) -> Message | None:
+def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
+           sizes: Sequence[float], config: ColourConfig, mask: Image) -> Message | None:
     """Why a fitted circle is not a base, or None."""
     tol = config.radius_tolerance
-    ppi = config.px_per_in
-    if fit.free_radius and abs(fit.radius - expected) > tol * expected:
+    mm_per_px = sizes[0] / (2.0 * float(radii[0]))
+    if fit.free_radius and float(np.min(np.abs(radii - fit.radius) / radii)) > tol:
         return Message("camera.colour.reject.size", {
-            "mm": _mm(2 * fit.radius, ppi), "expected": _mm(2 * expected, ppi), "tol": tol})
+            "mm": round(2 * fit.radius * mm_per_px, 2),
+            "expected": float(sizes[int(np.argmin(np.abs(radii - fit.radius)))]), "tol": tol})
     if cover < config.min_coverage:
         return Message("camera.colour.reject.coverage", {"seen": cover,
                                                          "need": config.min_coverage})
     # Colour beyond the base edge: a large patch of this colour, not a rim.
-    ring = np.linspace(0.0, 2.0 * math.pi, 48, endpoint=False)
-    rr = fit.radius + max(2.5, 0.25 * expected)
-    u = np.round(fit.cx + rr * np.cos(ring)).astype(np.intp)
-    v = np.round(fit.cy + rr * np.sin(ring)).astype(np.intp)
-    inside = (u >= 0) & (v >= 0) & (u < mask.shape[1]) & (v < mask.shape[0])
-    spill = float(np.mean(mask[v[inside], u[inside]] > 0)) if inside.any() else 0.0
+    spill = _ring_share(mask, fit.cx, fit.cy, fit.radius + max(2.5, 0.25 * size_r))
     if spill > 0.5:
         return Message("camera.colour.reject.spill", {"share": spill})
+    # Colour filling the middle: a patch of colour (a rug, a painted piece), not a rim round a
+    # miniature (whose own paint of that colour covers less than this ring).
+    filled = _ring_share(mask, fit.cx, fit.cy, FILLED_AT * fit.radius)
+    if filled > MAX_FILLED:
+        return Message("camera.colour.reject.filled", {"share": filled})
     return None
 
 
-def _unexplained(points: FloatArray, claimed: BoolArray, fit: CircleFit, expected: float,
-                 ppi: float) -> Message | None:
-    """Why a circle is refused because its colour goes on just outside it, or None.
-
-    A base's surroundings out to 1.7 radii hold none of its colour except touching bases of
-    the same side (fitted circles of their own). Rim pixels there that no circle explains mean
-    a bigger base or a patch of colour, not this base.
-    """
-    d = np.hypot(points[:, 0] - fit.cx, points[:, 1] - fit.cy)
-    stray = int(np.count_nonzero((d > fit.radius) & (d < 1.7 * expected) & ~claimed))
-    inliers = max(int(np.count_nonzero(fit.inliers)), 1)
-    if stray > 0.4 * inliers:
-        return Message("camera.colour.reject.spread", {
-            "mm": _mm(0.7 * expected, ppi), "base": _mm(2 * expected, ppi)})
-    return None
+def _ring_share(mask: Image, cx: float, cy: float, radius: float) -> float:
+    """Share of 48 points on a circle that fall on the mask (points off the image left out)."""
+    ring = np.linspace(0.0, 2.0 * math.pi, 48, endpoint=False)
+    u = np.round(cx + radius * np.cos(ring)).astype(np.intp)
+    v = np.round(cy + radius * np.sin(ring)).astype(np.intp)
+    inside = (u >= 0) & (v >= 0) & (u < mask.shape[1]) & (v < mask.shape[0])
+    return float(np.mean(mask[v[inside], u[inside]] > 0)) if inside.any() else 0.0
 
 
-def _why_not(points: FloatArray, expected: float, config: ColourConfig,
-             side: SideColour) -> Message:
-    """A reason for a blob with no circle of the expected radius: its own size."""
-    span = points[:, :2].max(axis=0) - points[:, :2].min(axis=0)
-    return Message("camera.colour.reject.blob", {
-        "side": side_word(side.side), "mm": _mm(float(max(span)), config.px_per_in),
-        "base": float(side.base_mm)})
+def _why_not(points: FloatArray, radii: FloatArray, sizes: Sequence[float],
+             config: ColourConfig, side: SideColour) -> Message:
+    """A reason for a blob with no circle of a size looked for: a circle of another size, or
+    its own size."""
+    mm_per_px = sizes[0] / (2.0 * float(radii[0]))
+    xy = points[:, :2]
+    # algebraic circle fit (Kasa): x^2 + y^2 = a x + b y + c
+    design = np.column_stack((xy, np.ones(len(xy))))
+    rhs = (xy**2).sum(axis=1)
+    sol, *_ = np.linalg.lstsq(design, rhs, rcond=None)
+    cx, cy = sol[0] / 2.0, sol[1] / 2.0
+    r = math.sqrt(max(float(sol[2]) + cx * cx + cy * cy, 0.0))
+    rms = float(np.sqrt(np.mean((np.hypot(xy[:, 0] - cx, xy[:, 1] - cy) - r) ** 2)))
+    if r > 0 and rms < 0.1 * r and coverage(points, cx, cy) >= FULL_COVERAGE:
+        return Message("camera.colour.reject.size", {
+            "mm": round(2 * r * mm_per_px, 2),
+            "expected": float(sizes[int(np.argmin(np.abs(radii - r)))]),
+            "tol": config.radius_tolerance})
+    span = float((xy.max(axis=0) - xy.min(axis=0)).max())
+    if len(sizes) == 1:
+        return Message("camera.colour.reject.blob", {
+            "side": side_word(side.side), "mm": round(span * mm_per_px, 2),
+            "base": float(sizes[0])})
+    return Message("camera.colour.reject.blob_sizes", {
+        "side": side_word(side.side), "mm": round(span * mm_per_px, 2),
+        "low": float(min(sizes)), "high": float(max(sizes))})
