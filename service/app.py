@@ -79,6 +79,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> APIFlask:
     _errors(app)
     _spec(app)
     _blueprints(app)
+    import_module("service.request_guard").register(app)  # JSON in, writes from this site
     _web(app)
     if app.config["DEMO_CAMPAIGN"]:
         from service.demo import ensure_demo

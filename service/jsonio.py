@@ -1,12 +1,22 @@
-"""Reading JSON input for the command line, with errors in the project's format, and the
-language the command line speaks (`survive-us --lang fr|en`, else the environment's locale,
-else English)."""
+"""Reading JSON input for the command line and the service, with errors in the project's
+format, and the language the command line speaks (`survive-us --lang fr|en`, else the
+environment's locale, else English).
+
+`parse_json` is the one strict reader of JSON from outside (a request body, a file): it
+refuses, naming where, what no stored record could be read back from: nesting deeper than
+`MAX_DEPTH` (Python's own reader overflows its stack near 1,000), `NaN` and `Infinity`
+(not JSON; PostgreSQL refuses them), numbers beyond a float or longer than `MAX_DIGITS`
+digits, and text holding a NUL character (no PostgreSQL text can) or a lone UTF-16
+surrogate (no UTF-8 can encode it).
+"""
 
 from __future__ import annotations
 
 import errno
 import json
+import math
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -14,8 +24,12 @@ from typing import Any
 from geometry.errors import SurviveUsError
 from i18n import Message, language_of
 
-__all__ = ["InputError", "read_json", "print_json", "print_error", "language", "set_language",
-           "environment_language", "os_reason"]
+__all__ = ["InputError", "JsonRefused", "read_json", "parse_json", "text_problem",
+           "print_json", "print_error", "language", "set_language", "environment_language",
+           "os_reason", "MAX_DEPTH", "MAX_DIGITS"]
+
+MAX_DEPTH = 32  # objects and lists inside each other; the deepest real record is 11
+MAX_DIGITS = 30  # an integer's digits (a seed is at most 16)
 
 _LANG = ["en"]
 
@@ -57,11 +71,145 @@ def read_json(path: str | None) -> Any:
     except UnicodeDecodeError:
         raise InputError(Message("cli.file.not_utf8", {"file": name}), name) from None
     try:
-        return json.loads(text)
+        return parse_json(text, name, colon=True)
     except json.JSONDecodeError as error:
         where = f"{name}: line {error.lineno} column {error.colno}"
         raise InputError(Message("cli.file.not_json", {
             "file": name, "line": error.lineno, "column": error.colno}), where) from None
+
+
+class JsonRefused(InputError):
+    """Readable JSON the service will not take (`code`: invalid_json for NaN and Infinity,
+    which are not JSON; too_deep, invalid_number, invalid_text for the others)."""
+
+    def __init__(self, message: Message, where: str, code: str) -> None:
+        super().__init__(message, where)
+        self.code = code
+
+
+class _Refused:
+    """A literal the reader met and refused, kept in place until the walk names where."""
+
+    __slots__ = ("literal", "kind")
+
+    def __init__(self, literal: str, kind: str) -> None:
+        self.literal = literal
+        self.kind = kind
+
+
+# text that may hold a NUL or a lone surrogate, raw or escaped (checked item by item only then)
+_SUSPECT = re.compile(r"[\x00\ud800-\udfff]|\\u0000|\\u[dD][89abcdefABCDEF]")
+
+
+_LONE = re.compile("[\ud800-\udfff]")
+
+
+def _safe(text: str) -> str:
+    """A text as it may be said back: a NUL or a lone surrogate written as its escape."""
+    return re.sub("[\x00\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _shown(literal: str) -> str:
+    return literal if len(literal) <= 24 else f"{literal[:20]}... ({len(literal)} characters)"
+
+
+def text_problem(text: str, where: str) -> JsonRefused | None:
+    """Why a text cannot be stored (a NUL character, a lone surrogate), or None."""
+    if "\x00" in text:
+        return JsonRefused(Message("service.json.nul", {"where": where}), where, "invalid_text")
+    lone = _LONE.search(text)
+    if lone is not None:
+        return JsonRefused(Message("service.json.surrogate", {
+            "where": where, "value": _safe(lone.group())}), where, "invalid_text")
+    return None
+
+
+def parse_json(text: str | bytes, root: str = "json", *, colon: bool = False) -> Any:
+    """JSON from outside, refused with `JsonRefused` where it holds what cannot be stored
+    and read back (see the module's words); a syntax error is `json.JSONDecodeError`.
+    Places are named from `root` (`json.roster.name`; `file.json: roster.name` with
+    `colon`)."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode(json.detect_encoding(text), "surrogatepass")
+        except UnicodeDecodeError:
+            raise JsonRefused(Message("service.json.encoding", {"where": root}), root,
+                              "invalid_json") from None
+    refused: list[_Refused] = []
+
+    def number(literal: str) -> Any:
+        value = float(literal)
+        if math.isfinite(value):
+            return value
+        refused.append(_Refused(literal, "number"))
+        return refused[-1]
+
+    def whole(literal: str) -> Any:
+        if len(literal) - literal.startswith("-") <= MAX_DIGITS:
+            return int(literal)
+        refused.append(_Refused(literal, "number"))
+        return refused[-1]
+
+    def constant(literal: str) -> Any:
+        refused.append(_Refused(literal, "constant"))
+        return refused[-1]
+
+    try:
+        data = json.loads(text, parse_float=number, parse_int=whole, parse_constant=constant)
+    except RecursionError:
+        raise JsonRefused(Message("service.json.too_deep", {"where": root, "n": MAX_DEPTH}),
+                          root, "too_deep") from None
+    _walk(data, root, colon, bool(refused) or _SUSPECT.search(text) is not None)
+    return data
+
+
+def _place(root: str, path: tuple[Any, ...], colon: bool) -> str:
+    if not path:
+        return root
+    inside = ".".join(_safe(str(p)) for p in path)
+    return f"{root}: {inside}" if colon else f"{root}.{inside}"
+
+
+def _walk(data: Any, root: str, colon: bool, thorough: bool) -> None:
+    """Check the depth of every container and, when the text looked suspect (`thorough`),
+    every text and refused literal, naming the first problem met."""
+    stack: list[tuple[Any, tuple[Any, ...], int]] = [(data, (), 1)]
+    while stack:
+        value, path, depth = stack.pop()
+        if isinstance(value, dict):
+            items: Any = value.items()
+        elif isinstance(value, list):
+            items = enumerate(value)
+        else:
+            if thorough:
+                _scalar(value, root, path, colon)
+            continue
+        if depth > MAX_DEPTH:
+            where = _place(root, path, colon)
+            raise JsonRefused(Message("service.json.too_deep", {"where": where,
+                                                                "n": MAX_DEPTH}),
+                              where, "too_deep")
+        for key, item in items:
+            if thorough and isinstance(key, str):
+                _scalar(key, root, (*path, key), colon)
+            if thorough or isinstance(item, dict | list):
+                stack.append((item, (*path, key), depth + 1))
+
+
+def _scalar(value: Any, root: str, path: tuple[Any, ...], colon: bool) -> None:
+    if isinstance(value, str):
+        problem = text_problem(value, _place(root, path, colon))
+        if problem is not None:
+            raise problem
+    elif isinstance(value, _Refused):
+        where = _place(root, path, colon)
+        if value.kind == "constant":
+            raise JsonRefused(Message("service.json.constant", {"where": where,
+                                                                "value": value.literal}),
+                              where, "invalid_json")
+        raise JsonRefused(Message("service.json.number", {
+            "where": where, "value": _shown(value.literal), "n": MAX_DIGITS}),
+            where, "invalid_number")
 
 
 def os_reason(error: OSError) -> Message:

@@ -1,7 +1,9 @@
 """Request and response bodies of the HTTP API (pydantic v2, strict, no extra fields).
 
 Strict models refuse `false` for a number and `"3"` for an integer; `extra="forbid"` names
-a misspelt field instead of ignoring it. Documents the engine already checks field by field
+a misspelt field instead of ignoring it. An integer may be written as a whole float (`710.0`:
+JSON has one kind of number, and JSON Schema's `integer` is any whole number); `710.5` is
+refused. Documents the engine already checks field by field
 (scenes, rosters, actions, campaign records) pass through as JSON objects: the engine's
 messages name the bad field better than a schema could.
 """
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 __all__ = [
     "Strict", "Words", "ErrorOut", "Die", "Json",
@@ -20,12 +22,22 @@ __all__ = [
     "ChooseIn", "HealIn", "CampaignGameIn",
     "GameIn", "GameImportIn", "GameOut", "CreatedGameOut", "ActionIn", "VersionIn",
     "ChangeOut", "AiPlayIn", "LegalOut", "SuggestOut", "PathIn", "PathOut", "SightOut", "ZoneOut",
-    "EngagedOut", "FigureQuery", "EventsQuery",
+    "EngagedOut", "FigureQuery", "SightQuery", "EventsQuery", "Whole",
 ]
 
+
+
+def _whole(value: Any) -> Any:
+    """A whole float (`710.0`) as the integer it is; anything else as it came."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 Json = dict[str, Any]
-Die = Annotated[int, Field(ge=1, le=6)]
-Seed = Annotated[int, Field(ge=0, le=2**53)]
+Whole = Annotated[int, BeforeValidator(_whole)]  # an integer, also written 710.0
+Die = Annotated[Whole, Field(ge=1, le=6)]
+Seed = Annotated[Whole, Field(ge=0, le=2**53)]
 Id = Annotated[str, Field(min_length=1, max_length=64)]
 Coordinate = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
 
@@ -74,7 +86,7 @@ class OddsIn(Strict):
     attacker_skills: list[Id] = Field(default_factory=list, max_length=10)
     target_skills: list[Id] = Field(default_factory=list, max_length=10)
     target_items: list[Id] = Field(default_factory=list, max_length=10)
-    target_moves: Annotated[int, Field(ge=0, le=20)] = 0
+    target_moves: Annotated[Whole, Field(ge=0, le=20)] = 0
     target_panicked: bool = False
     alone: bool = False
 
@@ -90,7 +102,7 @@ class OddsOut(Strict):
 
 
 class DrawIn(Strict):
-    length: Annotated[int, Field(ge=0, le=100)]
+    length: Annotated[Whole, Field(ge=0, le=100)]
     seed: Seed
 
 
@@ -130,7 +142,7 @@ class CampaignIn(Strict):
     roster_id: Id | None = Field(default=None, description="a stored roster")
     roster: Json | None = Field(default=None, description="or the band itself")
     example: Id | None = Field(default=None, description="or an example band's name")
-    length: Annotated[int, Field(ge=0, le=100)] = 3
+    length: Annotated[Whole, Field(ge=0, le=100)] = 3
     seed: Seed = 0
     zombie_players: list[Annotated[str, Field(min_length=1, max_length=60)]] = Field(
         default_factory=lambda: ["zombies"], max_length=8)
@@ -142,6 +154,8 @@ class CampaignImportIn(Strict):
     games: list[Json] = Field(default_factory=list, max_length=100,
                               description="exported games: {scenario, seed, export, "
                               "recorded}")
+    complete: bool | None = Field(default=None, description="as the export says (an "
+                                  "export without the token leaves out what replays it)")
 
 
 class CampaignOut(Strict):
@@ -187,7 +201,7 @@ class GameIn(Strict):
     seed: Seed = 0
     band: Id | None = Field(default=None, description="an example band's name")
     roster_id: Id | None = Field(default=None, description="or a stored roster")
-    max_turns: Annotated[int, Field(ge=1, le=12)] | None = None
+    max_turns: Annotated[Whole, Field(ge=1, le=12)] | None = None
     table: Id | None = None
     settings: Json = Field(default_factory=dict, description="changed settings (docs/rules.md), "
                            "e.g. {\"allow_pass\": true}")
@@ -204,6 +218,8 @@ class GameImportIn(Strict):
     scenario: Id | None = None
     band: BandNamesIn | None = Field(default=None, description="the band's name {fr, en}, "
                                      "as the export answer carries it")
+    complete: bool | None = Field(default=None, description="as the export answer says (an "
+                                  "export without the token leaves out what replays it)")
 
 
 class GameOut(Strict):
@@ -236,7 +252,7 @@ class CreatedGameOut(GameOut):
 
 
 class VersionIn(Strict):
-    version: Annotated[int, Field(ge=0)]
+    version: Annotated[Whole, Field(ge=0)]
 
 
 class UndoIn(VersionIn):
@@ -246,7 +262,7 @@ class UndoIn(VersionIn):
 
 
 class ActionIn(Strict):
-    version: Annotated[int, Field(ge=0)]
+    version: Annotated[Whole, Field(ge=0)]
     action: Json = Field(description="an action, e.g. {type: move, figure: s1, to: [x, y]}")
     dice: list[Die] | None = Field(default=None, max_length=60,
                                    description="dice rolled at the table; none: the "
@@ -264,13 +280,13 @@ Lang = Literal["en", "fr"]
 
 
 class SuggestIn(Strict):
-    version: Annotated[int, Field(ge=0)]
+    version: Annotated[Whole, Field(ge=0)]
     level: Level = Field(default="normal", description=LEVEL_DOC)
     lang: Lang | None = Field(default=None, description=LANG_DOC)
 
 
 class AiPlayIn(Strict):
-    version: Annotated[int, Field(ge=0)]
+    version: Annotated[Whole, Field(ge=0)]
     dice: list[Die] | None = Field(default=None, max_length=60,
                                    description="dice rolled at the table for the zombies' "
                                    "action; none: the service rolls")
@@ -396,5 +412,9 @@ class FigureQuery(Query):
     figure: Id | None = None
 
 
+class SightQuery(Query):
+    figure: Id = Field(description="the figure whose sight is drawn")
+
+
 class EventsQuery(Query):
-    after: Annotated[int, Field(ge=0)] | None = None
+    after: Annotated[Whole, Field(ge=0)] | None = None

@@ -126,7 +126,7 @@ def test_play_a_scenario_and_record_it(client: Any) -> None:
     assert body["summary"] == summary(want)
 
     # export and import: a new campaign, same record and games, a new token
-    exported = client.get(f"{url}/export").json
+    exported = client.get(f"{url}/export", headers=auth(token)).json
     assert exported["campaign"] == body["record"] and len(exported["games"]) == 1
     copy = client.post("/api/v1/campaigns/import", json=exported)
     assert copy.status_code == 201, copy.json

@@ -4,9 +4,11 @@ settings are part of their record)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -98,14 +100,25 @@ def test_a_saved_campaign_loads_and_records_each_game_again(name: str) -> None:
 def test_a_saved_service_database_answers_as_it_did(tmp_path: Path) -> None:
     shutil.copy(RECORDS / "service.sqlite3", tmp_path / "test.sqlite3")
     saved = _load("service_answers.json")
-    client = make_app(tmp_path).test_client()
     game, campaign = saved["game_id"], saved["campaign_id"]
+    # the tokens were not saved: the copy's game and campaign take a known one, whose holder
+    # gets the whole export (what the crates hold) as it was stored
+    owner = {"Authorization": "Bearer legacy-token"}
+    with sqlite3.connect(tmp_path / "test.sqlite3") as conn:
+        digest = hashlib.sha256(b"legacy-token").hexdigest()
+        conn.execute("UPDATE games SET token_hash = ? WHERE id = ?", (digest, game))
+        conn.execute("UPDATE campaigns SET token_hash = ? WHERE id = ?", (digest, campaign))
+        conn.execute("UPDATE games SET token_hash = ? WHERE campaign_id = ?", (digest, campaign))
+    conn.close()
+    client = make_app(tmp_path).test_client()
     answer = client.get(f"/api/v1/games/{game}").json
     for key in ("state", "outcome", "version", "terminal", "deciding"):
         assert answer[key] == _as_now(saved["game"][key]), key
-    export = client.get(f"/api/v1/games/{game}/export").json  # as stored, but for its words
-    # the export names the band since issue 15 (a field added beside the record, not in it)
+    export = client.get(f"/api/v1/games/{game}/export", headers=owner).json  # as stored,
+    # but for its words; it names the band since issue 15 and says it is complete since
+    # issue 17 (fields added beside the record, not in it)
     band = export.pop("band", None)
+    assert export.pop("complete") is True
     assert band is None or set(band) == {"fr", "en"}
     assert _unsaid(export) == _unsaid(saved["game_export"])
     # it goes on under the rules it began with: the zombies may still pass with AP left
@@ -115,6 +128,12 @@ def test_a_saved_service_database_answers_as_it_did(tmp_path: Path) -> None:
     answer = client.get(f"/api/v1/campaigns/{campaign}").json
     assert (answer["record"], answer["version"]) == _as_now((saved["campaign"]["record"],
                                                              saved["campaign"]["version"]))
-    export = client.get(f"/api/v1/campaigns/{campaign}/export").json
+    export = client.get(f"/api/v1/campaigns/{campaign}/export", headers=owner).json
+    assert export.pop("complete") is True
     assert export["campaign"] == saved["campaign_export"]["campaign"]  # as stored
     assert _unsaid(export) == _unsaid(saved["campaign_export"])  # its games, but for words
+    # without the token, the crates' contents are left out as a game's answer leaves them
+    shown = client.get(f"/api/v1/games/{game}/export").json
+    assert shown["complete"] is False
+    assert all(m.get("hidden") and "items" not in m
+               for m in shown["export"]["start"]["markers"] if m["kind"] == "crate")

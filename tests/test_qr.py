@@ -101,7 +101,7 @@ def test_a_downloaded_game_opens_elsewhere_with_its_card_and_band(client: Any) -
     step = client.post(f"/api/v1/games/{made['id']}/actions", headers=auth(made["token"]),
                        json={"version": made["version"], "action": listed[0]["action"]})
     assert step.status_code == 200, step.json
-    record = client.get(f"/api/v1/games/{made['id']}/export").json
+    record = client.get(f"/api/v1/games/{made['id']}/export", headers=auth(made["token"])).json
     assert record["band"] == made["band"] and record["scenario"] == "nettoyage"
     # the page sends the record's export, seed, card and band (its version stays behind)
     body = {k: record[k] for k in ("export", "seed", "scenario", "band")}
@@ -144,7 +144,8 @@ def test_a_campaign_game_names_its_campaign_and_the_copy_keeps_it(client: Any) -
     assert game["band"] == names
     listed = client.get(f"/api/v1/campaigns/{made['id']}").json["games"]
     assert [g["id"] for g in listed] == [game["id"]] and listed[0]["created"] == game["created"]
-    record = client.get(f"/api/v1/campaigns/{made['id']}/export").json
+    record = client.get(f"/api/v1/campaigns/{made['id']}/export",
+                        headers=auth(made["token"])).json
     copy = client.post("/api/v1/campaigns/import", json=record)
     assert copy.status_code == 201, copy.json
     copied = copy.json["games"][0]

@@ -32,7 +32,7 @@ from scenarios.campaign_record import (
     result_from_game,
     start_next,
 )
-from service.api.games import read_game, replay_export, stored_game
+from service.api.games import read_game, replay_export, shown_export, stored_game, token_sent
 from service.app import services
 from service.cmd_campaign import summary
 from service.errors import ApiError, NotFound
@@ -199,15 +199,20 @@ def get_history(campaign_id: str) -> dict[str, Any]:
 
 
 @bp.get("/campaigns/<id:campaign_id>/export")
-@bp.doc(summary="The campaign record and its games' exports, to import elsewhere")
+@bp.doc(summary="The campaign record and its games' exports, to import elsewhere: with the "
+        "campaign's token whole (`complete`), without it the games' crates and traps left "
+        "out as a game's answer leaves them out", security="Bearer")
 def get_export(campaign_id: str) -> dict[str, Any]:
+    with services().db.read() as conn:
+        row = records.get_campaign(conn, campaign_id)
+    whole = token_sent(row.token_hash, stored("campaign", campaign_id))
     data = read_campaign(campaign_id)
     games = []
     for g in data["games"]:
         _row, game = stored_game(g["id"])
         games.append({"scenario": g["scenario"], "seed": g["seed"],
-                      "recorded": g["recorded"], "export": game.export()})
-    return {"campaign": data["record"], "games": games}
+                      "recorded": g["recorded"], "export": shown_export(game, whole)})
+    return {"campaign": data["record"], "complete": whole, "games": games}
 
 
 def _change(campaign_id: str,

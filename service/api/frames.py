@@ -38,8 +38,9 @@ from rules.names import figure_name
 from service.app import services
 from service.errors import ApiError
 from service.frame_analysis import analyse, read_seen
+from service.jsonio import JsonRefused, parse_json
 from service.language import request_lang
-from service.schemas import Json, Query, Strict, Words
+from service.schemas import Json, Query, Strict, Whole, Words
 from service.storage import cameras, gamelog
 from service.tokens import require_token
 from service.words import stored
@@ -52,6 +53,10 @@ bp = APIBlueprint("frames", __name__, tag="Camera")
 MAX_FRAME_BYTES = 25 * 1024 * 1024
 MAX_FRAME_PIXELS = 36_000_000  # an 8K frame (33 Mpx) passes; a 20000 x 20000 bomb does not
 FRAME_TYPES = {"image/jpeg": "JPEG", "image/png": "PNG"}
+# images of other formats, known by their first bytes: 415, as another Content-Type is
+OTHER_IMAGES = {b"GIF87a": "GIF", b"GIF89a": "GIF", b"II*\x00": "TIFF", b"MM\x00*": "TIFF",
+                b"\x00\x00\x01\x00": "ICO"}
+TAG = r"^[0-9]{1,3}$"
 Mode = Literal["tags", "colour"]
 
 
@@ -59,9 +64,10 @@ class CameraIn(Strict):
     calibration: Json | None = Field(
         default=None, description="a calibration file (docs/vision.md): version, layout, "
         "intrinsics, table, colours; all optional")
-    tags: dict[Annotated[str, Field(pattern=r"^[0-9]{1,3}$")],
+    tags: dict[Annotated[str, Field(pattern=TAG)],
                Annotated[str, Field(min_length=1, max_length=64)]] = Field(
-        default_factory=dict, max_length=250, description="tag id -> figure id (tags mode)")
+        default_factory=dict, max_length=250, description="tag id -> figure id (tags mode)",
+        json_schema_extra={"propertyNames": {"pattern": TAG}})
     mode: Mode | None = Field(default=None, description="the mode frames use by default")
 
 
@@ -78,7 +84,7 @@ class FrameQuery(Query):
 class PositionsIn(Strict):
     """The body `survive-us vision watch` posts (vision/watch.py)."""
 
-    frame: Annotated[int, Field(ge=0)] | None = None
+    frame: Annotated[Whole, Field(ge=0)] | None = None
     time: Annotated[str, Field(max_length=64)] | None = None
     mode: Mode = "tags"
     table: Json = Field(default_factory=dict, description="the table as located (found, "
@@ -224,6 +230,12 @@ def _decode(data: bytes, declared: str | None, mode: str) -> Any:
 
     if len(data) > MAX_FRAME_BYTES:
         raise _too_large()
+    other = next((f for sign, f in OTHER_IMAGES.items() if data.startswith(sign)), None)
+    if other is None and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        other = "WebP"
+    if other is not None:
+        raise ApiError(Message("camera.api.format", {"format": other}), "body",
+                       code="unsupported_media_type", status=415)
     try:
         fmt, width, height = image_header(data, "frame")
     except ImageError as error:
@@ -316,7 +328,10 @@ def post_frame(game_id: str, query: FrameQuery) -> dict[str, Any]:
     calibration_json = settings_json.get("calibration")
     if form_calibration is not None:
         try:
-            calibration_json = json.loads(form_calibration)
+            calibration_json = parse_json(form_calibration, "body.calibration")
+        except JsonRefused as error:  # too deep, NaN, a NUL...: named where
+            raise ApiError(error.words or error.message, error.where, code=error.code,
+                           status=400 if error.code == "invalid_json" else 422) from None
         except json.JSONDecodeError as error:
             raise ApiError(Message("camera.api.calibration_json", {
                 "line": error.lineno, "column": error.colno}), "body.calibration",

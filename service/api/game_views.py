@@ -22,15 +22,13 @@ from rules.names import figure_name
 from service.app import services
 from service.errors import ApiError, NotFound
 from service.language import request_lang
-from service.schemas import EngagedOut, FigureQuery, PathIn, PathOut, SightOut, ZoneOut
+from service.schemas import EngagedOut, PathIn, PathOut, SightOut, SightQuery, ZoneOut
 from service.words import status_word
 
 bp = APIBlueprint("game_views", __name__, tag="Games")
 
 
-def _on_table(game: Game, figure: str | None, game_id: str) -> str:
-    if figure is None:
-        raise ApiError(Message("service.figure.needed"), "figure", code="invalid_request")
+def _on_table(game: Game, figure: str, game_id: str) -> str:
     fig = game.figures.get(figure)
     if fig is None:
         raise NotFound(Message("service.figure.unknown", {"figure": figure, "game": game_id}),
@@ -99,11 +97,11 @@ def move_verdict(game: Game, figure: str, to: tuple[float, float]) -> IllegalAct
 
 
 @bp.get("/games/<id:game_id>/sight")
-@bp.input(FigureQuery, location="query", arg_name="query")
+@bp.input(SightQuery, location="query", arg_name="query")
 @bp.output(SightOut)
 @bp.doc(summary="What a figure sees: its visibility polygon(s) and each enemy visible or "
         "hidden, with the visible fraction of its base and the distance")
-def get_sight(game_id: str, query: FigureQuery) -> dict[str, Any]:
+def get_sight(game_id: str, query: SightQuery) -> dict[str, Any]:
     def use(_row: sa.Row[Any], game: Game) -> dict[str, Any]:
         return sight_view(game, _on_table(game, query.figure, game_id), request_lang())
 

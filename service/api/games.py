@@ -12,6 +12,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from apiflask import APIBlueprint
+from flask import request
 
 from ai.chances import curve, turning_point
 from ai.evaluation import chances
@@ -30,7 +31,7 @@ from scenarios.play import ScenarioReferee, start_scenario
 from service.app import services
 from service.errors import ApiError, NotFound
 from service.language import request_lang
-from service.live import Change, rebuild
+from service.live import Change, rebuild, table_view
 from service.schemas import (
     AccessOut,
     ActionIn,
@@ -192,6 +193,11 @@ def replay_export(export: dict[str, Any], where: str) -> tuple[Game, list[dict[s
     if not isinstance(log[0], dict) or log[0].get("action", {}).get("type") != "start":
         raise ApiError(Message("service.export.first", {"where": f"{where}.log[0]"}),
                        f"{where}.log[0]", code="invalid_export")
+    markers = export["start"].get("markers")
+    if isinstance(markers, list) and any(isinstance(m, dict) and m.get("hidden")
+                                         for m in markers):
+        raise ApiError(Message("service.export.hidden", {"where": where}),
+                       f"{where}.start.markers", code="incomplete_export")
     try:
         game = Game.replay(export)
     except SurviveUsError as error:
@@ -224,14 +230,36 @@ def get_game_access(game_id: str) -> dict[str, Any]:
     return {"write": True}
 
 
+def token_sent(token_hash: str, what: Message) -> bool:
+    """Whether the request carries the token of `token_hash` (a wrong one is refused as a
+    change would be: 404); none sent: False."""
+    if "Authorization" not in request.headers:
+        return False
+    require_token(token_hash, what)
+    return True
+
+
+def shown_export(game: Game, whole: bool) -> dict[str, Any]:
+    """The game's export: whole (what the crates hold and which hide a trap: what replays
+    it) for the token's holder, else its start as a game's answer shows it."""
+    export = game.export()
+    if whole:
+        return export
+    return {**export, "start": table_view(export["start"])}
+
+
 @bp.get("/games/<id:game_id>/export")
-@bp.doc(summary="A game's export: its start and every action with its dice (replayable)")
+@bp.doc(summary="A game's export: its start and every action with its dice; with the game's "
+        "token the whole record (replayable, `complete`), without it what the crates hold "
+        "and the traps are left out, as a game's answer leaves them out",
+        security="Bearer")
 def get_export(game_id: str) -> dict[str, Any]:
     def use(row: sa.Row[Any], game: Game) -> dict[str, Any]:
+        whole = token_sent(row.token_hash, stored("game", game_id))
         campaign = campaign_of(row)
         return {"version": row.version, "scenario": row.scenario, "seed": row.seed,
                 "band": band_names(row.setup) or (campaign and campaign["band"]),
-                "export": game.export()}
+                "complete": whole, "export": shown_export(game, whole)}
 
     out: dict[str, Any] = services().games.read(game_id, use)
     return out
@@ -312,7 +340,7 @@ def post_undo(game_id: str, body: UndoIn) -> dict[str, Any]:
     def run(game: Game, _rng: random.Random | None) -> tuple[str, dict[str, Any] | None]:
         last = game.log[-1] if game.log else {}
         taken = {"action": last.get("action"), "dice": list(last.get("dice", []))}
-        game.undo()
+        services().games.take_back(game_id, game)  # from the state kept before it
         undone.insert(0, taken)
         return "undo", None
 

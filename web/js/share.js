@@ -52,7 +52,7 @@ export function shareControl(kind, id, token) {
     }
   });
   if (shown.has(key)) fill();
-  return h("div", { class: "share" }, h("div", { class: "row" }, button, exportButton(kind, id)), box);
+  return h("div", { class: "share" }, h("div", { class: "row" }, button, exportButton(kind, id, token)), box);
 }
 
 /** The QR code of `text` as an object URL of its SVG, made by the service (POST, so the
@@ -80,14 +80,16 @@ export function whenText(iso) {
 }
 
 /** A button that downloads the whole record of a game or a campaign (its `/export`, which
- * replays it exactly) as a JSON file named after its card or its band and today's date. */
-export function exportButton(kind, id) {
-  return h("button", { type: "button", id: "export-record", onclick: () => download(kind, id) }, t("share.download"));
+ * replays it exactly) as a JSON file named after its card or its band and today's date.
+ * The export is asked with the write token: without it, the service leaves out what the
+ * crates hold, and such a record cannot be opened elsewhere. */
+export function exportButton(kind, id, token) {
+  return h("button", { type: "button", id: "export-record", onclick: () => download(kind, id, token) }, t("share.download"));
 }
 
-async function download(kind, id) {
+async function download(kind, id, token) {
   try {
-    const record = await get(`/${kind}s/${encodeURIComponent(id)}/export`);
+    const record = await get(`/${kind}s/${encodeURIComponent(id)}/export`, token);
     const name = await recordName(kind, record);
     const url = URL.createObjectURL(new Blob([JSON.stringify(record)], { type: "application/json" }));
     const link = h("a", { href: url, download: fileName(name), hidden: true });
