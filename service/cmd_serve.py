@@ -26,6 +26,8 @@ def register(sub: Any, t: HelpText) -> None:
     parser.add_argument("--threads", type=int, default=64, metavar="N",
                         help=t("help.serve.threads"))
     parser.add_argument("--demo", action="store_true", help=t("help.serve.demo"))
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="URL",
+                        help=t("help.serve.allow_origin"))  # service/request_guard.py
     parser.set_defaults(func=run)
 
 
@@ -42,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
         print(render_text("cli.serve.port", {"got": args.port}, lang), file=sys.stderr)
         return 2
     try:
-        app = server_app({"DATABASE_URL": args.db, "DEMO_CAMPAIGN": args.demo})
+        app = server_app({"DATABASE_URL": args.db, "DEMO_CAMPAIGN": args.demo,
+                          "ALLOWED_ORIGINS": args.allow_origin})
     except SurviveUsError as error:
         print(render_text("cli.serve.failed", {"error": error.text(lang)}, lang),
               file=sys.stderr)
