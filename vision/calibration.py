@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -38,7 +39,7 @@ from i18n import Message
 from vision.cv import cv2
 from vision.errors import CalibrationError
 from vision.layout import DEFAULT_LAYOUT, Layout
-from vision.markers import Detection, corner_detector, detect, to_gray
+from vision.markers import Detection, corner_detector, detect, refine_edges, to_gray
 from vision.pose import CameraPose, Intrinsics, solve_pose
 from vision.types import FloatArray, Image
 from vision.words import corners
@@ -49,8 +50,11 @@ __all__ = ["Calibration", "calibrate", "calibrate_from_detections", "find_corner
 
 #: Corner markers needed for a fresh calibration (see the module docstring).
 MIN_MARKERS = 3
-#: Frames larger than this (px, larger side) are searched for corner markers at half size.
+#: Frames larger than this (px, larger side) are searched for corner markers at these
+#: scales, the next only when the first found fewer than three markers.
 HALF_SCALE_ABOVE = 2000
+COARSE_SCALES = (0.25, 0.5)
+SMALL_FRAME_SCALES = (0.5, 1.0)
 # OpenCV's default 5 iterations leave ~0.1 px on a wide-angle webcam's edge; 20 converge.
 UNDISTORT_CRITERIA = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-6)
 
@@ -70,7 +74,7 @@ class Calibration:
     source: str = "markers"  # "markers": fitted on this frame; "saved": reused
     checked_markers: tuple[int, ...] = field(default=())  # visible markers that agreed (saved)
 
-    @property
+    @cached_property
     def inverse(self) -> FloatArray:
         inv = np.asarray(np.linalg.inv(self.homography), dtype=np.float64)
         out: FloatArray = inv / inv[2, 2]
@@ -228,23 +232,92 @@ def find_corner_markers(image: Image, layout: Layout = DEFAULT_LAYOUT) -> list[D
     """The corner markers in a frame (other ids are ignored; an id seen twice is dropped as
     ambiguous).
 
-    Frames wider than `HALF_SCALE_ABOVE` px are searched at half size (the 2 in markers are
-    still 50+ px wide there, and detection costs a quarter), then every corner is refined to
-    sub-pixel on the full frame.
+    Frames wider than `HALF_SCALE_ABOVE` px are searched at a quarter of their size (a 2 in
+    marker is still 20+ px wide there, and the search costs a sixteenth), then at half size
+    if fewer than three markers were found. Every marker's corners are then measured on the
+    full frame from its four edges (`refine_edges`). When three are found, the fourth is
+    looked for where they put it, on the full frame: a marker too small or blurred for the
+    coarse search is found there, a hidden one costs a glance.
     """
     gray = to_gray(image)
-    if max(gray.shape[:2]) > HALF_SCALE_ABOVE:
-        small = cv2.resize(gray, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-        coarse = detect(corner_detector(layout), small)
-        found = [Detection(d.id, _refine(gray, d.corners * 2.0 + 0.5)) for d in coarse
-                 if d.id in layout.corner_ids]
-    else:
-        found = [d for d in detect(corner_detector(layout), gray) if d.id in layout.corner_ids]
+    scales = COARSE_SCALES if max(gray.shape[:2]) > HALF_SCALE_ABOVE else SMALL_FRAME_SCALES
+    found: list[Detection] = []
+    for scale in scales:
+        found = _search(gray, layout, scale)
+        if len({d.id for d in found}) >= MIN_MARKERS:
+            break
     ids = [d.id for d in found]
-    return sorted((d for d in found if ids.count(d.id) == 1), key=lambda d: d.id)
+    unique = [d for d in found if ids.count(d.id) == 1]
+    if len(unique) == len(layout.corner_ids) - 1:
+        unique += _look_for_the_last(gray, layout, unique)
+    return sorted(unique, key=lambda d: d.id)
+
+
+def _search(gray: Image, layout: Layout, scale: float) -> list[Detection]:
+    """Corner markers found on `gray` resized by `scale`, measured on `gray` itself."""
+    small = _shrink(gray, scale)
+    # pixel centres: full = (small + 0.5) * (full size / small size) - 0.5
+    factor = np.array([gray.shape[1] / small.shape[1], gray.shape[0] / small.shape[0]])
+    return [Detection(d.id, _refine(gray, (d.corners + 0.5) * factor - 0.5))
+            for d in detect(corner_detector(layout, refine=False), small)
+            if d.id in layout.corner_ids]
+
+
+def _shrink(gray: Image, scale: float) -> Image:
+    """`gray` resized by `scale` (pixel areas averaged); a quarter as two halvings, which
+    OpenCV does four times faster than one resize to a quarter, to the same pixels."""
+    out = gray
+    while scale <= 0.5 and min(out.shape[:2]) >= 2:
+        out = cv2.resize(out, (out.shape[1] // 2, out.shape[0] // 2),
+                         interpolation=cv2.INTER_AREA)
+        scale *= 2.0
+    if scale < 1.0:
+        size = (max(1, round(out.shape[1] * scale)), max(1, round(out.shape[0] * scale)))
+        out = cv2.resize(out, size, interpolation=cv2.INTER_AREA)
+    return out
+
+
+def _look_for_the_last(gray: Image, layout: Layout, found: list[Detection]) -> list[Detection]:
+    """The one corner marker missing from `found` (three), searched on the full frame around
+    where the homography of the three puts it; [] when it is not there."""
+    missing = [i for i in layout.corner_ids if i not in {d.id for d in found}][0]
+    image_pts = np.concatenate([d.corners for d in found])
+    table_pts = np.concatenate([layout.corner_points(d.id) for d in found])
+    hom, _mask = cv2.findHomography(table_pts, image_pts, 0)
+    if hom is None or not np.all(np.isfinite(hom)):
+        return []
+    expected = _apply(np.asarray(hom, dtype=np.float64), layout.corner_points(missing))
+    side = float(np.max(np.linalg.norm(expected - np.roll(expected, 1, axis=0), axis=1)))
+    lo = np.floor(expected.min(axis=0) - side).astype(int)
+    hi = np.ceil(expected.max(axis=0) + side).astype(int)
+    h, w = gray.shape[:2]
+    x0, y0 = max(0, int(lo[0])), max(0, int(lo[1]))
+    x1, y1 = min(w, int(hi[0])), min(h, int(hi[1]))
+    if x1 - x0 < side or y1 - y0 < side:
+        return []  # out of the frame
+    window = gray[y0:y1, x0:x1]
+    scale = min(1.0, 48.0 / max(side, 1.0))  # ~8 px a cell is plenty to find it
+    shift = np.array([x0, y0], dtype=np.float64)
+    for d in _search_window(window, layout, scale):
+        if d.id == missing:
+            return [Detection(d.id, _refine(gray, d.corners + shift))]
+    return []
+
+
+def _search_window(window: Image, layout: Layout, scale: float) -> list[Detection]:
+    small = _shrink(window, scale)
+    factor = np.array([window.shape[1] / small.shape[1], window.shape[0] / small.shape[0]])
+    detector = corner_detector(layout, refine=False, min_perimeter_rate=0.2)
+    return [Detection(d.id, (d.corners + 0.5) * factor - 0.5) for d in detect(detector, small)]
 
 
 def _refine(gray: Image, corners: FloatArray) -> FloatArray:
+    """Corners measured from the marker's edges; a corner search (`cornerSubPix`) when an
+    edge cannot be fitted (a hand over part of it)."""
+    side = float(np.max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
+    fitted = refine_edges(gray, corners, side / 6.0)
+    if fitted is not None:
+        return fitted
     pts = corners.astype(np.float32).reshape(-1, 1, 2)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 0.01)
     refined = cv2.cornerSubPix(gray, pts, (5, 5), (-1, -1), criteria)

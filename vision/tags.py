@@ -46,10 +46,19 @@ from i18n import Message
 from vision.calibration import Calibration, rectified_to_table
 from vision.hints import BASE_HEIGHT_RANGE_MM, DEFAULT_BASE_HEIGHT_MM, NO_HINTS, FigureHints
 from vision.layout import Layout
-from vision.markers import Detection, detect, marker_centre, tag_detector, to_gray
+from vision.markers import (
+    Detection,
+    aruco_dictionary,
+    decode_quad,
+    detect_with_candidates,
+    marker_centre,
+    refine_edges,
+    tag_detector,
+    to_gray,
+)
 from vision.types import FloatArray, Image
 
-__all__ = ["TagFix", "TagRejection", "TagResult", "locate_tags", "default_px_per_in",
+__all__ = ["TagFix", "TagRejection", "TagResult", "locate_tags", "find_tags", "default_px_per_in",
            "hints_for_layout", "MAX_SHAPE_RESIDUAL_IN", "SIZE_TOLERANCE"]
 
 # Half a marker cell (0.05 in): fully visible tags at 41-63 px/in with blur and JPEG were up
@@ -147,11 +156,11 @@ def locate_tags(image: Image, calibration: Calibration, px_per_in: float | None 
     if rectify:
         ppi = px_per_in or default_px_per_in(calibration)
         top = calibration.rectify(gray, ppi)
-        found = detect(tag_detector(layout, ppi, max(top.shape[:2])), top)
+        found = find_tags(top, layout, ppi)
     else:
         ppi = calibration.px_per_in()
         # raw pixels: image_to_table undoes any lens distortion point by point
-        found = detect(tag_detector(layout, ppi, max(gray.shape[:2])), gray)
+        found = find_tags(gray, layout, ppi)
     result = TagResult([], [], ppi, rectify)
     tags = [d for d in found if d.id in layout.tag_ids]
     counts: dict[int, int] = {}
@@ -172,6 +181,34 @@ def locate_tags(image: Image, calibration: Calibration, px_per_in: float | None 
             result.figures.append(fix)
     result.figures.sort(key=lambda f: f.tag)
     return result
+
+
+def find_tags(gray: Image, layout: Layout, px_per_in: float) -> list[Detection]:
+    """The figure tags in a grey image at about `px_per_in` (the rectified table): OpenCV's
+    ArUco detector, then a second look at the quadrilaterals of a tag's size it found but
+    could not read. A small blurred tag's contour often sits a little inside or outside its
+    border, and the cells sampled from it straddle two bits: its edges are fitted again
+    (`refine_edges`) and its cells read from there (`decode_quad`, exact codes only)."""
+    found, candidates = detect_with_candidates(tag_detector(layout, px_per_in,
+                                                            max(gray.shape[:2])), gray)
+    tag_px = layout.tag_size * px_per_in
+    perimeter = 4.0 * tag_px
+    dictionary = aruco_dictionary(layout)
+    centres = [d.centre for d in found]
+    for quad in candidates:
+        length = float(np.sum(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)))
+        if not 0.8 * perimeter < length < 1.3 * perimeter:
+            continue
+        middle = quad.mean(axis=0)
+        if any(math.hypot(*(c - middle)) < tag_px for c in centres):
+            continue  # a tag read already (or its inner square)
+        edges = refine_edges(gray, quad, tag_px / (dictionary.markerSize + 2))
+        read = decode_quad(gray, edges, dictionary) if edges is not None else None
+        if read is None:
+            continue
+        found.append(Detection(read[0], read[1]))
+        centres.append(found[-1].centre)
+    return found
 
 
 def _fix(d: Detection, table_corners: FloatArray, foot: FloatArray, cal: Calibration,
