@@ -3,8 +3,12 @@
 SQLite runs in WAL mode with `synchronous=FULL` (an acknowledged write survives a power cut)
 and every write transaction starts with `BEGIN IMMEDIATE`, so two workers never both read a
 row, change it and write it back (the default deferred BEGIN loses such updates). PostgreSQL
-writes lock the row they change (`SELECT ... FOR UPDATE`) instead. `upgrade` brings the
-schema to the newest Alembic revision; it runs when the app starts.
+writes lock the row they change (`SELECT ... FOR UPDATE`) instead. A read transaction sees
+one snapshot of the database on both: SQLite's deferred BEGIN takes it at the first read,
+and PostgreSQL reads run REPEATABLE READ (its default, READ COMMITTED, gives each statement
+its own snapshot, so a game row read at version v and its events read next could include
+event v+1 that another worker committed in between). `upgrade` brings the schema to the
+newest Alembic revision; it runs when the app starts.
 """
 
 from __future__ import annotations
@@ -59,9 +63,14 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
-        """A transaction that only reads (in WAL mode readers never wait for a writer)."""
-        with self.engine.connect() as conn, conn.begin():
-            yield conn
+        """A transaction that only reads, from one snapshot of the database (in WAL mode
+        readers never wait for a writer; on PostgreSQL a REPEATABLE READ transaction that
+        only reads never fails to serialise)."""
+        with self.engine.connect() as conn:
+            if not self.is_sqlite:
+                conn.execution_options(isolation_level="REPEATABLE READ")
+            with conn.begin():
+                yield conn
 
     @contextmanager
     def write(self) -> Iterator[Connection]:

@@ -56,9 +56,13 @@ def locked_version(conn: Connection, game_id: str) -> int:
 
 
 def game_events(conn: Connection, game_id: str, after: int = 0,
-                limit: int | None = None) -> list[sa.Row[Any]]:
-    query = (sa.select(events).where(events.c.game_id == game_id, events.c.seq > after)
-             .order_by(events.c.seq))
+                limit: int | None = None, upto: int | None = None) -> list[sa.Row[Any]]:
+    """The game's events after `after`, up to `upto` (the version of the row the caller
+    read: events another worker added since are left out, so the replay is that version)."""
+    query = sa.select(events).where(events.c.game_id == game_id, events.c.seq > after)
+    if upto is not None:
+        query = query.where(events.c.seq <= upto)
+    query = query.order_by(events.c.seq)
     if limit is not None:
         query = query.limit(limit)
     return list(conn.execute(query))
