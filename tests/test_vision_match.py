@@ -149,3 +149,55 @@ def test_colour_detections_and_scene_figures() -> None:
     assert got.identity(0) == "z1" and got.identity(1) == "s1"
     with pytest.raises(VisionError, match=r"figures\[0\]: needs id, side, x and y"):
         known_from_scene([{"id": "s1"}], {}, 6.0)
+
+
+@dataclass(frozen=True)
+class Sized:
+    side: str
+    x: float
+    y: float
+    base_mm: float
+    size_measured: bool = True
+    uncertainty: float = 0.05
+
+
+def test_base_sizes_tell_figures_apart() -> None:
+    # A 40 mm zombie and a 25 mm one swapped places: by distance alone the two answers cost
+    # the same (unknown); the sizes seen say which is which.
+    known = [KnownFigure("big", "zombies", 10, 10, 4.0, base_mm=40),
+             KnownFigure("small", "zombies", 12, 10, 4.0, base_mm=25)]
+    plain = match_figures(known, [Seen("zombies", 11, 11), Seen("zombies", 11, 9)])
+    assert not plain.matched and len(plain.unknown) == 2
+    got = match_figures(known, [Sized("zombies", 11, 11, 25), Sized("zombies", 11, 9, 40)])
+    assert {a.figure: a.detection for a in got.matched} == {"small": 0, "big": 1}
+    assert not got.unknown
+    # A 40 mm base is never the 25 mm figure, however near: it appeared, and the note says
+    # its size is why.
+    got = match_figures([KnownFigure("small", "zombies", 5, 5, 4.0, base_mm=25)],
+                        [Sized("zombies", 5.1, 5, 40)])
+    assert not got.matched and got.appeared == (0,) and got.vanished == ("small",)
+    assert got.notes[0].code == "camera.match.other_size"
+    assert "40.0 mm" in got.notes[0].text("en") and "40,0 mm" in got.notes[0].text("fr")
+    # What the camera cannot tell apart still matches: 28 mm measured for a 25 mm figure, a
+    # partial arc read as 32 mm for a 40 mm one, a base without a size (tags, old answers).
+    assert match_figures([KnownFigure("a", "zombies", 5, 5, 4.0, base_mm=25)],
+                         [Sized("zombies", 5, 5, 28)]).identity(0) == "a"
+    assert match_figures([KnownFigure("a", "zombies", 5, 5, 4.0, base_mm=40)],
+                         [Sized("zombies", 5, 5, 32, size_measured=False)]).identity(0) == "a"
+    assert match_figures([KnownFigure("a", "zombies", 5, 5, 4.0, base_mm=40)],
+                         [Seen("zombies", 5, 5)]).identity(0) == "a"
+    assert match_figures([KnownFigure("a", "zombies", 5, 5, 4.0)],
+                         [Sized("zombies", 5, 5, 50)]).identity(0) == "a"
+
+
+def test_sizes_agree_and_size_of() -> None:
+    from vision.match import size_of, sizes_agree
+
+    assert sizes_agree(25, 28, True) and not sizes_agree(25, 30, True)
+    assert sizes_agree(40, 32, False) and not sizes_agree(25, 40, False)
+    assert sizes_agree(None, 40, True) and sizes_agree(25, None, False)
+    assert size_of({"base_mm": 32, "size_measured": True}) == (32.0, True)
+    assert size_of({"x": 1}) == (None, False) and size_of(Seen("zombies", 1, 1)) == (None, False)
+    assert size_of({"base_mm": True}) == (None, False)
+    with pytest.raises(VisionError):
+        KnownFigure("a", "zombies", 1, 1, 4.0, base_mm=float("nan"))

@@ -186,6 +186,23 @@ def test_tracker_anonymous_colour_figures():
     assert change.vanished == [z1] and len(change.appeared) == 1
 
 
+def test_tracker_keeps_sizes_apart():
+    """A colour track is a base of one size: a 40 mm base where a 25 mm one stood is another
+    figure; sizes the camera cannot tell apart (28 measured, 32 read off an arc) are not."""
+    t = Tracker(vanish_after=1)
+    t.update([{"side": "zombies", "x": 5.0, "y": 5.0, "base_mm": 25.0, "size_measured": True}])
+    (small,) = t.positions
+    change = t.update([{"side": "zombies", "x": 5.3, "y": 5.0, "base_mm": 40.0,
+                        "size_measured": True}])
+    assert change.vanished == [small] and len(change.appeared) == 1
+    (big,) = t.positions
+    change = t.update([{"side": "zombies", "x": 5.3, "y": 5.0, "base_mm": 32.0,
+                        "size_measured": False}])
+    assert not change and list(t.positions) == [big]
+    change = t.update([{"side": "zombies", "x": 5.3, "y": 5.0}])  # no size: any
+    assert not change
+
+
 def test_watch_colour_mode(tmp_path):
     from synth_frames import Effects, Figure, render
 

@@ -70,6 +70,9 @@ MAX_OFFSET_PX = 1.5  # bound on the frame's rim radius offset (thresholding, blu
 SIZE_FROM_ARC = 0.35  # a partial arc covering this much of its circle gives its size
 FILLED_AT = 0.55  # the ring inside a circle, in radii, that a rim leaves free of its colour
 MAX_FILLED = 0.7  # share of that ring in the colour beyond which the circle is a patch
+_RING = np.linspace(0.0, 2.0 * math.pi, 48, endpoint=False)
+_RING_COS, _RING_SIN = np.cos(_RING), np.sin(_RING)
+JOINT_PASSES = 1  # refits of touching circles together
 SPREAD_SHARE = 0.8  # unexplained rim pixels just outside a circle, per inlier, that refuse it
 
 
@@ -234,8 +237,9 @@ def find_bases(image_bgr: Image, calibration: Calibration,
         fit = raw.fit
         sens = 0.0
         if not fit.free_radius:
-            tol = _tolerance(raw.expected_px)
-            fit = refine(raw.points, fit.cx, fit.cy, raw.expected_px + offset, tol, False)
+            if abs(offset) > 0.05:
+                tol = _tolerance(raw.expected_px)
+                fit = refine(raw.points, fit.cx, fit.cy, raw.expected_px + offset, tol, False)
             sens = radius_sensitivity(raw.points[fit.inliers], fit.cx, fit.cy)
         x, y = _to_table(calibration, fit.cx, fit.cy, ppi, height)
         sigma_px = math.sqrt(max(float(np.linalg.eigvalsh(fit.cov).max()), 0.0) * CORRELATION)
@@ -306,6 +310,7 @@ class _Candidate:
     cover: float = 0.0
     score: float = 0.0
     inliers: int = 0
+    votes: float = 0.0
 
 
 def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: float,
@@ -324,7 +329,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
     kept = [c.reshape(-1, 2) for c in contours if len(c) >= MIN_CONTOUR]
     if not kept:
         return [], []
-    points = np.concatenate([_contour_normals(c) for c in kept])
+    points = _contour_normals(kept)
     order = np.argsort(points[:, 0], kind="stable")
     points = points[order]
     candidates = _vote(points, radii, mask.shape, config.min_coverage)
@@ -333,24 +338,26 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
     claimed = np.zeros(len(points), dtype=bool)
     reach = float(radii.max()) + _tolerance(float(radii.max()))
     xs = points[:, 0]
-    for cand in candidates:
-        lo, hi = np.searchsorted(xs, [cand.cx - reach, cand.cx + reach])
+    bounds = np.searchsorted(xs, [[c.cx - reach, c.cx + reach] for c in candidates])
+    for cand, (lo, hi) in zip(candidates, bounds, strict=True):
         near = np.arange(lo, hi)
-        near = near[np.abs(points[near, 1] - cand.cy) <= reach]
-        cand.near = near
-        _score(cand, points, claimed, radii)
+        cand.near = near[np.abs(points[near, 1] - cand.cy) <= reach]
+    _score_all(candidates, points, radii)
     taken: list[tuple[float, float, float]] = []
     # Lazy greedy: claims only ever lower a candidate's score, so a candidate re-scored and
-    # still above every other's last score is the best.
-    heap = [(-c.score, n) for n, c in enumerate(candidates)]
+    # still above every other's last score is the best. A candidate needs re-scoring only
+    # when a base was taken near it since it was scored.
+    heap = [(-c.score, n, 0) for n, c in enumerate(candidates)]
     heapq.heapify(heap)
     while heap:
-        _, n = heapq.heappop(heap)
+        _, n, when = heapq.heappop(heap)
         cand = candidates[n]
-        _score(cand, points, claimed, radii)
-        if heap and cand.score < -heap[0][0]:
-            heapq.heappush(heap, (-cand.score, n))
-            continue
+        if any(math.hypot(cand.cx - x, cand.cy - y) < reach + rr + 2.0
+               for x, y, rr in taken[when:]):
+            _score(cand, points, claimed, radii)
+            if heap and cand.score < -heap[0][0]:
+                heapq.heappush(heap, (-cand.score, n, len(taken)))
+                continue
         if cand.cover < config.min_coverage:
             break
         r = float(radii[cand.k])
@@ -373,7 +380,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
             refused.append((fit.cx, fit.cy, problem))
             continue
         taken.append((fit.cx, fit.cy, fit.radius))
-        found.append(_Raw(side, fit, local, cand.cover, float(sizes[k]), size_r))
+        found.append(_Raw(side, fit, mine, cand.cover, float(sizes[k]), size_r))
         d = np.hypot(local[:, 0] - fit.cx, local[:, 1] - fit.cy)
         claimed[cand.near[d <= fit.radius + _tolerance(fit.radius)]] = True
     found = _jointly(found)
@@ -402,14 +409,52 @@ def _vote(points: FloatArray, radii: FloatArray, shape: tuple[int, ...],
     order = np.argsort(-strength, kind="stable")
     empty = np.zeros(0, dtype=np.intp)
     out: list[_Candidate] = []
-    apart = (0.6 * rmin) ** 2
-    for n in order:  # plateaus: one candidate per peak
-        x, y = float(xs[n]), float(ys[n])
-        if all((c.cx - x) ** 2 + (c.cy - y) ** 2 > apart for c in out):
-            out.append(_Candidate(x, y, empty))
-            if len(out) >= MAX_CANDIDATES:
-                break
+    near = np.zeros((h, w), np.uint8)  # within 0.6 rmin of a stronger candidate
+    apart = max(1, int(0.6 * rmin))
+    for n in order:  # plateaus and shoulders: one candidate per peak
+        x, y = int(xs[n]), int(ys[n])
+        if near[y, x]:
+            continue
+        out.append(_Candidate(float(x), float(y), empty, votes=float(strength[n])))
+        cv2.circle(near, (x, y), apart, 1, -1)
+        if len(out) >= MAX_CANDIDATES:
+            break
     return out
+
+
+def _score_all(candidates: Sequence[_Candidate], points: FloatArray, radii: FloatArray) -> None:
+    """`_score` for every candidate at once, nothing claimed yet (one pass over all the
+    candidate-pixel pairs)."""
+    if not candidates:
+        return
+    owner = np.repeat(np.arange(len(candidates)), [len(c.near) for c in candidates])
+    idx = np.concatenate([c.near for c in candidates])
+    cx = np.array([c.cx for c in candidates])[owner]
+    cy = np.array([c.cy for c in candidates])[owner]
+    p = points[idx]
+    dx, dy = p[:, 0] - cx, p[:, 1] - cy
+    d = np.sqrt(dx * dx + dy * dy)
+    faces = dx * p[:, 2] + dy * p[:, 3] >= MIN_FACING * d
+    ang = np.floor((np.arctan2(dy, dx) + math.pi) * (COVERAGE_BINS / (2 * math.pi)))
+    sector = np.clip(ang.astype(np.intp), 0, COVERAGE_BINS - 1)
+    tol = np.maximum(1.2, 0.12 * radii)
+    inl = (np.abs(d[:, None] - radii[None, :]) <= tol[None, :]) & faces[:, None]
+    row, k = np.nonzero(inl)
+    nk = len(radii)
+    hist = np.bincount((owner[row] * nk + k) * COVERAGE_BINS + sector[row],
+                       minlength=len(candidates) * nk * COVERAGE_BINS)
+    hist = hist.reshape(len(candidates), nk, COVERAGE_BINS)
+    cover = np.count_nonzero(hist, axis=2) / COVERAGE_BINS
+    counts = hist.sum(axis=2)
+    score = cover + 0.02 * counts / (2.0 * math.pi * radii[None, :])
+    best = np.argmax(score, axis=1)
+    for n, cand in enumerate(candidates):
+        kb = int(best[n])
+        if counts[n, kb] >= 3:
+            cand.k, cand.cover, cand.score, cand.inliers = kb, float(cover[n, kb]), \
+                float(score[n, kb]), int(counts[n, kb])
+        else:
+            cand.k, cand.cover, cand.score, cand.inliers = -1, 0.0, 0.0, 0
 
 
 def _score(cand: _Candidate, points: FloatArray, claimed: BoolArray, radii: FloatArray) -> None:
@@ -445,7 +490,7 @@ def _jointly(found: list[_Raw]) -> list[_Raw]:
     """Refit touching circles together: each boundary pixel goes to the circle it fits best,
     each circle is refitted on its own pixels, twice. A circle found first may have taken
     pixels of its neighbour (touching bases); this gives them back."""
-    for _ in range(2):
+    for _ in range(JOINT_PASSES):
         nxt: list[_Raw] = []
         for raw in found:
             f = raw.fit
@@ -505,7 +550,8 @@ def _unexplained(raw: _Raw, found: Sequence[_Raw]) -> Message | None:
         return None
     stray = pts[outside]
     for o in found:
-        if o is raw:
+        if o is raw or math.hypot(o.fit.cx - fit.cx, o.fit.cy - fit.cy) \
+                > 1.7 * expected + o.fit.radius + 4.0:
             continue
         gone = np.hypot(stray[:, 0] - o.fit.cx, stray[:, 1] - o.fit.cy) \
             <= o.fit.radius + _tolerance(o.fit.radius)
@@ -517,13 +563,21 @@ def _unexplained(raw: _Raw, found: Sequence[_Raw]) -> Message | None:
     return None
 
 
-def _contour_normals(contour: npt.NDArray[Any]) -> FloatArray:
-    """(u, v, nx, ny) per pixel of one closed boundary curve: its unit normal pointing out of
-    the mask, from the curve's own direction (the chord between the pixels 3 steps either
+def _contour_normals(contours: Sequence[npt.NDArray[Any]]) -> FloatArray:
+    """(u, v, nx, ny) per pixel of closed boundary curves: the unit normal pointing out of the
+    mask, from the curve's own direction (the chords between the pixels 1 and 3 steps either
     side). Rims can be thinner than a gradient filter: the curve knows which side is paint."""
-    c = contour.astype(np.float64)
-    t = np.roll(c, -3, axis=0) - np.roll(c, 3, axis=0)
-    t += np.roll(c, -1, axis=0) - np.roll(c, 1, axis=0)
+    lengths = np.array([len(c) for c in contours], dtype=np.intp)
+    c = np.concatenate(contours).astype(np.float64)
+    start = np.repeat(np.cumsum(lengths) - lengths, lengths)
+    size = np.repeat(lengths, lengths)
+    i = np.arange(len(c)) - start
+
+    def at(step: int) -> FloatArray:
+        out: FloatArray = c[start + (i + step) % size]
+        return out
+
+    t = at(3) - at(-3) + at(1) - at(-1)
     norm = np.maximum(np.hypot(t[:, 0], t[:, 1]), 1e-9)
     out: FloatArray = np.column_stack((c, -t[:, 1] / norm, t[:, 0] / norm))
     return out
@@ -603,9 +657,8 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
 
 def _ring_share(mask: Image, cx: float, cy: float, radius: float) -> float:
     """Share of 48 points on a circle that fall on the mask (points off the image left out)."""
-    ring = np.linspace(0.0, 2.0 * math.pi, 48, endpoint=False)
-    u = np.round(cx + radius * np.cos(ring)).astype(np.intp)
-    v = np.round(cy + radius * np.sin(ring)).astype(np.intp)
+    u = np.rint(cx + radius * _RING_COS).astype(np.intp)
+    v = np.rint(cy + radius * _RING_SIN).astype(np.intp)
     inside = (u >= 0) & (v >= 0) & (u < mask.shape[1]) & (v < mask.shape[0])
     return float(np.mean(mask[v[inside], u[inside]] > 0)) if inside.any() else 0.0
 

@@ -24,6 +24,8 @@ BoolArray = npt.NDArray[np.bool_]
 
 COVERAGE_BINS = 36  # 10 degree sectors
 MIN_FACING = 0.5  # cosine between a rim point's outward normal and the radius through it
+CONVERGED_PX = 0.005  # a Gauss-Newton step this small (pixels) ends the fit
+GN_STEPS = 4  # Gauss-Newton steps per round (from a start within a pixel or two, 2-3 do)
 
 
 def facing(points: FloatArray, cx: float | FloatArray, cy: float | FloatArray) -> BoolArray:
@@ -96,43 +98,88 @@ def refine(points: FloatArray, cx: float, cy: float, radius: float, tol: float,
            free_radius: bool, noise_floor: float = 0.35, rounds: int = 2) -> CircleFit:
     """Geometric least-squares circle through the points near the start circle.
 
-    Inliers are re-selected each round (within `tol` of the current circle); `noise_floor`
-    (pixels) bounds the residual used for the covariance from below, since boundary pixels of a
-    thresholded mask are quantised to half a pixel whatever the fit says.
+    Inliers are re-selected each round (within `tol` of the current circle, and facing away
+    from its centre); `noise_floor` (pixels) bounds the residual used for the covariance from
+    below, since boundary pixels of a thresholded mask are quantised to half a pixel whatever
+    the fit says.
     """
-    c = np.array([cx, cy], dtype=np.float64)
-    r = float(radius)
+    x, y = points[:, 0], points[:, 1]
+    c0, c1, r = float(cx), float(cy), float(radius)
     inl = np.zeros(len(points), dtype=bool)
     for _ in range(rounds):
-        dist = np.hypot(points[:, 0] - c[0], points[:, 1] - c[1])
-        new = (np.abs(dist - r) <= tol) & facing(points, float(c[0]), float(c[1]))
-        if new.sum() < 3:
+        dx, dy = x - c0, y - c1
+        dist = np.sqrt(dx * dx + dy * dy)
+        new = np.abs(dist - r) <= tol
+        if points.shape[1] >= 4:
+            new &= dx * points[:, 2] + dy * points[:, 3] >= MIN_FACING * dist
+        if np.count_nonzero(new) < 3 or np.array_equal(new, inl):
             break
         inl = new
-        pts = points[inl]
-        for _ in range(6):
-            normal, rhs, _res = _normal_equations(pts, c, r, free_radius)
-            try:
-                step = np.linalg.solve(normal, rhs)
-            except np.linalg.LinAlgError:
+        px, py = x[inl], y[inl]
+        for _ in range(GN_STEPS):
+            step = _gauss_newton_step(px, py, c0, c1, r, free_radius)
+            if step is None:
                 break
-            c = c + step[:2]
+            c0, c1 = c0 + step[0], c1 + step[1]
             if free_radius:
-                r += float(step[2])
-            if float(np.abs(step).max()) < 1e-3:
+                r += step[2]
+            if max(abs(v) for v in step) < CONVERGED_PX:
                 break
     pts = points[inl] if inl.any() else points
-    normal, _rhs, res = _normal_equations(pts, c, r, free_radius)
+    normal, _rhs, res = _normal_equations(pts, np.array([c0, c1]), r, free_radius)
     k = 3 if free_radius else 2
     dof = max(len(pts) - k, 1)
     rms = float(math.sqrt(float(res @ res) / dof))
     sigma = max(rms, noise_floor)
-    try:
-        inv = np.linalg.inv(normal)
-    except np.linalg.LinAlgError:
-        inv = np.full((k, k), 1e6)
-    cov: FloatArray = np.asarray(sigma**2 * inv[:2, :2], dtype=np.float64)
-    return CircleFit(float(c[0]), float(c[1]), float(r), inl, rms, cov, free_radius)
+    cov: FloatArray = sigma**2 * _centre_block_of_inverse(normal)
+    return CircleFit(c0, c1, r, inl, rms, cov, free_radius)
+
+
+def _centre_block_of_inverse(normal: FloatArray) -> FloatArray:
+    """The top-left 2 x 2 block of the inverse of a 2 x 2 or 3 x 3 symmetric matrix (by its
+    adjugate); a singular one gives a huge covariance."""
+    m = normal
+    if m.shape[0] == 2:
+        det = float(m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0])
+        adj = np.array([[m[1, 1], -m[0, 1]], [-m[1, 0], m[0, 0]]], dtype=np.float64)
+    else:
+        det = float(m[0, 0] * (m[1, 1] * m[2, 2] - m[1, 2] * m[2, 1])
+                    - m[0, 1] * (m[1, 0] * m[2, 2] - m[1, 2] * m[2, 0])
+                    + m[0, 2] * (m[1, 0] * m[2, 1] - m[1, 1] * m[2, 0]))
+        adj = np.array([[m[1, 1] * m[2, 2] - m[1, 2] * m[2, 1],
+                         m[0, 2] * m[2, 1] - m[0, 1] * m[2, 2]],
+                        [m[1, 2] * m[2, 0] - m[1, 0] * m[2, 2],
+                         m[0, 0] * m[2, 2] - m[0, 2] * m[2, 0]]], dtype=np.float64)
+    if abs(det) < 1e-12:
+        return np.full((2, 2), 1e6)
+    out: FloatArray = adj / det
+    return out
+
+
+def _gauss_newton_step(px: FloatArray, py: FloatArray, c0: float, c1: float, r: float,
+                       free_radius: bool) -> tuple[float, ...] | None:
+    """One Gauss-Newton step of the geometric circle fit, solved in closed form (2 x 2) or by
+    Cramer's rule (3 x 3): these small systems cost more to hand to LAPACK than to solve."""
+    dx, dy = px - c0, py - c1
+    rho = np.maximum(np.sqrt(dx * dx + dy * dy), 1e-9)
+    ux, uy = dx / rho, dy / rho
+    res = rho - r
+    a, b, d = float(ux @ ux), float(ux @ uy), float(uy @ uy)
+    gx, gy = float(ux @ res), float(uy @ res)
+    if not free_radius:
+        det = a * d - b * b
+        if abs(det) < 1e-12:
+            return None
+        return (d * gx - b * gy) / det, (a * gy - b * gx) / det
+    e, f, n = float(ux.sum()), float(uy.sum()), float(len(px))
+    g = float(res.sum())
+    det = a * (d * n - f * f) - b * (b * n - f * e) + e * (b * f - d * e)
+    if abs(det) < 1e-12:
+        return None
+    s0 = gx * (d * n - f * f) - b * (gy * n - f * g) + e * (gy * f - d * g)
+    s1 = a * (gy * n - f * g) - gx * (b * n - f * e) + e * (b * g - gy * e)
+    s2 = a * (d * g - gy * f) - b * (b * g - gy * e) + gx * (b * f - d * e)
+    return s0 / det, s1 / det, s2 / det
 
 
 def _normal_equations(pts: FloatArray, c: FloatArray, r: float,

@@ -12,6 +12,13 @@ detection's own uncertainty. The matcher is honest about what it cannot tell:
   with the figures it could be;
 - a detection that no figure of its side could have reached has *appeared* (a new figure, or
   one put back by hand), and a figure with no detection has *vanished* (removed, or hidden).
+
+Base sizes help: a figure whose `base_mm` the game knows is never the detection of a base of
+another size (a 40 mm base is not the 25 mm figure), within what the camera can tell apart
+(`sizes_agree`: a size measured on a whole rim within `MEASURED_SLACK_MM`, a size taken from a
+partial arc within `INFERRED_SLACK_MM`), and among sizes that agree the closer one costs a
+little less (`SIZE_COST_IN_PER_MM`), so two figures of different sizes that swapped places are
+told apart.
 """
 
 from __future__ import annotations
@@ -39,12 +46,17 @@ __all__ = [
     "match_figures",
     "GATE_MARGIN_INCHES",
     "AMBIGUITY_INCHES",
+    "sizes_agree",
+    "size_of",
 ]
 
 FloatArray = npt.NDArray[np.float64]
 
 GATE_MARGIN_INCHES = 1.0  # slack on top of a figure's move: nudged bases, measuring slop
 AMBIGUITY_INCHES = 0.5  # an alternative this close to the best total is as believable
+MEASURED_SLACK_MM = 4.5  # a whole rim's size: 25 and 28 mm may be one, 25 and 30 not
+INFERRED_SLACK_MM = 8.5  # a partial arc's size: 32 and 40 may be one, 25 and 40 not
+SIZE_COST_IN_PER_MM = 0.02  # inches of movement a millimetre of size mismatch is worth
 _FORBIDDEN = 1e9  # cost of a pairing the gate rules out (far above any real total)
 _UNMATCHED = 1e4  # cost of leaving a figure or a detection unpaired: match as many as the
 # gate allows first, then least movement (else "z1 vanished, a zombie appeared 5 in away"
@@ -69,18 +81,22 @@ class Located(Protocol):
 
 @dataclass(frozen=True)
 class KnownFigure:
-    """A figure where the game last knew it, and how far it may have gone since (inches)."""
+    """A figure where the game last knew it, how far it may have gone since (inches), and its
+    base size (mm across) when the game knows it."""
 
     id: str
     side: str
     x: float
     y: float
     max_move: float
+    base_mm: float | None = None
 
     def __post_init__(self) -> None:
-        for name in ("x", "y", "max_move"):
+        for name in ("x", "y", "max_move", "base_mm"):
             value = getattr(self, name)
-            if not math.isfinite(value) or (name == "max_move" and value < 0):
+            if value is None and name == "base_mm":
+                continue
+            if not math.isfinite(value) or (name in ("max_move", "base_mm") and value < 0):
                 raise VisionError(Message("camera.match.bad_figure", {
                     "figure": self.id, "field": name, "got": shown(value)}), f"{self.id}.{name}")
 
@@ -181,6 +197,28 @@ def match_figures(
                        tuple(vanished), tuple(notes))
 
 
+def size_of(detection: Any) -> tuple[float | None, bool]:
+    """(base size in mm, measured on a whole rim?) of a detection, an object or its JSON;
+    (None, False) when it carries none (tags mode, an older answer)."""
+    if isinstance(detection, Mapping):
+        mm, measured = detection.get("base_mm"), detection.get("size_measured", False)
+    else:
+        mm, measured = getattr(detection, "base_mm", None), getattr(detection,
+                                                                   "size_measured", False)
+    if isinstance(mm, bool) or not isinstance(mm, int | float) or not math.isfinite(mm):
+        return None, False
+    return float(mm), bool(measured)
+
+
+def sizes_agree(expected_mm: float | None, seen_mm: float | None, measured: bool) -> bool:
+    """Whether a base seen as `seen_mm` (measured on a whole rim, or taken from an arc) can be
+    a figure of `expected_mm`; an unknown size agrees with any."""
+    if expected_mm is None or seen_mm is None:
+        return True
+    slack = MEASURED_SLACK_MM if measured else INFERRED_SLACK_MM
+    return abs(expected_mm - seen_mm) <= slack
+
+
 def _match_side(figs: Sequence[KnownFigure], dets: Sequence[Located], gate_margin: float,
                 ambiguity: float) -> MatchResult:
     n, m = len(figs), len(dets)
@@ -192,8 +230,14 @@ def _match_side(figs: Sequence[KnownFigure], dets: Sequence[Located], gate_margi
     reach = np.array([f.max_move + gate_margin for f in figs], dtype=np.float64)
     slack = np.array([max(d.uncertainty, 0.0) for d in dets], dtype=np.float64)
     gate = reach[:, None] + slack[None, :]
-    cost = _augmented(np.where(dist <= gate, dist, _FORBIDDEN), np.full(n, _UNMATCHED),
-                      np.full(m, _UNMATCHED))
+    sizes = [size_of(d) for d in dets]
+    agree = np.array([[sizes_agree(f.base_mm, mm, measured) for mm, measured in sizes]
+                      for f in figs], dtype=bool)
+    mismatch = np.array([[abs(f.base_mm - mm) if f.base_mm is not None and mm is not None
+                          else 0.0 for mm, _ in sizes] for f in figs], dtype=np.float64)
+    allowed = (dist <= gate) & agree
+    cost = _augmented(np.where(allowed, dist + SIZE_COST_IN_PER_MM * mismatch, _FORBIDDEN),
+                      np.full(n, _UNMATCHED), np.full(m, _UNMATCHED))
     best, total = _solve(cost)
 
     pairs = [(i, j) for i, j in best.items() if i < n and j < m]
@@ -237,7 +281,10 @@ def _match_side(figs: Sequence[KnownFigure], dets: Sequence[Located], gate_margi
     vanished = tuple(f.id for f in figs if f.id not in placed)
     notes = tuple(Message("camera.match.too_far", {
         "side": side_word(dets[j].side), "x": float(dets[j].x), "y": float(dets[j].y)})
-        for j in appeared if bool(np.all(dist[:, j] > gate[:, j])))
+        if bool(np.all(dist[:, j] > gate[:, j])) else Message("camera.match.other_size", {
+            "side": side_word(dets[j].side), "x": float(dets[j].x), "y": float(dets[j].y),
+            "mm": float(sizes[j][0] or 0.0)})
+        for j in appeared if not bool(np.any(allowed[:, j])))
     return MatchResult(tuple(matched), tuple(unknown), appeared, vanished, notes)
 
 
@@ -271,8 +318,10 @@ def known_from_scene(figures: Iterable[Mapping[str, Any]], moves: Mapping[str, f
     out = []
     for n, f in enumerate(figures):
         try:
+            size = f.get("base_mm")
             out.append(KnownFigure(str(f["id"]), str(f["side"]), float(f["x"]), float(f["y"]),
-                                   float(moves.get(str(f["id"]), default_move))))
+                                   float(moves.get(str(f["id"]), default_move)),
+                                   None if size is None else float(size)))
         except (KeyError, TypeError, ValueError):
             where = f"figures[{n}]"
             raise VisionError(Message("camera.match.scene_figure", {"where": where}),

@@ -30,6 +30,7 @@ from vision.cv import cv2
 from vision.errors import ImageError, VisionError
 from vision.imageio import read_image
 from vision.locate import locate
+from vision.match import size_of, sizes_agree
 from vision.types import Image
 from vision.words import net_reason, plain
 
@@ -137,7 +138,11 @@ class Tracker:
                 cost = np.array([[math.hypot(d["x"] - self.positions[k]["x"],
                                              d["y"] - self.positions[k]["y"]) for k in tracks]
                                  for d in dets])
-                gated = np.where(cost <= self.match_gate, cost, 1e6)
+                # a base of another size is another figure (sizes measured on whole rims
+                # or read from arcs, within what the camera tells apart)
+                same = np.array([[_same_size(d, self.positions[k]) for k in tracks]
+                                 for d in dets], dtype=bool)
+                gated = np.where((cost <= self.match_gate) & same, cost, 1e6)
                 for i, j in zip(*linear_sum_assignment(gated), strict=True):
                     if gated[i, j] < 1e6:
                         taken[int(i)] = tracks[int(j)]
@@ -177,6 +182,16 @@ class Tracker:
                 del self.missing[tag]
         return Change(sorted(moved, key=_order), sorted(appeared, key=_order),
                       sorted(vanished, key=_order))
+
+
+def _same_size(new: dict[str, Any], old: dict[str, Any]) -> bool:
+    """Whether two colour-mode sightings can be one base by their sizes: the surer size (a
+    whole rim's) is taken as the figure's, the other as seen."""
+    a, a_measured = size_of(new)
+    b, b_measured = size_of(old)
+    if a_measured and not b_measured:
+        return sizes_agree(a, b, b_measured)
+    return sizes_agree(b, a, a_measured)
 
 
 # -- sinks ----------------------------------------------------------------------------------
