@@ -1,0 +1,47 @@
+"""The app on each database the service runs on, for the attack tests (issue 17): a fresh
+SQLite file, and a private schema of the PostgreSQL that SURVIVE_US_TEST_POSTGRES names
+(.ci/run starts one; without it the PostgreSQL half is skipped, as tests/test_storage.py
+does)."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+import sqlalchemy as sa
+from api_support import make_app
+
+from service.storage.db import normalise_url
+
+__all__ = ["BACKENDS", "app_on", "POSTGRES"]
+
+POSTGRES = os.environ.get("SURVIVE_US_TEST_POSTGRES")
+BACKENDS = ["sqlite", "postgresql"]
+
+
+def app_on(backend: str, folder: Path, **config: Any) -> Iterator[Any]:
+    """Yield the app on `backend` (a generator for a fixture); the schema is dropped after."""
+    if backend == "sqlite":
+        yield make_app(folder, **config)
+        return
+    if not POSTGRES:
+        pytest.skip("SURVIVE_US_TEST_POSTGRES is not set")
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(normalise_url(POSTGRES))
+    with admin.begin() as conn:
+        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
+    sep = "&" if "?" in POSTGRES else "?"
+    url = f"{POSTGRES}{sep}options={quote(f'-csearch_path={schema}')}"
+    app = make_app(folder, DATABASE_URL=url, **config)
+    try:
+        yield app
+    finally:
+        app.extensions["survive_us"].db.dispose()
+        with admin.begin() as conn:
+            conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
+        admin.dispose()
