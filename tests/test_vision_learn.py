@@ -115,3 +115,22 @@ def _without_colours(tmp_path: Path) -> Path:
     p = tmp_path / "bare.json"
     p.write_text("{}", encoding="utf-8")
     return p
+
+
+def test_learned_on_bases_of_several_sizes() -> None:
+    """Clicks on 40 and 50 mm bases teach the colour as well as on 25 mm ones (the rim is
+    looked for at every common size around the click)."""
+    rng = random.Random(12)
+    figs = sc.random_colour_figures({"survivors": 4, "zombies": 5}, rng, gap=0.9)
+    sizes = [40.0, 50.0, 25.0, 32.0]
+    figs = [dataclasses.replace(f, rim_bgr=PAINT[f.side], base_mm=sizes[n % 4])
+            for n, f in enumerate(figs)]
+    frame = sc.render_colour(figs, effects=sf.Effects(blur_sigma=0.8, noise_sigma=2.0,
+                                                      jpeg_quality=85), seed=3)
+    cal = calibrate(frame.image)
+    learned = learn_colours(frame.image, cal, clicks_on(frame, per_side=2))
+    found = detect_bases(frame.image, cal, learned.config)
+    assert not learned.notes or all(n.code == "camera.learn.dropped" for n in learned.notes)
+    for f in frame.figures:
+        near = [b for b in found if b.side == f.side and math.hypot(b.x - f.x, b.y - f.y) < 0.1]
+        assert len(near) == 1 and near[0].base_mm == f.base_mm, (f, near)

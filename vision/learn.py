@@ -32,6 +32,7 @@ from vision.colour_config import (
     SideColour,
 )
 from vision.cv import cv2
+from vision.hints import COMMON_BASE_MM
 from vision.types import FloatArray, Image
 from vision.words import os_reason, shown
 from vision.words import side as side_word
@@ -117,7 +118,7 @@ def _without_clicks(hsv: Image, calibration: Calibration,
     """The rectified table with the clicked bases blanked (grey): what must stay unmatched."""
     out = hsv.copy()
     for side, points in clicks.items():
-        r = int(math.ceil(1.5 * base_radius(_base_mm(config, side)) * ppi))
+        r = int(math.ceil(1.5 * base_radius(max(_sizes(_base_mm(config, side)))) * ppi))
         for p in points:
             try:
                 xy = calibration.image_to_table(np.array([[float(p[0]), float(p[1])]]))
@@ -128,6 +129,11 @@ def _without_clicks(hsv: Image, calibration: Calibration,
                 out[max(int(cv) - r, 0):max(int(cv) + r + 1, 0),
                     max(int(cu) - r, 0):max(int(cu) + r + 1, 0)] = 0
     return out
+
+
+def _sizes(base_mm: float) -> tuple[float, ...]:
+    """The base sizes a click may be on: the common ones and the settings' own."""
+    return tuple(sorted(set(COMMON_BASE_MM) | {float(base_mm)}))
 
 
 def _base_mm(config: ColourConfig, side: str) -> float:
@@ -157,13 +163,26 @@ def _rim_pixels(hsv: Image, strength: Image, calibration: Calibration, side: str
         raise ClickError(Message("camera.learn.click_off_table", {
             "where": where, "u": pu, "v": pv, "x": x, "y": y,
             "width": float(layout.table_width), "depth": float(layout.table_depth)}), where)
-    r = base_radius(base_mm) * ppi
     cu, cv = (rectify_matrix(layout, ppi) @ np.array([x, y, 1.0]))[:2]
-    x0, x1 = int(max(cu - 1.4 * r, 0)), int(min(cu + 1.4 * r + 1, hsv.shape[1]))
-    y0, y1 = int(max(cv - 1.4 * r, 0)), int(min(cv + 1.4 * r + 1, hsv.shape[0]))
+    big = base_radius(max(_sizes(base_mm))) * ppi
+    x0, x1 = int(max(cu - 1.4 * big, 0)), int(min(cu + 1.4 * big + 1, hsv.shape[1]))
+    y0, y1 = int(max(cv - 1.4 * big, 0)), int(min(cv + 1.4 * big + 1, hsv.shape[0]))
     yy, xx = np.mgrid[y0:y1, x0:x1]
     dist = np.hypot(xx - cu, yy - cv)
-    ring = (dist >= 0.4 * r) & (dist <= 1.3 * r)
+    strong = ((hsv[y0:y1, x0:x1, 1] >= SATURATED_S)
+              & (strength[y0:y1, x0:x1] >= SATURATED_C))
+    # The base's size is not known: the annulus of the size whose rim band is the most
+    # saturated (a 25 mm ring holds no part of a 40 mm base's rim, and the other way round
+    # a 40 mm ring holds mostly table around a 25 mm base).
+    best_ring, best_share = None, -1.0
+    for mm in _sizes(base_mm):
+        r = base_radius(mm) * ppi
+        ring = (dist >= 0.4 * r) & (dist <= 1.3 * r)
+        share = float(np.count_nonzero(strong & ring)) / max(int(ring.sum()), 1)
+        if share > best_share:
+            best_ring, best_share = ring, share
+    assert best_ring is not None
+    ring = best_ring
     patch = hsv[y0:y1, x0:x1][ring].astype(np.float64)
     c = strength[y0:y1, x0:x1][ring].astype(np.float64)
     rows = np.column_stack((patch, c))
@@ -250,9 +269,8 @@ def _check_found(image_bgr: Image, calibration: Calibration, config: ColourConfi
     notes = []
     for side, points in clicks.items():
         xy = calibration.image_to_table(np.asarray(points, dtype=np.float64))
-        r = base_radius(_base_mm(config, side))
         for n, (x, y) in enumerate(xy):
-            if not any(b.side == side and math.hypot(b.x - x, b.y - y) <= 1.2 * r
+            if not any(b.side == side and math.hypot(b.x - x, b.y - y) <= 1.2 * b.radius
                        for b in found):
                 where = f"clicks.{side}[{n}]"
                 notes.append(Message("camera.learn.not_found", {"where": where,
