@@ -73,6 +73,9 @@ class Calibration:
     intrinsics: Intrinsics | None = None  # calibrated lens, when one was given
     source: str = "markers"  # "markers": fitted on this frame; "saved": reused
     checked_markers: tuple[int, ...] = field(default=())  # visible markers that agreed (saved)
+    #: covariance (8 x 8, table inches squared) of the homography's first eight entries (the
+    #: ninth is 1) from the fit's residuals; None for a calibration read from a file
+    homography_cov: FloatArray | None = field(default=None, compare=False)
 
     @cached_property
     def inverse(self) -> FloatArray:
@@ -124,6 +127,18 @@ class Calibration:
             raise CalibrationError(Message("camera.pose.too_low", {
                 "up": float(self.pose.centre[2]), "mm": height * MM_PER_INCH}), "pose")
         return self.pose.centre
+
+    def mapping_sigma(self, points: FloatArray) -> FloatArray | None:
+        """How far the homography's own error may carry each undistorted image point on the
+        table (inches, one standard deviation of the distance, N points): the covariance of
+        the fit carried to each point. It grows away from the markers fitted, the most at a
+        fourth corner extrapolated from three. None without the fit's covariance."""
+        if self.homography_cov is None:
+            return None
+        grad = _homography_gradient(self.homography, np.asarray(points, dtype=np.float64))
+        cov = np.einsum("nik,kl,njl->nij", grad, self.homography_cov, grad)
+        out: FloatArray = np.sqrt(np.maximum(np.trace(cov, axis1=1, axis2=2), 0.0))
+        return out
 
     def px_per_in(self, at: Sequence[float] | None = None) -> float:
         """Image pixels per table inch near `at` (default: the table centre): the square root
@@ -357,7 +372,44 @@ def calibrate_from_detections(detections: Sequence[Detection], image_size: tuple
     rep_px = _rms(_apply(inv, table_pts) - undist)
     rep_in = _rms(_apply(hom, undist) - table_pts)
     pose = solve_pose(table_pts, image_pts, image_size, inv / inv[2, 2], intrinsics)
-    return Calibration(hom, image_size, ids, rep_px, rep_in, layout, pose, intrinsics)
+    return Calibration(hom, image_size, ids, rep_px, rep_in, layout, pose, intrinsics,
+                       homography_cov=_homography_cov(hom, undist, table_pts))
+
+
+def _homography_gradient(hom: FloatArray, points: FloatArray) -> FloatArray:
+    """d(table point) / d(h0..h7) for each image point (N x 2 x 8), h8 fixed at 1."""
+    h = np.asarray(hom, dtype=np.float64) / hom[2, 2]
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    x, y = pts[:, 0], pts[:, 1]
+    w = h[2, 0] * x + h[2, 1] * y + 1.0
+    u = (h[0, 0] * x + h[0, 1] * y + h[0, 2]) / w
+    v = (h[1, 0] * x + h[1, 1] * y + h[1, 2]) / w
+    grad = np.zeros((len(pts), 2, 8))
+    grad[:, 0, 0], grad[:, 0, 1], grad[:, 0, 2] = x / w, y / w, 1.0 / w
+    grad[:, 1, 3], grad[:, 1, 4], grad[:, 1, 5] = x / w, y / w, 1.0 / w
+    grad[:, 0, 6], grad[:, 0, 7] = -u * x / w, -u * y / w
+    grad[:, 1, 6], grad[:, 1, 7] = -v * x / w, -v * y / w
+    return grad
+
+
+def _homography_cov(hom: FloatArray, image_pts: FloatArray, table_pts: FloatArray
+                    ) -> FloatArray | None:
+    """Covariance of the fitted homography's entries from its residuals (Gauss-Newton at the
+    fit: s^2 (J^T J)^-1, s^2 the residual variance per coordinate on the table)."""
+    grad = _homography_gradient(hom, image_pts).reshape(-1, 8)
+    resid = (_apply(hom, image_pts) - table_pts).ravel()
+    dof = len(resid) - 8
+    if dof <= 0:
+        return None
+    scale = np.linalg.norm(grad, axis=0)  # the entries differ by orders of magnitude
+    if float(scale.min()) <= 0.0:
+        return None
+    normal = (grad / scale).T @ (grad / scale)
+    if np.linalg.cond(normal) > 1e12:
+        return None
+    inv = np.linalg.inv(normal) / np.outer(scale, scale)
+    cov: FloatArray = np.asarray(float(resid @ resid) / dof * inv, dtype=np.float64)
+    return cov
 
 
 def _reuse(previous: Calibration, detections: Sequence[Detection],
@@ -381,7 +433,7 @@ def _reuse(previous: Calibration, detections: Sequence[Detection],
     return Calibration(previous.homography, previous.image_size, previous.markers,
                        previous.reprojection_px, previous.reprojection_in, previous.layout,
                        previous.pose, previous.intrinsics, "saved",
-                       tuple(sorted(d.id for d in visible)))
+                       tuple(sorted(d.id for d in visible)), previous.homography_cov)
 
 
 def too_few_markers(layout: Layout, ids: Sequence[int]) -> Message:

@@ -163,20 +163,26 @@ def locate_tags(image: Image, calibration: Calibration, px_per_in: float | None 
         found = find_tags(gray, layout, ppi)
     result = TagResult([], [], ppi, rectify)
     tags = [d for d in found if d.id in layout.tag_ids]
+    if not tags:
+        return result
     counts: dict[int, int] = {}
     for d in tags:
         counts[d.id] = counts.get(d.id, 0) + 1
-    for d in tags:
-        table_corners = (rectified_to_table(d.corners, layout, ppi) if rectify
-                         else calibration.image_to_table(d.corners))
-        foot = (rectified_to_table(d.centre.reshape(1, 2), layout, ppi) if rectify
-                else calibration.image_to_table(d.centre.reshape(1, 2)))[0]
+    points = np.concatenate([d.corners for d in tags] + [np.array([d.centre for d in tags])])
+    on_table = (rectified_to_table(points, layout, ppi) if rectify
+                else calibration.image_to_table(points))
+    feet = on_table[4 * len(tags):]
+    # the homography's own error at each foot (None for a calibration read from a file)
+    mapping = calibration.mapping_sigma(calibration.table_to_image(feet))
+    for n, d in enumerate(tags):
+        foot = feet[n]
         if counts[d.id] > 1:
             result.rejected.append(TagRejection(
                 d.id, Message("camera.tag.twice", {"n": counts[d.id]}), float(foot[0]),
                 float(foot[1])))
             continue
-        fix = _fix(d, table_corners, foot, calibration, result, hints)
+        fix = _fix(d, on_table[4 * n:4 * n + 4], foot, calibration, result, hints,
+                   None if mapping is None else float(mapping[n]))
         if fix is not None:
             result.figures.append(fix)
     result.figures.sort(key=lambda f: f.tag)
@@ -212,7 +218,7 @@ def find_tags(gray: Image, layout: Layout, px_per_in: float) -> list[Detection]:
 
 
 def _fix(d: Detection, table_corners: FloatArray, foot: FloatArray, cal: Calibration,
-         result: TagResult, hints: FigureHints) -> TagFix | None:
+         result: TagResult, hints: FigureHints, mapping: float | None) -> TagFix | None:
     layout = cal.layout
     height_mm, known = hints.height_for(d.id)
     height = height_mm / MM_PER_INCH
@@ -243,7 +249,7 @@ def _fix(d: Detection, table_corners: FloatArray, foot: FloatArray, cal: Calibra
     height_in = 0.0 if known else slope * max(
         abs(height_mm - BASE_HEIGHT_RANGE_MM[0]), abs(BASE_HEIGHT_RANGE_MM[1] - height_mm)
     ) / MM_PER_INCH
-    sigma = _sigma(cal, (x, y), slope, parallax, residual)
+    sigma = _sigma(cal, (x, y), slope, parallax, residual, mapping)
     return TagFix(d.id, x, y, SIGMAS * sigma + height_in, angle,
                   (float(pixel[0]), float(pixel[1])), parallax, residual, height_mm, known,
                   height_in)
@@ -275,8 +281,9 @@ def _square_fit(corners: FloatArray) -> tuple[float, float, float]:
 
 
 def _sigma(cal: Calibration, xy: tuple[float, float], slope: float, parallax: float,
-           residual: float) -> float:
-    cal_term = cal.reprojection_in * (1.0 if len(cal.markers) >= 4 else 2.0)
+           residual: float, mapping: float | None) -> float:
+    cal_term = mapping if mapping is not None else \
+        cal.reprojection_in * (1.0 if len(cal.markers) >= 4 else 2.0)
     det_term = math.hypot(CENTRE_JITTER_PX / cal.px_per_in(xy), residual)
     par_term = 0.0
     if cal.pose is not None:
