@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from scipy.spatial.distance import cdist
 
 from geometry.units import CONTACT_INCHES
 
@@ -23,6 +22,8 @@ def edge_distances(
     centres_a: FloatArray, radii_a: FloatArray, centres_b: FloatArray, radii_b: FloatArray
 ) -> FloatArray:
     """Matrix of edge-to-edge distances, rows for `a`, columns for `b`."""
+    from scipy.spatial.distance import cdist  # here: scipy is slow to import
+
     gaps = cdist(centres_a, centres_b) - (radii_a[:, None] + radii_b[None, :])
     clamped: FloatArray = np.maximum(gaps, 0.0)
     return clamped

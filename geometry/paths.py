@@ -13,13 +13,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import shapely
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import dijkstra
 from shapely.geometry import Point, Polygon, box
 from shapely.geometry.polygon import orient
+
+if TYPE_CHECKING:  # scipy is slow to import: a path search imports it when it runs
+    from scipy.sparse import csr_matrix
 
 from geometry.visgraph import (
     EXACT_SLACK,
@@ -222,6 +224,8 @@ class PathFinder:
         query = self._query_graph(points, slacks, avoid_c, avoid_r)
         n = query.xy.shape[0]
         src, dst = int(query.point_ids[0]), int(query.point_ids[1])
+        from scipy.sparse.csgraph import dijkstra
+
         dist, pred = dijkstra(self._matrix(query, n), indices=src, return_predecessors=True)
         if not np.isfinite(dist[dst]):
             return Path(False, math.inf, (), "no route", "no_route")
@@ -251,6 +255,8 @@ class PathFinder:
         slack = np.array([self._slack(origin[0], avoid_c, avoid_r)])
         query = self._query_graph(origin, slack, avoid_c, avoid_r)
         n = query.xy.shape[0]
+        from scipy.sparse.csgraph import dijkstra
+
         dist = dijkstra(self._matrix(query, n), indices=int(query.point_ids[0]), limit=distance)
         free = self._reach_free_space(avoid_c, avoid_r)
         edges = _ring_edges(free)
@@ -553,6 +559,8 @@ class PathFinder:
     @staticmethod
     def _matrix(query: _QueryGraph, n: int) -> csr_matrix:
         """The undirected graph as a symmetric sparse matrix (edges are all distinct)."""
+        from scipy.sparse import csr_matrix
+
         a = np.concatenate([query.edge_a, query.edge_b])
         b = np.concatenate([query.edge_b, query.edge_a])
         w = np.concatenate([query.edge_w, query.edge_w])

@@ -3,44 +3,62 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from i18n import LANGS, language_of
-from service import (
-    cmd_arbitrate,
-    cmd_balance,
-    cmd_band,
-    cmd_campaign,
-    cmd_demo,
-    cmd_markers,
-    cmd_odds,
-    cmd_replay,
-    cmd_rules,
-    cmd_scenarios,
-    cmd_serve,
-    cmd_simulate,
-    cmd_vision,
-)
 from service.helptext import HelpText, Parser
 from service.jsonio import environment_language, language, set_language
 
-COMMANDS = (cmd_arbitrate, cmd_rules, cmd_odds, cmd_band, cmd_replay, cmd_demo, cmd_scenarios,
-            cmd_campaign, cmd_simulate, cmd_balance, cmd_vision, cmd_markers, cmd_serve)
+# Each command's module (service/cmd_*.py), in the order the help lists them, with the
+# commands it registers. A run imports only its command's module: the others (the HTTP
+# app, the database, the camera, the AI's model) cost start-up time for nothing.
+MODULES: dict[str, tuple[str, ...]] = {
+    "cmd_arbitrate": ("arbitrate",), "cmd_rules": ("rules",), "cmd_odds": ("odds",),
+    "cmd_band": ("band",), "cmd_replay": ("replay",), "cmd_demo": ("demo",),
+    "cmd_scenarios": ("scenarios", "scenario"), "cmd_campaign": ("campaign",),
+    "cmd_simulate": ("simulate",), "cmd_balance": ("balance",), "cmd_vision": ("vision",),
+    "cmd_markers": ("markers",), "cmd_serve": ("serve",),
+}
+COMMAND_MODULES = {command: name for name, commands in MODULES.items() for command in commands}
 
 
-def build_parser(lang: str | None = None) -> argparse.ArgumentParser:
+def command_module(name: str) -> ModuleType:
+    return importlib.import_module(f"service.{name}")
+
+
+def build_parser(lang: str | None = None, command: str | None = None) -> argparse.ArgumentParser:
     """The command line in `lang` (default: the environment's locale): its help texts, usage
-    lines and parse errors (service/helptext.py)."""
+    lines and parse errors (service/helptext.py). With `command` (one of ours), only that
+    command's module is imported and registered; otherwise all of them."""
     lang = language_of(lang or environment_language())
     t = HelpText(lang)
     parser = Parser(lang=lang, prog="survive-us", description=t("help.description"))
     parser.add_argument("--lang", choices=["fr", "en"], default=None, help=t("help.lang"))
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in COMMANDS:
-        module.register(sub, t)
+    names = [COMMAND_MODULES[command]] if command in COMMAND_MODULES else list(MODULES)
+    for name in names:
+        command_module(name).register(sub, t)
     return parser
+
+
+def asked_command(argv: Sequence[str]) -> str | None:
+    """The command `argv` runs (its first word after `--lang` and its value), when it is
+    one of ours; None for the top-level help, any other option before the command, or a
+    word argparse should refuse (they need the whole parser)."""
+    words = iter(argv)
+    for word in words:
+        if not word.startswith("-"):
+            return word if word in COMMAND_MODULES else None
+        name, equals, _value = word.partition("=")
+        if not (len(name) > 2 and "--lang".startswith(name)):
+            return None
+        if not equals:
+            next(words, "")
+    return None
 
 
 def asked_language(argv: Sequence[str]) -> str | None:
@@ -60,7 +78,7 @@ def asked_language(argv: Sequence[str]) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(asked_language(argv))
+    parser = build_parser(asked_language(argv), asked_command(argv))
     args = parser.parse_args(argv)
     set_language(args.lang or environment_language())
     args.lang = language()
