@@ -1,6 +1,7 @@
 """`survive-us vision`: the camera pipeline (DESIGN.md, docs/vision.md).
 
-- `vision locate IMAGE [--mode tags|colour] [--calibration FILE] [--json]`: figure positions.
+- `vision locate IMAGE [--mode tags|colour] [--calibration FILE] [--base-height-mm MM]
+  [--base-mm SIZE,...] [--json]`: figure positions.
 - `vision calibrate IMAGE --out FILE`: save the table calibration of a fixed camera.
 - `vision lens FRAME... --out FILE`: lens intrinsics from ChArUco board views.
 - `vision watch --camera N|FILE|FOLDER --game ID [--server URL]`: follow and post positions.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,10 +31,17 @@ from service.jsonio import language, print_error, print_json
 
 if TYPE_CHECKING:
     from vision.calibfile import CalibrationFile
+    from vision.hints import FigureHints
 
 # OpenCV loads in a few hundred ms: the vision modules are imported by the subcommands that
 # use them, so the other commands start as fast as before.
 MODES = ("tags", "colour")
+#: What the options accept: the rectified table's scale (a 4K frame of the whole table has
+#: 40-70 px/in; beyond 150 the image is only upsampled, and large), a base's height and sizes.
+PX_PER_IN_RANGE = (10, 150)
+BASE_HEIGHT_MM_RANGE = (0, 25)
+BASE_MM_RANGE = (10, 150)
+SIDES = ("survivors", "zombies", "civilians")
 
 
 def register(sub: Any, t: HelpText) -> None:
@@ -43,8 +52,10 @@ def register(sub: Any, t: HelpText) -> None:
     loc.add_argument("image", metavar="IMAGE", help=t("help.vision.locate.image"))
     loc.add_argument("--mode", choices=MODES, default="tags", help=t("help.vision.mode"))
     loc.add_argument("--calibration", metavar="FILE", help=t("help.vision.calibration"))
-    loc.add_argument("--px-per-in", type=float, metavar="PX",
-                     help=t("help.vision.locate.px_per_in"))
+    loc.add_argument("--px-per-in", metavar="PX", help=t("help.vision.locate.px_per_in"))
+    loc.add_argument("--base-height-mm", metavar="MM",
+                     help=t("help.vision.locate.base_height_mm"))
+    loc.add_argument("--base-mm", metavar="SIZE[,SIZE...]", help=t("help.vision.locate.base_mm"))
     loc.add_argument("--draw", metavar="OUT.png", help=t("help.vision.locate.draw"))
     loc.add_argument("--json", action="store_true", help=t("help.json"))
     loc.set_defaults(func=run_locate)
@@ -113,6 +124,74 @@ def _settings(path: str | None) -> CalibrationFile:
     return load_calibration(path) if path else CalibrationFile()
 
 
+class _EverySide(Mapping[str, tuple[float, ...]]):
+    """The same base sizes for every side, a colour file's own sides included."""
+
+    def __init__(self, sizes: tuple[float, ...]) -> None:
+        self.sizes = sizes
+
+    def __getitem__(self, side: str) -> tuple[float, ...]:
+        return self.sizes
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SIDES)
+
+    def __len__(self) -> int:
+        return len(SIDES)
+
+
+def _number(text: str | None, bounds: tuple[int, int]) -> float | None:
+    """`text` as a finite number within `bounds`, None if absent; ValueError otherwise."""
+    if text is None:
+        return None
+    value = float(text.strip())  # ValueError for words; "nan" and "inf" are refused below
+    if not (bounds[0] <= value <= bounds[1]):
+        raise ValueError(text)
+    return value
+
+
+def _size(text: str) -> float:
+    value = _number(text, BASE_MM_RANGE)
+    if value is None:
+        raise ValueError(text)
+    return value
+
+
+def _option_error(code: str, option: str, value: str, bounds: tuple[int, int]) -> Exception:
+    from vision.errors import VisionError
+
+    return VisionError(Message(code, {"value": value, "lo": bounds[0], "hi": bounds[1]}),
+                       option)
+
+
+def _locate_options(args: argparse.Namespace) -> tuple[float | None, FigureHints]:
+    """The scale and the hints `vision locate` was given, checked: each bad value is refused
+    with the option named (exit 2), never a traceback."""
+    from vision.hints import FigureHints
+
+    try:
+        ppi = _number(args.px_per_in, PX_PER_IN_RANGE)
+    except ValueError:
+        raise _option_error("camera.cli.bad_px_per_in", "--px-per-in", args.px_per_in,
+                            PX_PER_IN_RANGE) from None
+    try:
+        height = _number(args.base_height_mm, BASE_HEIGHT_MM_RANGE)
+    except ValueError:
+        raise _option_error("camera.cli.bad_base_height", "--base-height-mm",
+                            args.base_height_mm, BASE_HEIGHT_MM_RANGE) from None
+    sizes: tuple[float, ...] = ()
+    if args.base_mm is not None:
+        try:
+            sizes = tuple(_size(part) for part in args.base_mm.split(","))
+        except ValueError:
+            raise _option_error("camera.cli.bad_base_mm", "--base-mm", args.base_mm,
+                                BASE_MM_RANGE) from None
+    hints = FigureHints(base_mm=_EverySide(sizes) if sizes else {},
+                        default_height_mm=height if height is not None else
+                        FigureHints().default_height_mm, height_known=height is not None)
+    return ppi, hints
+
+
 def run_locate(args: argparse.Namespace) -> int:
     from vision.imageio import read_image, write_image
     from vision.locate import locate
@@ -120,9 +199,10 @@ def run_locate(args: argparse.Namespace) -> int:
     from vision.words import say, side
 
     try:
+        ppi, hints = _locate_options(args)
         settings = _settings(args.calibration)
         image = read_image(args.image, grey=args.mode == "tags" and not args.draw)
-        result = locate(image, args.mode, settings, args.px_per_in)
+        result = locate(image, args.mode, settings, ppi, hints=hints)
         if args.draw and result.calibration is not None:
             write_image(args.draw, draw_located(image, result.calibration, result.figures))
     except SurviveUsError as error:

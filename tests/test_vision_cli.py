@@ -49,6 +49,55 @@ def test_locate_4k_json(capsys, files):
         assert abs(f["x"] - truth[f["tag"]][0]) < 0.15 and abs(f["y"] - truth[f["tag"]][1]) < 0.15
 
 
+def test_locate_base_height(capsys, files):
+    """`--base-height-mm`: the bases' height is known, so only its tolerance is in the
+    uncertainty; without it 3.2 mm is assumed and `height_in` (any base of 2-5 mm) added."""
+    image = str(files / "frame.jpg")
+    small = ("--calibration", str(files / "small.json"), "--json")
+    code, assumed = run(capsys, "vision", "locate", image, *small)
+    assert code == 0
+    code, known = run(capsys, "vision", "locate", image, "--base-height-mm", "3.2", *small)
+    assert code == 0
+    code, taller = run(capsys, "vision", "locate", image, "--base-height-mm", "5", *small)
+    assert code == 0
+    for a, k, t in zip(assumed["figures"], known["figures"], taller["figures"], strict=True):
+        assert a["base_height_mm"] == k["base_height_mm"] == 3.2 and t["base_height_mm"] == 5
+        assert not a["height_known"] and k["height_known"] and t["height_known"]
+        assert k["height_in"] == t["height_in"] == 0 < a["height_in"]
+        assert (a["x"], a["y"]) == (k["x"], k["y"]) != (t["x"], t["y"])
+        assert a["uncertainty"] == pytest.approx(k["uncertainty"] + a["height_in"], abs=2e-4)
+        # a base 1.8 mm taller moves its tag toward the camera by at most height_in
+        moved = float(np.hypot(t["x"] - k["x"], t["y"] - k["y"]))
+        assert 0 < moved <= a["height_in"] + 1e-3
+
+
+@pytest.mark.parametrize(("option", "value", "code"), [
+    ("--px-per-in", "-5", "camera.cli.bad_px_per_in"),
+    ("--px-per-in", "100000", "camera.cli.bad_px_per_in"),
+    ("--px-per-in", "nan", "camera.cli.bad_px_per_in"),
+    ("--px-per-in", "big", "camera.cli.bad_px_per_in"),
+    ("--base-height-mm", "-1", "camera.cli.bad_base_height"),
+    ("--base-height-mm", "inf", "camera.cli.bad_base_height"),
+    ("--base-mm", "25,,32", "camera.cli.bad_base_mm"),
+    ("--base-mm", "25,abc", "camera.cli.bad_base_mm"),
+    ("--base-mm", "5", "camera.cli.bad_base_mm"),
+    ("--base-mm", "", "camera.cli.bad_base_mm"),
+])
+def test_locate_bad_options_exit_2(capsys, files, option, value, code):
+    """A bad option is refused before any image is read, naming the option and the value
+    (these were tracebacks: --px-per-in -5 or 100000)."""
+    status, out = run(capsys, "vision", "locate", str(files / "frame.jpg"), option, value,
+                      "--json")
+    assert status == 2
+    error = out["error"]
+    assert error["where"] == option and error["words"]["code"] == code
+    assert error["message"].startswith(f"{option} {value}: give ")
+    assert main(["--lang", "fr", "vision", "locate", str(files / "frame.jpg"), option,
+                 value]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"survive-us: {option} {value} : donnez ") and "give" not in said
+
+
 def test_locate_small_table_with_layout_file(capsys, files):
     code, out = run(capsys, "vision", "locate", str(files / "frame.jpg"), "--calibration",
                     str(files / "small.json"), "--json")
