@@ -16,6 +16,7 @@ from vision.calibration import (
     calibrate,
     calibrate_from_detections,
     find_corner_markers,
+    missing_markers,
     rectified_to_table,
     rectify_matrix,
 )
@@ -83,6 +84,42 @@ def test_rectify_convention(small):
         assert (top[v, u].mean() < 80) == dark, (x, y, top[v, u])
 
 
+def test_corner_markers_measured_on_their_edges():
+    """Corners from the four edges' lines, found at a quarter size on a 4K frame: within a
+    pixel of where the camera puts them."""
+    frame = scenes.accuracy_frame()
+    found = find_corner_markers(frame.image)
+    assert [d.id for d in found] == [0, 1, 2, 3]
+    for d in found:
+        projected = project(frame, DEFAULT_LAYOUT.corner_points(d.id))
+        assert np.abs(d.corners - projected).max() < 1.0, (d.id, d.corners - projected)
+
+
+def project(frame, table_pts: np.ndarray) -> np.ndarray:
+    """Where the synthetic camera sees table points (z = 0)."""
+    pts = np.column_stack([table_pts, np.zeros(len(table_pts))])
+    cam = (frame.rotation @ pts.T).T + frame.tvec.reshape(1, 3)
+    uv = (frame.camera_matrix @ cam.T).T
+    return uv[:, :2] / uv[:, 2:]
+
+
+def test_fourth_marker_looked_for_where_three_put_it(monkeypatch):
+    """When the coarse search misses a marker, the full frame is searched where the three
+    others put it (here the coarse search is made blind to marker 2)."""
+    import vision.calibration as calibration
+
+    frame = scenes.accuracy_frame()
+    search = calibration._search
+
+    def blind(gray, layout, scale):
+        return [d for d in search(gray, layout, scale) if d.id != 2]
+
+    monkeypatch.setattr(calibration, "_search", blind)
+    found = find_corner_markers(frame.image)
+    assert [d.id for d in found] == [0, 1, 2, 3]
+    assert np.abs(found[2].corners - project(frame, DEFAULT_LAYOUT.corner_points(2))).max() < 1
+
+
 def test_three_markers_with_a_hand(small):
     frame = scenes.small_frame(hidden=(2,))
     cal = calibrate(frame.image, scenes.SMALL)
@@ -106,6 +143,40 @@ def test_two_markers_refused():
     assert err.value.text("fr").startswith(
         "la caméra ne voit que les marqueurs des coins en bas à gauche et en haut à gauche ; "
         "ceux des coins en bas à droite et en haut à droite sont cachés : dégagez-en un")
+
+
+def test_markers_outside_the_photo_are_not_called_hidden():
+    """Two markers put the others where they must be: out of the photo (move the camera),
+    or in it but covered (uncover it)."""
+    cut = scenes.small_frame().image[:, :700]  # the right-hand corners are out of the photo
+    with pytest.raises(CalibrationError) as err:
+        calibrate(cut, scenes.SMALL)
+    assert err.value.words.code == "camera.corners.two_seen_outside"
+    assert err.value.message == (
+        "the camera sees only the bottom-left and top-left corner markers; the bottom-right "
+        "and top-right ones are outside the photo: move the camera back or turn it so that "
+        "the whole table is in view, its four corner markers included")
+    assert err.value.text("fr").startswith(
+        "la caméra ne voit que les marqueurs des coins en bas à gauche et en haut à gauche ; "
+        "ceux des coins en bas à droite et en haut à droite sont hors de la photo : reculez")
+    # a turned camera, a hand over the top-left marker and the top-right one cut off
+    turned = render(scenes.small_figures({}), (), Camera(1280, 720, tilt_deg=18.0,
+                                                          yaw_deg=25.0),
+                    layout=scenes.SMALL, seed=4, hidden_markers=(3,)).image[:, :830]
+    found = find_corner_markers(turned, scenes.SMALL)
+    assert missing_markers(scenes.SMALL, found, (830, 720)) == ([3], [2])
+    with pytest.raises(CalibrationError) as err:
+        calibrate(turned, scenes.SMALL)
+    assert err.value.words == Message("camera.corners.two_seen_mixed", {
+        "seen": [Message("camera.corner.bottom_left"), Message("camera.corner.bottom_right")],
+        "hidden": [Message("camera.corner.top_left")],
+        "outside": [Message("camera.corner.top_right")]})
+    assert "the top-left one is hidden: uncover it" in err.value.message
+    assert "so that the top-right one, outside the photo, comes into view" in err.value.message
+    # covered, not out of the photo: the message of test_two_markers_refused
+    hidden = scenes.small_frame(hidden=(1, 2)).image
+    assert missing_markers(scenes.SMALL, find_corner_markers(hidden, scenes.SMALL),
+                           (1280, 720)) == ([1, 2], [])
 
 
 def test_no_markers_refused():

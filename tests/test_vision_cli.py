@@ -150,6 +150,8 @@ def test_two_markers_not_found_then_saved_calibration(capsys, files, tmp_path):
     assert out["table"]["markers"] == [0, 3]
     assert out["table"]["reason_words"]["code"] == "camera.corners.two_seen"
     assert "the bottom-right and top-right ones are hidden" in out["table"]["reason"]
+    # where the two seen put the others: in the photo, covered
+    assert out["table"]["hidden_markers"] == [1, 2] and out["table"]["outside_markers"] == []
     assert out["figures"] == []
     # calibrate the fixed camera on a clear frame, then the hidden frame works
     saved = tmp_path / "saved.json"

@@ -45,7 +45,8 @@ from vision.types import FloatArray, Image
 from vision.words import corners
 
 __all__ = ["Calibration", "calibrate", "calibrate_from_detections", "find_corner_markers",
-           "rectified_to_table", "rectify_matrix", "too_few_markers", "MIN_MARKERS"]
+           "missing_markers", "rectified_to_table", "rectify_matrix", "too_few_markers",
+           "MIN_MARKERS"]
 
 
 #: Corner markers needed for a fresh calibration (see the module docstring).
@@ -357,7 +358,8 @@ def calibrate_from_detections(detections: Sequence[Detection], image_size: tuple
     if len(ids) < MIN_MARKERS:
         if previous is not None:
             return _reuse(previous, detections, image_size, layout)
-        raise CalibrationError(too_few_markers(layout, ids), "table.markers")
+        raise CalibrationError(too_few_markers(layout, ids, detections, image_size),
+                               "table.markers")
     by_id = {d.id: d for d in detections}
     image_pts = np.concatenate([by_id[i].corners for i in ids])
     table_pts = np.concatenate([layout.corner_points(i) for i in ids])
@@ -436,9 +438,13 @@ def _reuse(previous: Calibration, detections: Sequence[Detection],
                        tuple(sorted(d.id for d in visible)), previous.homography_cov)
 
 
-def too_few_markers(layout: Layout, ids: Sequence[int]) -> Message:
+def too_few_markers(layout: Layout, ids: Sequence[int],
+                    detections: Sequence[Detection] = (),
+                    image_size: tuple[int, int] | None = None) -> Message:
     """Why the table cannot be located from these corner markers (fewer than three): which
-    corners are hidden, and what to do."""
+    corners are hidden, and what to do. With two markers seen (their `detections` and the
+    frame's `image_size`), a missing marker that falls outside the photo is said to be out
+    of the photo (move the camera), not hidden."""
     hidden = [i for i in layout.corner_ids if i not in ids]
     seen = corners(layout.corner_ids, ids)
     missing = corners(layout.corner_ids, hidden)
@@ -446,7 +452,44 @@ def too_few_markers(layout: Layout, ids: Sequence[int]) -> Message:
         return Message("camera.corners.none_seen")
     if len(ids) == 1:
         return Message("camera.corners.one_seen", {"seen": seen, "hidden": missing})
+    covered, outside = missing_markers(layout, detections, image_size)
+    if outside and not covered:
+        return Message("camera.corners.two_seen_outside", {
+            "seen": seen, "outside": corners(layout.corner_ids, outside)})
+    if outside:
+        return Message("camera.corners.two_seen_mixed", {
+            "seen": seen, "hidden": corners(layout.corner_ids, covered),
+            "outside": corners(layout.corner_ids, outside)})
     return Message("camera.corners.two_seen", {"seen": seen, "hidden": missing})
+
+
+def missing_markers(layout: Layout, detections: Sequence[Detection],
+                    image_size: tuple[int, int] | None) -> tuple[list[int], list[int]]:
+    """The corner markers not found, split into those inside the photo (something hides
+    them) and those outside it (a quarter of a marker or more beyond its edge), where two or more
+    markers found put them: two markers predict the others within a fifth of a marker on the
+    rendered frames. A marker too near the edge to tell counts as hidden. ([], []) when fewer
+    than two markers were found or the frame's size is not known."""
+    found = {d.id: d for d in detections if d.id in layout.corner_ids}
+    absent = [i for i in layout.corner_ids if i not in found]
+    if len(found) < 2 or image_size is None or not absent:
+        return [], []
+    image_pts = np.concatenate([d.corners for d in found.values()])
+    table_pts = np.concatenate([layout.corner_points(i) for i in found])
+    hom, _mask = cv2.findHomography(table_pts, image_pts, 0)
+    if hom is None or not np.all(np.isfinite(hom)):
+        return [], []
+    w, h = image_size
+    covered: list[int] = []
+    outside: list[int] = []
+    for marker in absent:
+        quad = _apply(np.asarray(hom, dtype=np.float64), layout.corner_points(marker))
+        side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+        # how far inside the frame its worst corner is (negative: beyond the edge)
+        inside = float(np.min(np.concatenate([quad[:, 0] + 0.5, w - 0.5 - quad[:, 0],
+                                              quad[:, 1] + 0.5, h - 0.5 - quad[:, 1]])))
+        (outside if inside < -0.25 * side else covered).append(marker)
+    return covered, outside
 
 
 def _size(size: tuple[int, int]) -> str:

@@ -13,7 +13,12 @@ from typing import Any
 
 from i18n import Message
 from vision.calibfile import CalibrationFile
-from vision.calibration import Calibration, calibrate, find_corner_markers
+from vision.calibration import (
+    Calibration,
+    calibrate_from_detections,
+    find_corner_markers,
+    missing_markers,
+)
 from vision.errors import CalibrationError, VisionError
 from vision.hints import NO_HINTS, FigureHints
 from vision.tags import locate_tags
@@ -77,13 +82,20 @@ def locate(image: Image, mode: str = "tags", settings: CalibrationFile | None = 
     h, w = image.shape[:2]
     answer: dict[str, Any] = {"mode": mode, "image": {"width": w, "height": h}}
     fallback = previous or settings.table
+    detections = find_corner_markers(image, settings.layout)
     try:
-        cal = calibrate(image, settings.layout, settings.intrinsics, fallback)
+        cal = calibrate_from_detections(detections, (w, h), settings.layout,
+                                        settings.intrinsics, fallback)
     except CalibrationError as error:
-        seen = [d.id for d in find_corner_markers(image, settings.layout)]
+        seen = [d.id for d in detections]
         answer["table"] = {"found": False, "markers": seen, "reason": error.message}
         if error.words is not None:
             answer["table"]["reason_words"] = error.words.to_json()
+        # where two markers put the others: in the photo but hidden, or out of it
+        covered, outside = missing_markers(settings.layout, detections, (w, h))
+        if covered or outside:
+            answer["table"]["hidden_markers"] = covered
+            answer["table"]["outside_markers"] = outside
         answer["figures"] = []
         return Located(None, [], answer)
     t_cal = time.perf_counter()
