@@ -172,3 +172,138 @@ def test_duplicate_and_wrong_size_tags_are_rejected():
     ok = locate_tags(frame.image, calibrate(frame.image, big))
     assert [f.tag for f in ok.figures] == [6]
     assert math.hypot(ok.figures[0].x - 4, ok.figures[0].y - 8) < 0.05
+
+
+# -- small tags: a second reading, a misfit located with its doubt, heights per figure --------
+def small_tag(marker_id: int, cell: float, angle: float, blur: float = 0.8,
+              jpeg: int = 85) -> tuple[np.ndarray, np.ndarray]:
+    """A tag of `cell` px per cell on its white sticker on a grey mat, turned by `angle`,
+    blurred and JPEG'd; and its true outer corners in ArUco's order."""
+    from vision.layout import DEFAULT_LAYOUT
+    from vision.markers import aruco_dictionary
+
+    big = 60  # px a cell, drawn large then warped down
+    code = cv2.aruco.generateImageMarker(aruco_dictionary(DEFAULT_LAYOUT), marker_id, 6 * big)
+    src = np.array([[0, 0], [6 * big, 0], [6 * big, 6 * big], [0, 6 * big]], np.float32)
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+    half = 3 * cell
+    corners = np.array([[60 + c * x - s * y, 60 + s * x + c * y]
+                        for x, y in ((-half, -half), (half, -half), (half, half), (-half, half))])
+    image = np.full((120, 120), 110, np.uint8)
+    cv2.circle(image, (60, 60), int(5 * cell), 235, -1)  # the sticker
+    warp = cv2.getPerspectiveTransform(src, corners.astype(np.float32))
+    mask = cv2.warpPerspective(np.full_like(code, 255), warp, (120, 120))
+    drawn = cv2.warpPerspective(code, warp, (120, 120), flags=cv2.INTER_AREA)
+    image = np.where(mask > 127, np.clip(drawn.astype(int) * 235 // 255 + 15, 0, 255),
+                     image).astype(np.uint8)
+    image = cv2.GaussianBlur(image, (0, 0), blur)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, jpeg])
+    # pixel centres map to pixel centres: the drawn edge is within 0.05 px of `corners`
+    return cv2.imdecode(buf, cv2.IMREAD_GRAYSCALE), corners
+
+
+@pytest.mark.parametrize(("marker_id", "angle"), [(7, 0.0), (23, 33.0), (41, -70.0),
+                                                  (12, 135.0)])
+def test_a_quadrilateral_read_again(marker_id, angle):
+    """`refine_edges` puts a quadrilateral found a pixel off back on the tag's edges;
+    `decode_quad` reads its cells there: the id, and the corners in ArUco's order (the
+    printed top-left first, whatever the rotation)."""
+    from vision.layout import DEFAULT_LAYOUT
+    from vision.markers import aruco_dictionary, decode_quad, refine_edges
+
+    image, truth = small_tag(marker_id, 4.6, angle)
+    rough = np.roll(truth, 1, axis=0) + np.array([[1.0, -0.8], [-0.7, 1.0], [0.9, 0.6],
+                                                  [-1.0, -0.9]])
+    edges = refine_edges(image, rough, 4.6)
+    assert edges is not None
+    read = decode_quad(image, edges, aruco_dictionary(DEFAULT_LAYOUT))
+    assert read is not None and read[0] == marker_id
+    assert np.abs(read[1] - truth).max() < 0.5
+
+
+def test_nothing_is_read_into_a_blank_or_a_pattern():
+    """Exact codes only: a grey square, a black square, a tag of another dictionary."""
+    from vision.layout import DEFAULT_LAYOUT
+    from vision.markers import aruco_dictionary, decode_quad
+
+    dictionary = aruco_dictionary(DEFAULT_LAYOUT)
+    quad = np.array([[32.0, 32.0], [88.0, 32.0], [88.0, 88.0], [32.0, 88.0]])
+    flat = np.full((120, 120), 200, np.uint8)
+    black = flat.copy()
+    black[32:88, 32:88] = 20
+    other = flat.copy()
+    foreign = cv2.aruco.generateImageMarker(
+        cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_5X5_100), 3, 56)
+    other[32:88, 32:88] = foreign
+    for image in (flat, black, other):
+        assert decode_quad(image, quad, dictionary) is None
+
+
+def test_a_tag_the_detector_could_not_read_is_read_by_the_second_look(monkeypatch):
+    """`find_tags` reads the tag-sized quadrilaterals OpenCV found but refused."""
+    import vision.tags as tags
+    from vision.layout import DEFAULT_LAYOUT
+
+    image, truth = small_tag(19, 4.6, 20.0)
+    ppi = 4.6 * 6 / DEFAULT_LAYOUT.tag_size
+    monkeypatch.setattr(tags, "detect_with_candidates",
+                        lambda _detector, _image: ([], [np.roll(truth, 2, axis=0) + 0.7]))
+    found = tags.find_tags(image, DEFAULT_LAYOUT, ppi)
+    assert [d.id for d in found] == [19]
+    assert np.abs(found[0].corners - truth).max() < 0.5
+
+
+def test_misfit_located_with_its_doubt_a_hidden_corner_refused():
+    """A tag 0.5 mm off a square (blur, JPEG) is located, its misfit in the uncertainty; one
+    whose corner is a cell off (something over it) is refused, saying why."""
+    from vision.markers import Detection
+    from vision.tags import MAX_SHAPE_RESIDUAL_IN, TagResult, _fix
+
+    frame = scenes.small_frame()
+    cal = calibrate(frame.image, scenes.SMALL)
+    square = np.array([[5.7, 6.3], [6.3, 6.3], [6.3, 5.7], [5.7, 5.7]])
+    out = []
+    for shift in (0.0, 0.02, 0.1):
+        corners = square.copy()
+        corners[0] += (shift, -shift)
+        result = TagResult([])
+        fix = _fix(Detection(9, np.zeros((4, 2))), corners, np.array([6.0, 6.0]), cal, result,
+                   FigureHints(height_known=True), None)
+        out.append((fix, result.rejected))
+    (clean, _), (misfit, _), (hidden, refused) = out
+    assert clean is not None and misfit is not None and hidden is None
+    assert clean.shape_residual_in < 0.002 < misfit.shape_residual_in < MAX_SHAPE_RESIDUAL_IN
+    # the misfit is one more standard deviation of the centre, in quadrature
+    assert misfit.uncertainty == pytest.approx(
+        math.hypot(clean.uncertainty, 2.5 * misfit.shape_residual_in), rel=1e-6)
+    assert refused[0].reason.code == "camera.tag.misshapen"
+    assert "mm off a square, more than the 1.3 mm a tag can be off and still be located: " \
+           "something hides part of it" in refused[0].reason.text("en")
+    assert "plus que les 1,3 mm qu'une étiquette peut s'écarter pour être encore située" \
+           in refused[0].reason.text("fr")
+
+
+def test_each_figure_at_its_own_height(accuracy):
+    """A game's height per tag, a band's height for the rest, or a calibration file's
+    `base_height_mm`: each tag is corrected for its own base."""
+    from dataclasses import replace
+
+    from vision.calibration import Calibration
+
+    frame, cal, unknown = accuracy
+    tag = unknown.figures[0].tag
+    hints = FigureHints(height_mm_by_tag={tag: 5.0}, default_height_mm=3.0, height_known=True)
+    told = {f.tag: f for f in locate_tags(frame.image, cal, hints=hints).figures}
+    assert told[tag].base_height_mm == 5.0 and told[tag].height_known
+    others = [f for t, f in told.items() if t != tag]
+    assert all(f.base_height_mm == 3.0 and f.height_in == 0.0 for f in others)
+    before = unknown.figures[0]
+    # 1.8 mm higher than assumed: pulled toward the camera by less than the doubt said
+    moved = math.hypot(told[tag].x - before.x, told[tag].y - before.y)
+    assert 0.0 < moved <= before.height_in + 1e-9
+    layout = replace(cal.layout, base_height_mm=4.0)
+    filed = locate_tags(frame.image, Calibration(cal.homography, cal.image_size, cal.markers,
+                                                 cal.reprojection_px, cal.reprojection_in,
+                                                 layout, cal.pose))
+    assert all(f.base_height_mm == 4.0 and f.height_known for f in filed.figures)
+    assert filed.figures[0].to_json()["base_height_mm"] == 4.0

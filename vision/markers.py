@@ -227,8 +227,9 @@ def decode_quad(gray: Image, quad: FloatArray, dictionary: cv2.aruco.Dictionary,
     ok, marker_id, rotation = dictionary.identify((code > threshold).astype(np.uint8), 0.0)
     if not ok:
         return None
+    # as OpenCV turns its candidates: the corner `rotation` places back comes first
     ordered: FloatArray = np.roll(np.asarray(quad, dtype=np.float64).reshape(4, 2),
-                                  -int(rotation), axis=0)
+                                  int(rotation), axis=0)
     return int(marker_id), ordered
 
 

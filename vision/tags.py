@@ -245,7 +245,7 @@ def _fix(d: Detection, table_corners: FloatArray, foot: FloatArray, cal: Calibra
     pixel = cal.table_to_image(np.array([[x, y]]), height)[0] if cal.pose is not None \
         else cal.table_to_image(foot.reshape(1, 2))[0]
     parallax = math.hypot(x - x0, y - y0)
-    slope = _slope(cal, (x, y))
+    slope = _slope(cal, (x0, y0))  # a height error moves the tag along its ray from the foot
     height_in = 0.0 if known else slope * max(
         abs(height_mm - BASE_HEIGHT_RANGE_MM[0]), abs(BASE_HEIGHT_RANGE_MM[1] - height_mm)
     ) / MM_PER_INCH
@@ -255,13 +255,13 @@ def _fix(d: Detection, table_corners: FloatArray, foot: FloatArray, cal: Calibra
                   height_in)
 
 
-def _slope(cal: Calibration, xy: tuple[float, float]) -> float:
-    """How far a point `xy` moves on the table per unit of height (the ray's tangent there);
-    0 without a camera pose (no parallax correction then)."""
+def _slope(cal: Calibration, foot: tuple[float, float]) -> float:
+    """How far a point seen at `foot` (its ray's foot on the table) moves per unit of height
+    (the ray's tangent); 0 without a camera pose (no parallax correction then)."""
     if cal.pose is None:
         return 0.0
     c = cal.pose.centre
-    return math.hypot(xy[0] - c[0], xy[1] - c[1]) / float(c[2])
+    return math.hypot(foot[0] - c[0], foot[1] - c[1]) / float(c[2])
 
 
 def _square_fit(corners: FloatArray) -> tuple[float, float, float]:
