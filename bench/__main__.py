@@ -9,7 +9,16 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bench import ai_bench, engine_bench, geometry_bench, http_bench, vision_bench, vision_pbr
+from bench import (
+    ai_bench,
+    cli_bench,
+    engine_bench,
+    geometry_bench,
+    http_bench,
+    undo_bench,
+    vision_bench,
+    vision_pbr,
+)
 
 
 def main() -> int:
@@ -17,7 +26,7 @@ def main() -> int:
     parser.add_argument("--out", default="docs/benchmarks.md")
     args = parser.parse_args()
     rows = (geometry_bench.run() + engine_bench.run() + ai_bench.run() + http_bench.run()
-            + vision_bench.run() + vision_pbr.run())
+            + undo_bench.run() + cli_bench.run() + vision_bench.run() + vision_pbr.run())
     lines = [
         "# Benchmarks",
         "",

@@ -7,15 +7,23 @@ file only. A language's catalog is all its files together.
 A code as the id (not the English sentence) keeps the code stable when the English wording
 changes, and makes English a translation like French: both must be present, which
 `i18n.check` verifies.
+
+Reading the `.po` files with Babel takes longer than most commands' own work, so a
+language's catalog is also kept as JSON in `i18n/__pycache__/` (or the user's cache folder
+when the package's is read-only), keyed by a hash of the `.po` files' bytes: any change to
+a file reads the files again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
+import json
+import os
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-
-from babel.messages.pofile import read_po
 
 LANGS = ("fr", "en")
 DEFAULT = "en"
@@ -33,6 +41,8 @@ def po_files(lang: str, locale: Path = LOCALE) -> list[Path]:
 
 def read_file(path: Path, lang: str) -> dict[str, str]:
     """Every entry of one file, code -> text (empty when not translated)."""
+    from babel.messages.pofile import read_po  # here: Babel is slow to import
+
     try:
         with path.open("rb") as handle:
             po = read_po(handle, locale=lang)
@@ -49,10 +59,51 @@ def catalog(lang: str) -> dict[str, str]:
     files = po_files(lang)
     if not files:
         raise CatalogError(f"no catalog file for {lang} in {LOCALE / lang / 'LC_MESSAGES'}")
+    digest = hashlib.sha256()
+    for path in files:
+        try:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        except OSError as exc:
+            raise CatalogError(f"cannot read the {lang} catalog {path}: {exc}") from exc
+    key = digest.hexdigest()
+    for folder in _cache_folders():
+        try:
+            kept = json.loads((folder / f"catalog-{lang}.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(kept, dict) and kept.get("key") == key and isinstance(
+                kept.get("texts"), dict):
+            return {str(k): str(v) for k, v in kept["texts"].items()}
     texts: dict[str, str] = {}
     for path in files:
         texts.update({code: text for code, text in read_file(path, lang).items() if text})
+    _keep({"key": key, "texts": texts}, f"catalog-{lang}.json")
     return texts
+
+
+def _cache_folders() -> list[Path]:
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return [Path(__file__).parent / "__pycache__", Path(home) / "survive-us"]
+
+
+def _keep(data: dict[str, object], name: str) -> None:
+    """Write the cache file in the first folder that takes it (atomically: another process
+    may read it meanwhile); nowhere when none does."""
+    text = json.dumps(data, ensure_ascii=False)
+    for folder in _cache_folders():
+        temp: str | None = None
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            handle, temp = tempfile.mkstemp(dir=folder, prefix=".catalog-", suffix=".tmp")
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.chmod(temp, 0o644)  # as a compiled module would be
+            os.replace(temp, folder / name)
+            return
+        except OSError:
+            if temp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
 
 
 def language_of(wanted: str | Iterable[str] | None) -> str:

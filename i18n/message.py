@@ -15,6 +15,7 @@ later in either language:
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -70,6 +71,7 @@ def _is_name(value: Any) -> bool:
     return isinstance(value, Mapping) and bool(value) and set(value) <= set(LANGS)
 
 
+@functools.lru_cache(maxsize=4096, typed=True)  # Babel's formatting is slow; answers repeat
 def _number(value: float, spec: str | None, lang: str) -> str:
     if spec == "pct":
         return str(format_percent(value, locale=lang))
