@@ -18,6 +18,7 @@ import math
 import os
 import re
 import sys
+from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
@@ -97,11 +98,37 @@ class _Refused:
         self.kind = kind
 
 
-# text that may hold a NUL or a lone surrogate, raw or escaped (checked item by item only then)
-_SUSPECT = re.compile(r"[\x00\ud800-\udfff]|\\u0000|\\u[dD][89abcdefABCDEF]")
-
-
+# Each a pass of C code over the body's UTF-8 bytes (bytes.translate, `in`), so that a body
+# holding nothing odd (nearly every one) is read about as fast as by `json.loads` alone; the
+# walk item by item runs only on a suspect, to name where the problem is.
 _LONE = re.compile("[\ud800-\udfff]")
+_ESCAPED_LONE = re.compile(rb"\\u[dD][89abcdefABCDEF]")  # \udXXX (a pair passes the walk)
+_RAW_LONE = re.compile(rb"\xed[\xa0-\xbf]")  # a surrogate in UTF-8 (surrogatepass)
+_NUMBERS = bytes.maketrans(b"0123456789E+", b"9999999999e-")  # a long number: read with hooks
+_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+_STEP = [0] * 256
+_STEP[ord("[")] = _STEP[ord("{")] = 1
+_STEP[ord("]")] = _STEP[ord("}")] = -1
+
+
+def _suspect(raw: bytes) -> bool:
+    """Whether the text may hold a NUL or a lone surrogate, raw or escaped."""
+    return (b"\x00" in raw or b"\\u0000" in raw
+            or (b"\\u" in raw and _ESCAPED_LONE.search(raw) is not None)
+            or (b"\xed" in raw and _RAW_LONE.search(raw) is not None))
+
+
+def _long_number(raw: bytes) -> bool:
+    """Whether a number may have more than `MAX_DIGITS` digits or a 3-digit exponent."""
+    shape = raw.translate(_NUMBERS)
+    return b"9" * (MAX_DIGITS + 1) in shape or b"e999" in shape or b"e-999" in shape
+
+
+def _deep(raw: bytes) -> bool:
+    """Whether the brackets nest deeper than `MAX_DEPTH` (brackets inside strings counted
+    too: the walk that follows is exact)."""
+    brackets = raw.translate(None, _BRACKETS)
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0) > MAX_DEPTH
 
 
 def _safe(text: str) -> str:
@@ -154,12 +181,16 @@ def parse_json(text: str | bytes, root: str = "json", *, colon: bool = False) ->
         refused.append(_Refused(literal, "constant"))
         return refused[-1]
 
+    raw = text.encode("utf-8", "surrogatepass")
+    hooks: dict[str, Any] = {"parse_float": number, "parse_int": whole} \
+        if _long_number(raw) else {}
     try:
-        data = json.loads(text, parse_float=number, parse_int=whole, parse_constant=constant)
+        data = json.loads(text, parse_constant=constant, **hooks)
     except RecursionError:
         raise JsonRefused(Message("service.json.too_deep", {"where": root, "n": MAX_DEPTH}),
                           root, "too_deep") from None
-    _walk(data, root, colon, bool(refused) or _SUSPECT.search(text) is not None)
+    if refused or _suspect(raw) or _deep(raw):
+        _walk(data, root, colon)  # names the first problem met
     return data
 
 
@@ -170,9 +201,9 @@ def _place(root: str, path: tuple[Any, ...], colon: bool) -> str:
     return f"{root}: {inside}" if colon else f"{root}.{inside}"
 
 
-def _walk(data: Any, root: str, colon: bool, thorough: bool) -> None:
-    """Check the depth of every container and, when the text looked suspect (`thorough`),
-    every text and refused literal, naming the first problem met."""
+def _walk(data: Any, root: str, colon: bool) -> None:
+    """Check the depth of every container, every text and every refused literal, naming
+    the first problem met."""
     stack: list[tuple[Any, tuple[Any, ...], int]] = [(data, (), 1)]
     while stack:
         value, path, depth = stack.pop()
@@ -181,8 +212,7 @@ def _walk(data: Any, root: str, colon: bool, thorough: bool) -> None:
         elif isinstance(value, list):
             items = enumerate(value)
         else:
-            if thorough:
-                _scalar(value, root, path, colon)
+            _scalar(value, root, path, colon)
             continue
         if depth > MAX_DEPTH:
             where = _place(root, path, colon)
@@ -190,10 +220,9 @@ def _walk(data: Any, root: str, colon: bool, thorough: bool) -> None:
                                                                 "n": MAX_DEPTH}),
                               where, "too_deep")
         for key, item in items:
-            if thorough and isinstance(key, str):
+            if isinstance(key, str):
                 _scalar(key, root, (*path, key), colon)
-            if thorough or isinstance(item, dict | list):
-                stack.append((item, (*path, key), depth + 1))
+            stack.append((item, (*path, key), depth + 1))
 
 
 def _scalar(value: Any, root: str, path: tuple[Any, ...], colon: bool) -> None:
