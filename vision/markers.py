@@ -41,20 +41,24 @@ def aruco_dictionary(layout: Layout) -> cv2.aruco.Dictionary:
     return cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, layout.dictionary))
 
 
-def corner_detector(layout: Layout, refine: bool = True,
-                    min_perimeter_rate: float = 0.03) -> cv2.aruco.ArucoDetector:
+def corner_detector(layout: Layout, refine: bool = True, min_perimeter_rate: float = 0.03,
+                    window: int | None = None) -> cv2.aruco.ArucoDetector:
     """Detector for the 2 in corner markers: default thresholds, sub-pixel corners (the
     homography is only as good as these corners) unless `refine` is False (the caller
     measures them itself, `refine_edges`).
 
     A 2 in marker's perimeter is 8% or more of a whole-table frame's larger side; the floor
     (`min_perimeter_rate`, 3%) leaves room for a table filling a third of the frame and spares
-    the detector the many small contours of a textured mat or desk.
+    the detector the many small contours of a textured mat or desk. `window` (px): one
+    adaptive-threshold window instead of OpenCV's three (3, 13, 23).
     """
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = (cv2.aruco.CORNER_REFINE_SUBPIX if refine
                                      else cv2.aruco.CORNER_REFINE_NONE)
     params.minMarkerPerimeterRate = min_perimeter_rate
+    if window is not None:
+        params.adaptiveThreshWinSizeMin = params.adaptiveThreshWinSizeMax = window
+        params.adaptiveThreshWinSizeStep = 1
     return cv2.aruco.ArucoDetector(aruco_dictionary(layout), params)
 
 
