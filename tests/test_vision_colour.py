@@ -208,3 +208,51 @@ def test_colour_settings_json_and_errors(tmp_path: object) -> None:
         ColourConfig.from_json({"px_per_in": 1})
     red = HsvRange(170, 8)
     assert red.wraps and len(red.boxes()) == 2 and 0 in red.hues() and 175 in red.hues()
+
+
+def test_rows_in_contact_and_mixed_sizes() -> None:
+    """A card's zombies deployed in base contact along an edge (a row of 7, mixed sizes), a
+    row of 5 of one size, and touching bases of different sizes and sides: all found, each
+    with its size (within one step when only an arc is seen)."""
+    sizes = [25.0, 32.0, 25.0, 40.0, 28.0, 25.0, 50.0]
+    figs: list[sc.ColourFigure] = []
+    x = 3.0
+    for mm in sizes:  # along the near edge, rims touching
+        r = base_radius(mm)
+        figs.append(sc.ColourFigure("zombies", x + r, 3.0, base_mm=mm))
+        x += 2 * r + 0.01
+    for n in range(5):
+        figs.append(sc.ColourFigure("zombies", 6.0 + n * (2 * R + 0.01), 22.0))
+    big = base_radius(50.0)
+    figs += [sc.ColourFigure("survivors", 20.0, 15.0, base_mm=50.0),
+             sc.ColourFigure("zombies", 20.0 + big + R + 0.01, 15.0),
+             sc.ColourFigure("survivors", 12.0, 16.0, base_mm=40.0),
+             sc.ColourFigure("survivors", 12.0 + base_radius(40.0) + base_radius(28.0) + 0.01,
+                             16.0, base_mm=28.0)]
+    frame = sc.render_colour(figs, effects=WEBCAM, camera=dataclasses.replace(sc.HD,
+                                                                              tilt_deg=15.0),
+                             seed=9)
+    _, result = located(frame)
+    found, extra = pair_up(frame.truth, result.bases, within=0.15)
+    assert len(found) == len(figs) and not extra
+    assert max(e for e, _ in found) < 0.08
+    steps = sorted({25.0, 28.0, 30.0, 32.0, 40.0, 50.0})
+    for f in figs:
+        b = min(result.bases, key=lambda b: math.hypot(b.x - f.x, b.y - f.y))
+        if b.size_measured:
+            assert b.base_mm == f.base_mm, (f, b)
+        else:
+            assert abs(steps.index(b.base_mm) - steps.index(f.base_mm)) <= 1, (f, b)
+
+
+def test_hints_narrow_the_sizes() -> None:
+    """A game that says its zombies stand on 25 and 40 mm bases: only those are looked for."""
+    from vision.colour_config import SideColour
+
+    hints = FigureHints(base_mm={"zombies": (40.0, 25.0, 25.0)})
+    zombies = SideColour("zombies", (HsvRange(168, 10),))
+    assert search_sizes(zombies, hints) == (25.0, 40.0)
+    assert search_sizes(SideColour("survivors", (HsvRange(98, 130),)), hints) == (
+        25.0, 28.0, 30.0, 32.0, 40.0, 50.0)
+    assert search_sizes(SideColour("zombies", (HsvRange(168, 10),), 60.0)) == (
+        25.0, 28.0, 30.0, 32.0, 40.0, 50.0, 60.0)

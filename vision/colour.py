@@ -64,6 +64,9 @@ CORRELATION = 2.0  # neighbouring boundary pixels share their noise (blur): fewe
 FULL_COVERAGE = 0.85  # rims seen this much get a free-radius fit and set the frame's offset
 SYSTEMATIC_IN = 0.04  # edge-colour bias, rim painting and parallax model, added in quadrature
 MIN_CONTOUR = 6  # boundary curves shorter than this (pixels) are specks of noise
+FIT_WEIGHT = 0.15  # score = coverage - this x the rim pixels' mean distance from the circle
+#   (in tolerances): of two circles covering the same arc, the one the pixels hug wins
+VOTE_CELL = 2  # pixels: votes are counted in cells this size, candidates placed at their mean
 VOTE_SHARE = 0.9  # a candidate centre gathers at least this share of a min-coverage arc's votes
 MAX_CANDIDATES = 400  # per side and frame (a frame holds a few dozen bases)
 MAX_OFFSET_PX = 1.5  # bound on the frame's rim radius offset (thresholding, blur)
@@ -73,6 +76,14 @@ MAX_FILLED = 0.7  # share of that ring in the colour beyond which the circle is 
 _RING = np.linspace(0.0, 2.0 * math.pi, 48, endpoint=False)
 _RING_COS, _RING_SIN = np.cos(_RING), np.sin(_RING)
 JOINT_PASSES = 1  # refits of touching circles together
+MAX_RMS_IN = 0.042  # rms distance (inches) of a rim's edge pixels from its circle, at most
+THIN_FILL = 0.3  # a rim's paint under less than this share of its circle's edge...
+THIN_RMS_IN = 0.025  # ...with its edge this loose (inches rms) is scattered colour
+_FINE_RING = np.linspace(0.0, 2.0 * math.pi, 72, endpoint=False)
+_FINE = (np.cos(_FINE_RING), np.sin(_FINE_RING))
+SPECK = 16  # boundary curves shorter than this (pixels) are specks, never a bigger base
+FAINT_RUNS = 5  # a rim seen in this many separate bits or more...
+FAINT_CHROMA = 1.25  # ...whose paint's median chroma is under this x the range's floor: specks
 SPREAD_SHARE = 0.8  # unexplained rim pixels just outside a circle, per inlier, that refuse it
 
 
@@ -224,7 +235,7 @@ def find_bases(image_bgr: Image, calibration: Calibration,
     for side in config.sides:
         sizes = search_sizes(side, hints)
         mask = side_mask(hsv, side.ranges, strength)
-        found, refused = _search(mask, side, sizes, ppi * scale, config)
+        found, refused = _search(mask, side, sizes, ppi * scale, config, strength)
         raws += found
         rejected += [Rejected(side.side, *_to_table(calibration, u, v, ppi, height), why)
                      for u, v, why in refused]
@@ -314,7 +325,8 @@ class _Candidate:
 
 
 def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: float,
-            config: ColourConfig) -> tuple[list[_Raw], list[tuple[float, float, Message]]]:
+            config: ColourConfig, strength: Image | None = None,
+            ) -> tuple[list[_Raw], list[tuple[float, float, Message]]]:
     """Every base of `side` in its mask, and the blobs refused.
 
     The mask's boundary pixels vote, each along its inward normal, for the centre of a circle
@@ -365,22 +377,27 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
             continue
         local = points[cand.near]
         mine = local[~claimed[cand.near]]
-        free = cand.cover >= FULL_COVERAGE
         fit = refine(mine, cand.cx, cand.cy, r, _tolerance(r), True)
+        cover = coverage(mine[fit.inliers], fit.cx, fit.cy)
         k = int(np.argmin(np.abs(radii - fit.radius)))
-        if not free:
-            # the arc's own curvature tells the size when enough of it is seen
-            if cand.cover < SIZE_FROM_ARC or abs(radii[k] - fit.radius) > _tolerance(radii[k]):
-                k = cand.k
-            fit = refine(mine, fit.cx, fit.cy, float(radii[k]), _tolerance(float(radii[k])),
-                         False)
+        if cover < FULL_COVERAGE:
+            # the arc's own curvature tells the size when enough of it is seen; else the
+            # size the candidate's arc fits best, from the candidate's centre
+            start = (fit.cx, fit.cy)
+            if cover < SIZE_FROM_ARC or abs(radii[k] - fit.radius) > _tolerance(radii[k]):
+                k, start = cand.k, (cand.cx, cand.cy)
+            fit = refine(mine, *start, float(radii[k]), _tolerance(float(radii[k])), False)
+            cover = coverage(mine[fit.inliers], fit.cx, fit.cy)
         size_r = float(radii[k])
-        problem = _check(fit, cand.cover, size_r, radii, sizes, config, mask)
+        if cover < config.min_coverage:
+            continue  # the candidate's arc was not a circle once fitted: nothing to say
+        problem = _check(fit, cover, size_r, radii, sizes, config, mask, strength,
+                         min(r.chroma_min for r in side.ranges))
         if problem is not None:
             refused.append((fit.cx, fit.cy, problem))
             continue
         taken.append((fit.cx, fit.cy, fit.radius))
-        found.append(_Raw(side, fit, mine, cand.cover, float(sizes[k]), size_r))
+        found.append(_Raw(side, fit, mine, cover, float(sizes[k]), size_r))
         d = np.hypot(local[:, 0] - fit.cx, local[:, 1] - fit.cy)
         claimed[cand.near[d <= fit.radius + _tolerance(fit.radius)]] = True
     found = _jointly(found)
@@ -392,30 +409,43 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
 
 def _vote(points: FloatArray, radii: FloatArray, shape: tuple[int, ...],
           min_coverage: float) -> list[_Candidate]:
-    """Centres where boundary pixels' votes gather (local maxima of the vote count)."""
-    h, w = shape[:2]
-    u = points[:, 0, None] - radii[None, :] * points[:, 2, None]
-    v = points[:, 1, None] - radii[None, :] * points[:, 3, None]
-    iu = np.rint(u).astype(np.intp).ravel()
-    iv = np.rint(v).astype(np.intp).ravel()
+    """Centres where boundary pixels' votes gather: local maxima of the vote count in cells of
+    `VOTE_CELL` pixels (3 x 3 cells summed), each placed at the mean of the votes around it."""
+    h, w = (int(math.ceil(n / VOTE_CELL)) for n in shape[:2])
+    u = (points[:, 0, None] - radii[None, :] * points[:, 2, None]).ravel()
+    v = (points[:, 1, None] - radii[None, :] * points[:, 3, None]).ravel()
+    iu = np.floor(u / VOTE_CELL).astype(np.intp)
+    iv = np.floor(v / VOTE_CELL).astype(np.intp)
     ok = (iu >= 0) & (iu < w) & (iv >= 0) & (iv < h)
-    votes = np.bincount(iv[ok] * w + iu[ok], minlength=h * w).astype(np.float32)
-    acc: Image = cv2.boxFilter(votes.reshape(h, w), -1, (5, 5), normalize=False)
+    cell = iv[ok] * w + iu[ok]
+
+    def summed(weights: FloatArray | None) -> Image:
+        grid = np.bincount(cell, weights, minlength=h * w).astype(np.float32).reshape(h, w)
+        out: Image = cv2.boxFilter(grid, -1, (3, 3), normalize=False,
+                                   borderType=cv2.BORDER_CONSTANT)
+        return out
+
+    acc = summed(None)
     rmin = float(radii.min())
-    peaks = acc >= cv2.dilate(acc, np.ones((3, 3), np.uint8))
     floor = VOTE_SHARE * min_coverage * 2.0 * math.pi * rmin
-    ys, xs = np.nonzero(peaks & (acc >= floor))
+    peaks = (acc >= cv2.dilate(acc, np.ones((3, 3), np.uint8))) & (acc >= floor)
+    ys, xs = np.nonzero(peaks)
+    if len(ys) == 0:
+        return []
+    su, sv = summed(u[ok]), summed(v[ok])
     strength = acc[ys, xs]
     order = np.argsort(-strength, kind="stable")
     empty = np.zeros(0, dtype=np.intp)
     out: list[_Candidate] = []
     near = np.zeros((h, w), np.uint8)  # within 0.6 rmin of a stronger candidate
-    apart = max(1, int(0.6 * rmin))
+    apart = max(1, int(round(0.6 * rmin / VOTE_CELL)))
     for n in order:  # plateaus and shoulders: one candidate per peak
         x, y = int(xs[n]), int(ys[n])
         if near[y, x]:
             continue
-        out.append(_Candidate(float(x), float(y), empty, votes=float(strength[n])))
+        total = float(acc[y, x])
+        out.append(_Candidate(float(su[y, x]) / total, float(sv[y, x]) / total, empty,
+                              votes=total))
         cv2.circle(near, (x, y), apart, 1, -1)
         if len(out) >= MAX_CANDIDATES:
             break
@@ -438,15 +468,19 @@ def _score_all(candidates: Sequence[_Candidate], points: FloatArray, radii: Floa
     ang = np.floor((np.arctan2(dy, dx) + math.pi) * (COVERAGE_BINS / (2 * math.pi)))
     sector = np.clip(ang.astype(np.intp), 0, COVERAGE_BINS - 1)
     tol = np.maximum(1.2, 0.12 * radii)
-    inl = (np.abs(d[:, None] - radii[None, :]) <= tol[None, :]) & faces[:, None]
+    gap = np.abs(d[:, None] - radii[None, :]) / tol[None, :]
+    inl = (gap <= 1.0) & faces[:, None]
     row, k = np.nonzero(inl)
     nk = len(radii)
-    hist = np.bincount((owner[row] * nk + k) * COVERAGE_BINS + sector[row],
+    pair = owner[row] * nk + k
+    hist = np.bincount(pair * COVERAGE_BINS + sector[row],
                        minlength=len(candidates) * nk * COVERAGE_BINS)
     hist = hist.reshape(len(candidates), nk, COVERAGE_BINS)
     cover = np.count_nonzero(hist, axis=2) / COVERAGE_BINS
     counts = hist.sum(axis=2)
-    score = cover + 0.02 * counts / (2.0 * math.pi * radii[None, :])
+    spread = np.bincount(pair, gap[row, k], minlength=len(candidates) * nk).reshape(
+        len(candidates), nk) / np.maximum(counts, 1)
+    score = cover - FIT_WEIGHT * spread
     best = np.argmax(score, axis=1)
     for n, cand in enumerate(candidates):
         kb = int(best[n])
@@ -470,7 +504,8 @@ def _score(cand: _Candidate, points: FloatArray, claimed: BoolArray, radii: Floa
     ang = np.floor((np.arctan2(dy, dx) + math.pi) * (COVERAGE_BINS / (2 * math.pi)))
     sector = np.clip(ang.astype(np.intp), 0, COVERAGE_BINS - 1)
     tol = np.maximum(1.2, 0.12 * radii)
-    inl = (np.abs(d[:, None] - radii[None, :]) <= tol[None, :]) & faces[:, None]  # m x K
+    gap = np.abs(d[:, None] - radii[None, :]) / tol[None, :]
+    inl = (gap <= 1.0) & faces[:, None]  # m x K
     kk = np.nonzero(inl)
     if len(kk[0]) < 3:
         return
@@ -478,8 +513,8 @@ def _score(cand: _Candidate, points: FloatArray, claimed: BoolArray, radii: Floa
                        minlength=len(radii) * COVERAGE_BINS).reshape(len(radii), COVERAGE_BINS)
     cover = np.count_nonzero(hist, axis=1) / COVERAGE_BINS
     counts = hist.sum(axis=1)
-    # ties (neighbouring sizes covering the same arc) go to the size the pixels hug
-    score = cover + 0.02 * counts / (2.0 * math.pi * radii)
+    spread = np.bincount(kk[1], gap[kk], minlength=len(radii)) / np.maximum(counts, 1)
+    score = cover - FIT_WEIGHT * spread
     k = int(np.argmax(score))
     if counts[k] >= 3:
         cand.k, cand.cover, cand.score, cand.inliers = k, float(cover[k]), float(score[k]), \
@@ -548,7 +583,8 @@ def _unexplained(raw: _Raw, found: Sequence[_Raw]) -> Message | None:
     outside = (d > fit.radius + _tolerance(fit.radius)) & (d < 1.7 * expected)
     if not outside.any():
         return None
-    stray = pts[outside]
+    # specks of the colour on a textured mat (short curves) are not a bigger base
+    stray = pts[outside & (pts[:, 4] >= SPECK)] if pts.shape[1] > 4 else pts[outside]
     for o in found:
         if o is raw or math.hypot(o.fit.cx - fit.cx, o.fit.cy - fit.cy) \
                 > 1.7 * expected + o.fit.radius + 4.0:
@@ -564,9 +600,10 @@ def _unexplained(raw: _Raw, found: Sequence[_Raw]) -> Message | None:
 
 
 def _contour_normals(contours: Sequence[npt.NDArray[Any]]) -> FloatArray:
-    """(u, v, nx, ny) per pixel of closed boundary curves: the unit normal pointing out of the
-    mask, from the curve's own direction (the chords between the pixels 1 and 3 steps either
-    side). Rims can be thinner than a gradient filter: the curve knows which side is paint."""
+    """(u, v, nx, ny, n) per pixel of closed boundary curves: the unit normal pointing out of
+    the mask, from the curve's own direction (the chords between the pixels 1 and 3 steps
+    either side), and the curve's length. Rims can be thinner than a gradient filter: the
+    curve knows which side is paint."""
     lengths = np.array([len(c) for c in contours], dtype=np.intp)
     c = np.concatenate(contours).astype(np.float64)
     start = np.repeat(np.cumsum(lengths) - lengths, lengths)
@@ -579,7 +616,7 @@ def _contour_normals(contours: Sequence[npt.NDArray[Any]]) -> FloatArray:
 
     t = at(3) - at(-3) + at(1) - at(-1)
     norm = np.maximum(np.hypot(t[:, 0], t[:, 1]), 1e-9)
-    out: FloatArray = np.column_stack((c, -t[:, 1] / norm, t[:, 0] / norm))
+    out: FloatArray = np.column_stack((c, -t[:, 1] / norm, t[:, 0] / norm, size))
     return out
 
 
@@ -632,7 +669,8 @@ def _mm(px: float, ppi: float) -> float:
 
 
 def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
-           sizes: Sequence[float], config: ColourConfig, mask: Image) -> Message | None:
+           sizes: Sequence[float], config: ColourConfig, mask: Image,
+           strength: Image | None = None, chroma_floor: int = 0) -> Message | None:
     """Why a fitted circle is not a base, or None."""
     tol = config.radius_tolerance
     mm_per_px = sizes[0] / (2.0 * float(radii[0]))
@@ -643,6 +681,29 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
     if cover < config.min_coverage:
         return Message("camera.colour.reject.coverage", {"seen": cover,
                                                          "need": config.min_coverage})
+    # A rim's edge is a smooth circle (rms 0.25-0.75 px at 24 px/in on the rendered tuning
+    # frames); colour scattered over a textured mat (dry grass, a dirt path, the tinted halo
+    # where a rim meets the mat) lines up with a circle only loosely.
+    ppi = 2.0 * float(radii[0]) / sizes[0] * MM_PER_INCH
+    if fit.rms > MAX_RMS_IN * ppi:
+        return Message("camera.colour.reject.ragged", {"mm": round(fit.rms / ppi * MM_PER_INCH,
+                                                                   2)})
+    # A painted band under the circle's edge wherever the rim is seen; scattered specks of
+    # colour give edge pixels in many directions (coverage) but little paint (fill).
+    on, at = max(((_ring_points(mask, fit.cx, fit.cy, fit.radius - dr), fit.radius - dr)
+                  for dr in (0.5, 1.0, 1.5)), key=lambda t: int(np.count_nonzero(t[0])))
+    fill = float(np.mean(on))
+    if fill < THIN_FILL and fit.rms > THIN_RMS_IN * ppi:
+        return Message("camera.colour.reject.scattered", {"share": fill})
+    # Paint is strong where seen, in a few long arcs; specks of a mat that just pass the
+    # colour's floor come in many short bits.
+    runs = int(np.count_nonzero(on & ~np.roll(on, 1)))
+    if strength is not None and on.any() and runs >= FAINT_RUNS:
+        u = np.clip(np.rint(fit.cx + at * _FINE[0]), 0, mask.shape[1] - 1).astype(np.intp)
+        v = np.clip(np.rint(fit.cy + at * _FINE[1]), 0, mask.shape[0] - 1).astype(np.intp)
+        paint = float(np.median(strength[v[on], u[on]]))
+        if paint < FAINT_CHROMA * chroma_floor:
+            return Message("camera.colour.reject.scattered", {"share": fill})
     # Colour beyond the base edge: a large patch of this colour, not a rim.
     spill = _ring_share(mask, fit.cx, fit.cy, fit.radius + max(2.5, 0.25 * size_r))
     if spill > 0.5:
@@ -655,10 +716,23 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
     return None
 
 
-def _ring_share(mask: Image, cx: float, cy: float, radius: float) -> float:
-    """Share of 48 points on a circle that fall on the mask (points off the image left out)."""
-    u = np.rint(cx + radius * _RING_COS).astype(np.intp)
-    v = np.rint(cy + radius * _RING_SIN).astype(np.intp)
+def _ring_points(mask: Image, cx: float, cy: float, radius: float) -> BoolArray:
+    """Whether each of 72 points of a circle falls on the mask (off the image: no)."""
+    u = np.rint(cx + radius * _FINE[0]).astype(np.intp)
+    v = np.rint(cy + radius * _FINE[1]).astype(np.intp)
+    inside = (u >= 0) & (v >= 0) & (u < mask.shape[1]) & (v < mask.shape[0])
+    on = np.zeros(len(u), dtype=bool)
+    on[inside] = mask[v[inside], u[inside]] > 0
+    return on
+
+
+def _ring_share(mask: Image, cx: float, cy: float, radius: float,
+                ring: tuple[FloatArray, FloatArray] | None = None) -> float:
+    """Share of the points of a circle (48, or `ring`'s cosines and sines) that fall on the
+    mask (points off the image left out)."""
+    cos, sin = ring or (_RING_COS, _RING_SIN)
+    u = np.rint(cx + radius * cos).astype(np.intp)
+    v = np.rint(cy + radius * sin).astype(np.intp)
     inside = (u >= 0) & (v >= 0) & (u < mask.shape[1]) & (v < mask.shape[0])
     return float(np.mean(mask[v[inside], u[inside]] > 0)) if inside.any() else 0.0
 
