@@ -47,7 +47,7 @@ from geometry.visgraph import (
 )
 from i18n import Message
 
-__all__ = ["Path", "PathFinder", "pathfinder", "CONTACT_SLACK"]
+__all__ = ["Path", "PathFinder", "pathfinder", "cache_bytes", "CACHE_BYTES", "CONTACT_SLACK"]
 
 XY = tuple[float, float]
 Avoid = Sequence[tuple[float, float, float]]
@@ -59,6 +59,7 @@ REACH_QUAD_SEGS = 12  # quarter-circle segments of the polygon free space used b
 REACH_GROW = 1.0 / math.cos(1.5 * math.pi / (4 * REACH_QUAD_SEGS))
 WEDGE_OVERLAP = 1e-6  # radians added to each vertex's wedge on its free side
 RAY_STEP = 0.02  # radians between rays tracing the round edge of the reach region
+GEOMETRY_BYTES_PER_COORD = 48  # a GEOS coordinate and its share of the structure around it
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,20 @@ class PathFinder:
         self._core = core_region(self._union, r)
         self._graph: StaticGraph = build_static_graph(self._union, self._box, r, self._core)
         self._reach_obstacles: shapely.Geometry | None = None
+
+    @property
+    def nbytes(self) -> int:
+        """About how much memory the finder keeps: its graph's arrays and its geometries'
+        coordinates (what the cache below counts against its budget)."""
+        g = self._graph
+        arrays = (g.node_xy, g.node_circle, g.node_phi, g.node_offset, g.circle_ptr, g.seg_a,
+                  g.seg_b, g.arc_a, g.circles.centres, g.circles.radii, g.circles.start,
+                  g.circles.span, g.circles.simple)
+        shapes = [self._union, self._core, *self._polygons]
+        if self._reach_obstacles is not None:
+            shapes.append(self._reach_obstacles)
+        coords = int(np.sum(shapely.get_num_coordinates(np.array(shapes, dtype=object))))
+        return sum(int(a.nbytes) for a in arrays) + GEOMETRY_BYTES_PER_COORD * coords
 
     # ----------------------------------------------------------------- legality
 
@@ -877,9 +892,20 @@ def _fan(
     return shape if shape.area > 0.0 else None
 
 
+# The cache is bounded by count and by memory: a graph's size grows with the square of its
+# terrain's corners (tens of MB for a few thousand), so a few odd terrains must not hold on to
+# the memory of a server process. A finder over `CACHE_BYTES` alone is not kept.
 _CACHE: OrderedDict[tuple[Hashable, tuple[float, float], float], PathFinder] = OrderedDict()
 _CACHE_SIZE = 32
+CACHE_BYTES = 256 * 1024 * 1024
 _CACHE_LOCK = threading.Lock()
+_CACHED_BYTES: dict[tuple[Hashable, tuple[float, float], float], int] = {}
+
+
+def cache_bytes() -> int:
+    """What the finders in the cache keep, as `PathFinder.nbytes` counts it (when cached)."""
+    with _CACHE_LOCK:
+        return sum(_CACHED_BYTES.values())
 
 
 def pathfinder(
@@ -900,9 +926,14 @@ def pathfinder(
             _CACHE.move_to_end(key)
             return found
     built = PathFinder(blockers, table, radius)
+    size = built.nbytes
+    if size > CACHE_BYTES:
+        return built
     with _CACHE_LOCK:
         _CACHE[key] = built
         _CACHE.move_to_end(key)
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+        _CACHED_BYTES[key] = size
+        while len(_CACHE) > _CACHE_SIZE or sum(_CACHED_BYTES.values()) > CACHE_BYTES:
+            old, _ = _CACHE.popitem(last=False)
+            _CACHED_BYTES.pop(old, None)
     return built

@@ -4,7 +4,10 @@
 `DATABASE_URL` (default: the environment's, else ./data/survive-us.sqlite3), `SSE_POLL`
 (seconds between event-table polls of a live stream), `SSE_LIFETIME` (seconds a stream stays
 open before the browser reconnects with Last-Event-ID), `WEB_DIR` (the page's files),
-`DEMO_CAMPAIGN` (create a demo campaign when the database has none).
+`DEMO_CAMPAIGN` (create a demo campaign when the database has none), `FRAME_POOL` and
+`ARBITRATE_POOL` (the worker processes of heavy work, `service.workers.PoolSettings`; None
+runs it on the request's thread), `STREAMS_PER_CLIENT` and `STREAMS_TOTAL` (live streams open
+at once from one address and in all; docs/api.md, "Limits").
 """
 
 from __future__ import annotations
@@ -22,11 +25,13 @@ from werkzeug.routing import BaseConverter
 
 from geometry.errors import SurviveUsError
 from i18n import Message, catalog
+from rules.limits import LimitError
 from service.errors import ApiError, error_body
 from service.language import request_lang
 from service.live import LiveGames
 from service.storage.db import Database, database_url
 from service.validation import field_problems, json_problem
+from service.workers import Busy, PoolSettings
 
 __all__ = ["create_app", "services", "Services", "WEB_DIR"]
 
@@ -34,6 +39,12 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 API = "/api/v1"
 MAX_BODY = 1024 * 1024
 SHOWN = 10  # a schema's refusals said in an error; the others are counted
+# Heavy work runs in worker processes (service/workers.py; docs/api.md, "Limits"): the camera's
+# decoding and marker search, and arbitrations that build paths or many lines of sight.
+FRAME_POOL = PoolSettings("camera", size=2, waiting=2, per_client=1, wait=20.0, budget=15.0,
+                          memory_mb=1024, preload=("service.camera_work", "vision.locate"))
+ARBITRATE_POOL = PoolSettings("arbitrate", size=1, waiting=4, per_client=2, wait=10.0,
+                              budget=10.0, memory_mb=1024, preload=("service.explain",))
 WEB_TYPES = {".webmanifest": "application/manifest+json"}  # the page's files mimetypes misses
 
 
@@ -63,7 +74,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> APIFlask:
     app.config.update(
         DATABASE_URL=None, MAX_CONTENT_LENGTH=MAX_BODY, VALIDATION_ERROR_STATUS_CODE=422,
         VALIDATION_ERROR_DESCRIPTION="Validation error", SSE_POLL=0.4, SSE_LIFETIME=300.0,
-        WEB_DIR=str(WEB_DIR), DEMO_CAMPAIGN=False,
+        WEB_DIR=str(WEB_DIR), DEMO_CAMPAIGN=False, FRAME_POOL=FRAME_POOL,
+        ARBITRATE_POOL=ARBITRATE_POOL, STREAMS_PER_CLIENT=8, STREAMS_TOTAL=32,
         SECURITY_SCHEMES={"Bearer": {"type": "http", "scheme": "bearer",
                                      "description": "the token answered at creation"}},
         INFO={"description": "Arbitration, rules, rosters, campaigns and live games of "
@@ -143,11 +155,15 @@ def _errors(app: APIFlask) -> None:
         response = jsonify(error.to_json(request_lang()))
         if error.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="survive-us"'
+        if isinstance(error, Busy):
+            response.headers["Retry-After"] = str(error.retry_after)
         return response, error.status
 
     @app.errorhandler(SurviveUsError)
     def rules_error(error: SurviveUsError) -> tuple[Response, int]:
-        return jsonify(error.to_json(request_lang())), 422
+        # a request over one of the limits (rules.limits) is too large to answer: 413
+        return jsonify(error.to_json(request_lang())), 413 if isinstance(
+            error, LimitError) else 422
 
 
 def _schema_problems(error: HTTPError, detail: dict[str, Any]) -> list[tuple[str, Message]]:
@@ -200,8 +216,14 @@ ERROR_SCHEMA = {
                                  "properties": {"code": {"type": "string"},
                                                 "params": {"type": "object"}}}}}}}
 _ERROR_TEXT = {"400": "Malformed JSON", "401": "Token missing", "404": "Unknown id, or not "
-               "yours", "409": "Stale version", "413": "Body over 1 MB",
-               "422": "Invalid request or illegal action"}
+               "yours", "409": "Stale version", "413": "Body over 1 MB, or over a limit "
+               "of the work one request may ask (docs/api.md)",
+               "422": "Invalid request or illegal action",
+               "429": "This client's share of heavy work or live streams is in use",
+               "503": "Busy: try again after Retry-After seconds"}
+# operations that queue heavy work or hold a thread, and may answer 429 / 503 (docs/api.md)
+_BUSY = {("/api/v1/arbitrate", "post"), ("/api/v1/games/{game_id}/frames", "post"),
+         ("/api/v1/games/{game_id}/events", "get")}
 
 
 def _spec(app: APIFlask) -> None:
@@ -221,6 +243,8 @@ def _spec(app: APIFlask) -> None:
                     codes += ["400", "413"]
                 if method in ("post", "put", "delete", "patch") and "{" in path:
                     codes += ["401", "409"]
+                if (path, method) in _BUSY:
+                    codes += ["429", "503"]
                 for code in codes:
                     op["responses"][code] = {"description": _ERROR_TEXT[code],
                                              "content": {"application/json": {"schema": ref}}}

@@ -1,5 +1,7 @@
 """`survive-us arbitrate [FILE]`: answer arbitration questions about a scene (DESIGN.md).
 
+The request is held to the service's limits (`rules.limits`: figures, terrain, questions;
+and 10 s of computation): a request over one exits with status 2 and the error naming it.
 Each answer's `explain` is said in the command's language (`--lang`) and kept as messages
 under `explain_words`; `--explain` prints the explanations alone, one line a question.
 """
@@ -12,9 +14,13 @@ from typing import Any
 from ai.words import said
 from geometry.errors import SurviveUsError
 from i18n import Message
+from rules.limits import check_arbitration
 from service.explain import arbitrate_explained
 from service.helptext import HelpText
 from service.jsonio import language, print_error, print_json, read_json
+from service.workers import time_budget
+
+ARBITRATE_BUDGET = 10.0  # seconds, as the service's arbitration workers (service/app.py)
 
 
 def register(sub: Any, t: HelpText) -> None:
@@ -28,7 +34,10 @@ def register(sub: Any, t: HelpText) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        result = arbitrate_explained(read_json(args.file))
+        request = read_json(args.file)
+        check_arbitration(request)  # the service's limits (docs/api.md, "Limits")
+        with time_budget(ARBITRATE_BUDGET):
+            result = arbitrate_explained(request)
     except SurviveUsError as error:
         return print_error(error, as_json=not args.explain)
     lang = language()

@@ -27,15 +27,22 @@ from typing import Annotated, Any, Literal
 
 import sqlalchemy as sa
 from apiflask import APIBlueprint, APIFlask
-from flask import request
+from flask import current_app, request
 from pydantic import BaseModel, Field
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from geometry.errors import SurviveUsError
 from i18n import Message, render, render_text
 from rules.game import Game
 from rules.names import figure_name
 from service.app import services
+from service.camera_work import (
+    FRAME_TYPES,
+    MAX_FRAME_BYTES,
+    MAX_FRAME_PIXELS,
+    calibration_file,
+    header,
+    too_large,
+)
 from service.errors import ApiError
 from service.frame_analysis import analyse, read_seen
 from service.jsonio import JsonRefused, parse_json
@@ -44,15 +51,13 @@ from service.schemas import Json, Query, Strict, Whole, Words
 from service.storage import cameras, gamelog
 from service.tokens import require_token
 from service.words import stored
-from vision.words import plain, say
+from service.workers import call_in
+from vision.words import say
 
 __all__ = ["bp", "register", "MAX_FRAME_BYTES", "MAX_FRAME_PIXELS", "FRAME_TYPES"]
 
 bp = APIBlueprint("frames", __name__, tag="Camera")
 
-MAX_FRAME_BYTES = 25 * 1024 * 1024
-MAX_FRAME_PIXELS = 36_000_000  # an 8K frame (33 Mpx) passes; a 20000 x 20000 bomb does not
-FRAME_TYPES = {"image/jpeg": "JPEG", "image/png": "PNG"}
 # images of other formats, known by their first bytes: 415, as another Content-Type is
 OTHER_IMAGES = {b"GIF87a": "GIF", b"GIF89a": "GIF", b"II*\x00": "TIFF", b"MM\x00*": "TIFF",
                 b"\x00\x00\x01\x00": "ICO"}
@@ -126,19 +131,6 @@ def _camera_row(game_id: str, token: bool) -> tuple[sa.Row[Any], dict[str, Any],
     return row, settings, last
 
 
-def _calibration_file(data: Any, where: str) -> Any:
-    """The calibration file from its JSON, every section checked (colours included)."""
-    from vision.calibfile import CalibrationFile
-    from vision.colour_config import ColourConfig
-
-    if data is None:
-        return CalibrationFile()
-    settings = CalibrationFile.from_json(data, where)
-    if settings.colours is not None:
-        ColourConfig.from_json(settings.colours, f"{where}.colours")
-    return settings
-
-
 @bp.put("/games/<id:game_id>/camera")
 @bp.input(CameraIn, arg_name="body")
 @bp.output(CameraOut)
@@ -146,7 +138,7 @@ def _calibration_file(data: Any, where: str) -> Any:
         security="Bearer")
 def put_camera(game_id: str, body: CameraIn) -> dict[str, Any]:
     _camera_row(game_id, token=True)
-    settings = _calibration_file(body.calibration, "calibration")
+    settings = calibration_file(body.calibration, "calibration")
     first, last = settings.layout.tag_first, settings.layout.tag_last
     figures: dict[str, str] = {}
 
@@ -196,15 +188,20 @@ def _said(answer: Any) -> Any:
 
 
 # -- frames -----------------------------------------------------------------------------------
-def _too_large() -> ApiError:
-    return ApiError(Message("camera.api.too_large", {"mb": MAX_FRAME_BYTES // (1024 * 1024)}),
-                    "body", code="too_large", status=413)
+def _other_format(data: bytes) -> None:
+    """A GIF, TIFF, ICO or WebP photo: 415, as another Content-Type is."""
+    other = next((f for sign, f in OTHER_IMAGES.items() if data.startswith(sign)), None)
+    if other is None and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        other = "WebP"
+    if other is not None:
+        raise ApiError(Message("camera.api.format", {"format": other}), "body",
+                       code="unsupported_media_type", status=415)
 
 
 def _frame_bytes() -> tuple[bytes, str | None, str | None]:
     """(image bytes, declared type or None, form fields mode / calibration)."""
     if request.content_length is not None and request.content_length > MAX_FRAME_BYTES:
-        raise _too_large()
+        raise too_large()
     request.max_content_length = MAX_FRAME_BYTES
     mimetype = request.mimetype
     try:
@@ -218,61 +215,10 @@ def _frame_bytes() -> tuple[bytes, str | None, str | None]:
             declared = part.mimetype if part.mimetype in FRAME_TYPES else None
             return part.read(MAX_FRAME_BYTES + 1), declared, request.form.get("calibration")
     except RequestEntityTooLarge:
-        raise _too_large() from None
+        raise too_large() from None
     raise ApiError(Message("camera.api.media_type", {
         "got": mimetype or Message("camera.api.no_media_type")}),
         "Content-Type", code="unsupported_media_type", status=415)
-
-
-def _decode(data: bytes, declared: str | None, mode: str) -> Any:
-    from vision.errors import ImageError
-    from vision.imageio import decode_image, image_header, too_many_pixels
-
-    if len(data) > MAX_FRAME_BYTES:
-        raise _too_large()
-    other = next((f for sign, f in OTHER_IMAGES.items() if data.startswith(sign)), None)
-    if other is None and data[:4] == b"RIFF" and data[8:12] == b"WEBP":
-        other = "WebP"
-    if other is not None:
-        raise ApiError(Message("camera.api.format", {"format": other}), "body",
-                       code="unsupported_media_type", status=415)
-    try:
-        fmt, width, height = image_header(data, "frame")
-    except ImageError as error:
-        raise ApiError(_photo(plain(error)), "body", code="invalid_image") from None
-    if fmt not in FRAME_TYPES.values():
-        raise ApiError(Message("camera.api.format", {"format": fmt}), "body",
-                       code="unsupported_media_type", status=415)
-    if declared is not None and FRAME_TYPES[declared] != fmt:
-        raise ApiError(Message("camera.api.declared", {"declared": declared, "format": fmt}),
-                       "Content-Type", code="unsupported_media_type", status=415)
-    if width * height > MAX_FRAME_PIXELS:
-        raise ApiError(_photo(too_many_pixels("frame", width, height, MAX_FRAME_PIXELS)),
-                       "body", code="too_many_pixels", status=413)
-    try:
-        return decode_image(data, "frame", MAX_FRAME_PIXELS, grey=mode == "tags")
-    except ImageError as error:
-        raise ApiError(_photo(plain(error)), "body", code="invalid_image") from None
-
-
-def _photo(message: Message) -> Message:
-    """An image refusal about the body: "the photo" rather than the file name "frame"."""
-    if message.params.get("file") != "frame":
-        return message
-    return Message(message.code, {**message.params, "file": Message("camera.api.photo")})
-
-
-def _previous(settings: Any, last: dict[str, Any] | None) -> Any:
-    """The last good calibration from markers (a fixed camera, markers now hidden)."""
-    from vision.calibration import Calibration
-
-    saved = (last or {}).get("calibration")
-    if not isinstance(saved, dict):
-        return None
-    try:
-        return Calibration.from_json(saved, settings.layout, settings.intrinsics)
-    except SurviveUsError:
-        return None
 
 
 def _answer(game_id: str, source: str, mode: str, table: dict[str, Any], seen_json: list[Any],
@@ -316,8 +262,6 @@ def _answer(game_id: str, source: str, mode: str, table: dict[str, Any], seen_js
         "(with optional 'mode' and 'calibration' parts); at most 25 MB and 36 Mpx",
         security="Bearer")
 def post_frame(game_id: str, query: FrameQuery) -> dict[str, Any]:
-    from vision.locate import locate
-
     _, settings_json, last = _camera_row(game_id, token=True)
     data, declared, form_calibration = _frame_bytes()
     form_mode = request.form.get("mode") if request.mimetype == "multipart/form-data" else None
@@ -336,16 +280,18 @@ def post_frame(game_id: str, query: FrameQuery) -> dict[str, Any]:
             raise ApiError(Message("camera.api.calibration_json", {
                 "line": error.lineno, "column": error.colno}), "body.calibration",
                 code="invalid_json", status=400) from None
-    settings = _calibration_file(calibration_json, "calibration")
-    image = _decode(data, declared, mode)
-    result = locate(image, mode, settings, previous=_previous(settings, last))
-    cal = result.calibration
-    keep = cal.to_json() if cal is not None and cal.source == "markers" else None
-    h, w = image.shape[:2]
-    return _answer(game_id, "frame", mode, result.answer["table"], result.figures,
-                   settings_json.get("tags", {}), {"width": w, "height": h,
-                                                    "bytes": len(data)}, keep,
-                   {"rejected": result.answer.get("rejected", [])})
+    calibration_file(calibration_json, "calibration")  # its errors before any queueing
+    _other_format(data)
+    header(data, declared)  # a bad or oversized photo is refused here, undecoded
+    # decoding and the marker search run in a worker process, within a time budget
+    found = call_in(current_app.config["FRAME_POOL"], "service.camera_work:locate_frame",
+                    data, declared, mode, calibration_json, last,
+                    client=request.remote_addr or "")
+    return _answer(game_id, "frame", mode, found["table"], found["figures"],
+                   settings_json.get("tags", {}), {"width": found["width"],
+                                                    "height": found["height"],
+                                                    "bytes": len(data)}, found["keep"],
+                   {"rejected": found["rejected"]})
 
 
 @bp.post("/games/<id:game_id>/frames/positions")

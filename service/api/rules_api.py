@@ -11,13 +11,14 @@ from functools import lru_cache
 from typing import Any
 
 from apiflask import APIBlueprint
-from flask import Response
+from flask import Response, current_app, request
 from pydantic import Field
 
 from ai.words import said
 from i18n import Message, render
 from rules.catalog import load_catalog
 from rules.game import Game
+from rules.limits import check_arbitration
 from rules.odds import OddsQuestion, attack_odds
 from rules.settings import Settings
 from rules.warband import Roster, band_cost, example_bands
@@ -40,6 +41,7 @@ from service.schemas import (
     Query,
     Seed,
 )
+from service.workers import call_in
 
 bp = APIBlueprint("rules", __name__, tag="Rules")
 
@@ -47,10 +49,19 @@ bp = APIBlueprint("rules", __name__, tag="Rules")
 @bp.post("/arbitrate")
 @bp.input(ArbitrateIn, arg_name="body")
 @bp.output(ArbitrateOut)
-@bp.doc(summary="Answer arbitration questions about a scene (same as `survive-us arbitrate`)")
+@bp.doc(summary="Answer arbitration questions about a scene (same as `survive-us arbitrate`); "
+        "at most 300 figures, 250 terrain pieces, 640 corners, 2000 questions (100 paths, 20 "
+        "regions, 10,000 lines of sight): see docs/api.md, Limits")
 def post_arbitrate(body: ArbitrateIn) -> dict[str, Any]:
     # The validated fields as they are (a model_dump would copy the 1000 questions again).
-    result = arbitrate_explained({"scene": body.scene, "questions": body.questions})
+    asked = {"scene": body.scene, "questions": body.questions}
+    work = check_arbitration(asked)  # 413 naming the limit, before any geometry is built
+    if work.heavy:  # paths, or many lines of sight: in a worker process, within a budget
+        result: dict[str, Any] = call_in(current_app.config["ARBITRATE_POOL"],
+                                         "service.explain:arbitrate_explained", asked,
+                                         client=request.remote_addr or "")
+    else:
+        result = arbitrate_explained(asked)
     lang = request_lang()
     for item in result["answers"]:
         item["explain"] = said([Message.from_json(m) for m in item["explain_words"]], lang)
