@@ -257,21 +257,23 @@ def test_misfit_located_with_its_doubt_a_hidden_corner_refused():
     """A tag 0.5 mm off a square (blur, JPEG) is located, its misfit in the uncertainty; one
     whose corner is a cell off (something over it) is refused, saying why."""
     from vision.markers import Detection
-    from vision.tags import MAX_SHAPE_RESIDUAL_IN, TagResult, _fix
+    from vision.tags import MAX_SHAPE_RESIDUAL_IN, TagFix, TagRejection, _fixes
 
     frame = scenes.small_frame()
     cal = calibrate(frame.image, scenes.SMALL)
     square = np.array([[5.7, 6.3], [6.3, 6.3], [6.3, 5.7], [5.7, 5.7]])
-    out = []
+    seen = []
     for shift in (0.0, 0.02, 0.1):
         corners = square.copy()
         corners[0] += (shift, -shift)
-        result = TagResult([])
-        fix = _fix(Detection(9, np.zeros((4, 2))), corners, np.array([6.0, 6.0]), cal, result,
-                   FigureHints(height_known=True), None)
-        out.append((fix, result.rejected))
-    (clean, _), (misfit, _), (hidden, refused) = out
-    assert clean is not None and misfit is not None and hidden is None
+        seen.append(np.concatenate([corners, [[6.0, 6.0]]]))
+    tags = [Detection(9, np.zeros((4, 2))), Detection(10, np.zeros((4, 2))),
+            Detection(11, np.zeros((4, 2)))]
+    on_table = np.concatenate([s[:4] for s in seen] + [s[4:] for s in seen])
+    clean, misfit, hidden = _fixes(tags, on_table, cal, FigureHints(height_known=True))
+    assert isinstance(clean, TagFix) and isinstance(misfit, TagFix)
+    assert isinstance(hidden, TagRejection)
+    refused = [hidden]
     assert clean.shape_residual_in < 0.002 < misfit.shape_residual_in < MAX_SHAPE_RESIDUAL_IN
     # the misfit is one more standard deviation of the centre, in quadrature
     assert misfit.uncertainty == pytest.approx(

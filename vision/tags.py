@@ -173,22 +173,22 @@ def locate_tags(image: Image, calibration: Calibration, px_per_in: float | None 
     points = np.concatenate([d.corners for d in tags] + [np.array([d.centre for d in tags])])
     on_table = (rectified_to_table(points, layout, ppi) if rectify
                 else calibration.image_to_table(points))
-    feet = on_table[4 * len(tags):]
-    # the homography's own error at each foot (None for a calibration read from a file)
-    mapping = calibration.mapping_sigma(calibration.table_to_image(feet))
-    for n, d in enumerate(tags):
-        foot = feet[n]
-        if counts[d.id] > 1:
-            result.rejected.append(TagRejection(
-                d.id, Message("camera.tag.twice", {"n": counts[d.id]}), float(foot[0]),
-                float(foot[1])))
-            continue
-        fix = _fix(d, on_table[4 * n:4 * n + 4], foot, calibration, result, hints,
-                   None if mapping is None else float(mapping[n]))
-        if fix is not None:
-            result.figures.append(fix)
+    twice = [counts[d.id] > 1 for d in tags]
+    for d, seen_twice, out in zip(tags, twice, _fixes(tags, on_table, calibration, hints),
+                                  strict=True):
+        if seen_twice:
+            out = TagRejection(d.id, Message("camera.tag.twice", {"n": counts[d.id]}),
+                               *_foot(out))
+        if isinstance(out, TagFix):
+            result.figures.append(out)
+        else:
+            result.rejected.append(out)
     result.figures.sort(key=lambda f: f.tag)
     return result
+
+
+def _foot(out: TagFix | TagRejection) -> tuple[float | None, float | None]:
+    return (out.x, out.y)
 
 
 def find_tags(gray: Image, layout: Layout, px_per_in: float) -> list[Detection]:
@@ -258,42 +258,74 @@ def _look_closer(gray: Image, layout: Layout, px_per_in: float,
     return None
 
 
-def _fix(d: Detection, table_corners: FloatArray, foot: FloatArray, cal: Calibration,
-         result: TagResult, hints: FigureHints, mapping: float | None) -> TagFix | None:
+def _fixes(tags: list[Detection], on_table: FloatArray, cal: Calibration,
+           hints: FigureHints) -> list[TagFix | TagRejection]:
+    """Each tag located, or refused with the reason. `on_table`: the tags' corners (4 a tag,
+    in order) then their centres, as seen on the table plane (their rays' feet). The
+    arithmetic is done for all the tags at once."""
     layout = cal.layout
-    height_mm, known = hints.height_for(d.id)
-    height = height_mm / MM_PER_INCH
-    # The tag is `height` up: seen from the camera it looks slightly larger on the z = 0
-    # plane; compare its shape at its own height.
-    corners = cal.lift(table_corners, height) if cal.pose is not None else table_corners
-    side, angle, residual = _square_fit(corners)
-    x0, y0 = float(foot[0]), float(foot[1])
-    if residual > MAX_SHAPE_RESIDUAL_IN:
-        result.rejected.append(TagRejection(d.id, Message("camera.tag.misshapen", {
-            "mm": round(residual * MM_PER_INCH, 1),
-            "max": round(MAX_SHAPE_RESIDUAL_IN * MM_PER_INCH, 1)}), x0, y0))
-        return None
-    if abs(side / layout.tag_size - 1.0) > SIZE_TOLERANCE:
-        result.rejected.append(TagRejection(d.id, Message("camera.tag.size", {
-            "mm": round(side * MM_PER_INCH, 2),
-            "printed": round(layout.tag_size * MM_PER_INCH, 2)}), x0, y0))
-        return None
-    xy = cal.lift(foot.reshape(1, 2), height)[0] if cal.pose is not None else foot
-    x, y = float(xy[0]), float(xy[1])
-    if not (0.0 <= x <= layout.table_width and 0.0 <= y <= layout.table_depth):
-        result.rejected.append(TagRejection(d.id, Message("camera.tag.off_table"), x, y))
-        return None
-    pixel = cal.table_to_image(np.array([[x, y]]), height)[0] if cal.pose is not None \
-        else cal.table_to_image(foot.reshape(1, 2))[0]
-    parallax = math.hypot(x - x0, y - y0)
-    slope = _slope(cal, (x0, y0))  # a height error moves the tag along its ray from the foot
-    height_in = 0.0 if known else slope * max(
-        abs(height_mm - BASE_HEIGHT_RANGE_MM[0]), abs(BASE_HEIGHT_RANGE_MM[1] - height_mm)
-    ) / MM_PER_INCH
-    sigma = _sigma(cal, (x, y), slope, parallax, residual, mapping)
-    return TagFix(d.id, x, y, SIGMAS * sigma + height_in, angle,
-                  (float(pixel[0]), float(pixel[1])), parallax, residual, height_mm, known,
-                  height_in)
+    n = len(tags)
+    table_corners = on_table[:4 * n].reshape(n, 4, 2)
+    feet = on_table[4 * n:]
+    heights_mm = [hints.height_for(d.id) for d in tags]
+    h = np.array([mm for mm, _known in heights_mm]) / MM_PER_INCH
+    if cal.pose is not None:
+        c = cal.pose.centre
+        if float(c[2]) <= float(h.max()):
+            cal.lift(feet[:1], float(h.max()))  # raises the pose's "too low" error
+        # P = P0 + (C_xy - P0) * h / C_z: the tag's true place and its corners at its height
+        pull = (h / float(c[2]))[:, None]
+        corners = table_corners + (c[:2] - table_corners) * pull[:, :, None]
+        xy = feet + (c[:2] - feet) * pull
+        # where each stands in the image: its height's point on its ray
+        grow = float(c[2]) / (float(c[2]) - h)
+        pixels = cal.table_to_image(c[:2] + (xy - c[:2]) * grow[:, None])
+        slopes = np.hypot(feet[:, 0] - c[0], feet[:, 1] - c[1]) / float(c[2])
+    else:
+        corners, xy = table_corners, feet
+        pixels = cal.table_to_image(feet)
+        slopes = np.zeros(n)
+    side, angle, residual = _square_fits(corners)
+    # the homography's own error at each foot (None for a calibration read from a file)
+    mapping = cal.mapping_sigma(cal.table_to_image(feet))
+    scale = _px_per_in(cal, xy)
+    out: list[TagFix | TagRejection] = []
+    for k, d in enumerate(tags):
+        x0, y0 = float(feet[k, 0]), float(feet[k, 1])
+        x, y = float(xy[k, 0]), float(xy[k, 1])
+        if residual[k] > MAX_SHAPE_RESIDUAL_IN:
+            out.append(TagRejection(d.id, Message("camera.tag.misshapen", {
+                "mm": round(float(residual[k]) * MM_PER_INCH, 1),
+                "max": round(MAX_SHAPE_RESIDUAL_IN * MM_PER_INCH, 1)}), x0, y0))
+        elif abs(side[k] / layout.tag_size - 1.0) > SIZE_TOLERANCE:
+            out.append(TagRejection(d.id, Message("camera.tag.size", {
+                "mm": round(float(side[k]) * MM_PER_INCH, 2),
+                "printed": round(layout.tag_size * MM_PER_INCH, 2)}), x0, y0))
+        elif not (0.0 <= x <= layout.table_width and 0.0 <= y <= layout.table_depth):
+            out.append(TagRejection(d.id, Message("camera.tag.off_table"), x, y))
+        else:
+            height_mm, known = heights_mm[k]
+            slope = float(slopes[k])  # a height error moves the tag along its ray
+            height_in = 0.0 if known else slope * max(
+                abs(height_mm - BASE_HEIGHT_RANGE_MM[0]),
+                abs(BASE_HEIGHT_RANGE_MM[1] - height_mm)) / MM_PER_INCH
+            parallax = math.hypot(x - x0, y - y0)
+            sigma = _sigma(cal, float(scale[k]), slope, parallax, float(residual[k]),
+                           None if mapping is None else float(mapping[k]))
+            out.append(TagFix(d.id, x, y, SIGMAS * sigma + height_in, float(angle[k]),
+                              (float(pixels[k, 0]), float(pixels[k, 1])), parallax,
+                              float(residual[k]), height_mm, known, height_in))
+    return out
+
+
+def _px_per_in(cal: Calibration, xy: FloatArray) -> FloatArray:
+    """Image pixels per table inch at each point (as `Calibration.px_per_in`, all at once)."""
+    step = 0.5
+    pts = np.concatenate([xy, xy + (step, 0.0), xy + (0.0, step)])
+    img = cal.table_to_image(pts).reshape(3, len(xy), 2)
+    ex, ey = (img[1] - img[0]) / step, (img[2] - img[0]) / step
+    out: FloatArray = np.sqrt(np.abs(ex[:, 0] * ey[:, 1] - ex[:, 1] * ey[:, 0]))
+    return out
 
 
 def _slope(cal: Calibration, foot: tuple[float, float]) -> float:
@@ -305,27 +337,32 @@ def _slope(cal: Calibration, foot: tuple[float, float]) -> float:
     return math.hypot(foot[0] - c[0], foot[1] - c[1]) / float(c[2])
 
 
-def _square_fit(corners: FloatArray) -> tuple[float, float, float]:
-    """Side, rotation (degrees) and RMS corner residual of the best square through four
-    corners in ArUco order, in table inches (y up)."""
-    c = marker_centre(corners)
-    rel = np.asarray(corners, dtype=np.float64) - c
-    # canonical corners of a unit square, ArUco order, y up: TL, TR, BR, BL
-    unit = np.array([[-0.5, 0.5], [0.5, 0.5], [0.5, -0.5], [-0.5, -0.5]])
+def _square_fits(corners: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Side, rotation (degrees) and RMS corner residual of the best square through each
+    tag's four corners (N x 4 x 2, ArUco order, table inches, y up)."""
+    quads = np.asarray(corners, dtype=np.float64).reshape(-1, 4, 2)
+    # where the diagonals cross: the centre under any perspective
+    p0, p1, p2, p3 = quads[:, 0], quads[:, 1], quads[:, 2], quads[:, 3]
+    d1, d2 = p2 - p0, p3 - p1
+    denom = d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]
+    safe = np.where(np.abs(denom) < 1e-12, 1.0, denom)
+    t = ((p1[:, 0] - p0[:, 0]) * d2[:, 1] - (p1[:, 1] - p0[:, 1]) * d2[:, 0]) / safe
+    centre = np.where((np.abs(denom) < 1e-12)[:, None], quads.mean(axis=1), p0 + t[:, None] * d1)
+    rel = quads - centre[:, None, :]
     # least-squares similarity rel ~ s R unit: complex numbers make it one division
-    z = rel[:, 0] + 1j * rel[:, 1]
-    u = unit[:, 0] + 1j * unit[:, 1]
-    a = complex(np.vdot(u, z) / np.vdot(u, u))
-    fitted = a * u
-    residual = float(np.sqrt(np.mean(np.abs(z - fitted) ** 2)))
-    return abs(a), math.degrees(math.atan2(a.imag, a.real)) % 360.0, residual
+    z = rel[..., 0] + 1j * rel[..., 1]
+    u = np.array([-0.5 + 0.5j, 0.5 + 0.5j, 0.5 - 0.5j, -0.5 - 0.5j])  # TL, TR, BR, BL, y up
+    a = (z @ np.conj(u)) / float(np.vdot(u, u).real)
+    residual = np.sqrt(np.mean(np.abs(z - a[:, None] * u) ** 2, axis=1))
+    angle = np.degrees(np.arctan2(a.imag, a.real)) % 360.0
+    return np.abs(a), angle, residual
 
 
-def _sigma(cal: Calibration, xy: tuple[float, float], slope: float, parallax: float,
+def _sigma(cal: Calibration, px_per_in: float, slope: float, parallax: float,
            residual: float, mapping: float | None) -> float:
     cal_term = mapping if mapping is not None else \
         cal.reprojection_in * (1.0 if len(cal.markers) >= 4 else 2.0)
-    det_term = math.hypot(CENTRE_JITTER_PX / cal.px_per_in(xy), residual)
+    det_term = math.hypot(CENTRE_JITTER_PX / px_per_in, residual)
     par_term = 0.0
     if cal.pose is not None:
         par_term = math.hypot(BASE_HEIGHT_TOLERANCE_IN * slope,
