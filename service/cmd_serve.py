@@ -1,6 +1,8 @@
 """`survive-us serve [--host 127.0.0.1] [--port 8000] [--db URL]`: the service and the page.
 
-Runs the app under waitress (threads, one process). The database is SQLite in ./data by
+Runs the app under waitress (threads, one process), guarded against slow and malformed
+clients (service/httpserver.py; docs/api.md, "Limits" says why this server and these
+settings). The database is SQLite in ./data by
 default, or `--db` / `DATABASE_URL` (e.g. postgresql://user@host/db). With `--demo` a demo
 campaign is created when the database has none, and its link and token are printed. Several
 processes on one PostgreSQL database: see docs/api.md (gunicorn).
@@ -32,11 +34,11 @@ def register(sub: Any, t: HelpText) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import waitress
-
     from geometry.errors import SurviveUsError
     from i18n import render_text
+    from service.httpserver import make_server
     from service.jsonio import language, os_reason
+    from service.workers import pool
     from service.wsgi import server_app
 
     lang = language()
@@ -51,14 +53,15 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        server = waitress.create_server(app, host=args.host, port=args.port,
-                                        threads=args.threads, channel_timeout=120,
-                                        ident="survive-us")
+        server = make_server(app, args.host, args.port, args.threads)
     except OSError as error:
         print(render_text("cli.serve.listen", {"host": args.host, "port": str(args.port),
                                                "reason": os_reason(error)}, lang),
               file=sys.stderr)
         return 2
+    for name in ("ARBITRATE_POOL", "FRAME_POOL"):
+        if app.config.get(name) is not None:
+            pool(app.config[name]).warm()
     base = f"http://{args.host}:{args.port}/"
     print(render_text("cli.serve.started", {"base": base}, lang), flush=True)
     demo = app.config.get("DEMO")

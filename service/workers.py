@@ -63,8 +63,9 @@ class Busy(ApiError):
     code = "busy"
     status = 503
 
-    def __init__(self, message: Message, retry_after: int, status: int = 503) -> None:
-        super().__init__(message, "", status=status)
+    def __init__(self, message: Message, retry_after: int, status: int = 503,
+                 code: str | None = None) -> None:
+        super().__init__(message, "", status=status, code=code)
         self.retry_after = retry_after
 
 
@@ -237,7 +238,7 @@ class Pool:
         with self._lock:
             if self._clients.get(client, 0) >= s.per_client:
                 raise Busy(Message("service.busy_client", {"n": s.per_client}),
-                           _whole_up(s.budget), status=429)
+                           _whole_up(s.budget), status=429, code="too_many_requests")
             if self._admitted >= s.size + s.waiting:
                 raise Busy(Message("service.busy", {"s": _whole_up(s.wait)}),
                            _whole_up(s.wait))
@@ -283,6 +284,22 @@ class Pool:
                 self._started -= 1
                 self._lock.notify()
             raise
+
+    def warm(self) -> None:
+        """Start the pool's workers now, in the background (a server's first heavy request
+        then does not wait for a fresh interpreter)."""
+        def start() -> None:
+            taken = []
+            try:
+                for _ in range(self.settings.size):
+                    taken.append(self._take())
+            except Exception:  # noqa: S110 - a worker that fails to start is started later
+                pass
+            for worker in taken:
+                self._give_back(worker)
+
+        threading.Thread(target=start, name=f"{self.settings.name} warm-up",
+                         daemon=True).start()
 
     def _give_back(self, worker: _Worker) -> None:
         with self._lock:

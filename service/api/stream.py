@@ -5,13 +5,20 @@ Each open page follows the game whichever worker took the action: the stream pol
 `id: SEQ`, `event: action|undo`, `data: {...}`. A browser that reconnects sends
 `Last-Event-ID` and the stream resumes after it; `?after=N` does the same by hand. A stream
 closes after `SSE_LIFETIME` seconds (the browser reconnects by itself).
+
+A stream holds one of the server's threads while it is open, so streams are counted: one
+address may hold `STREAMS_PER_CLIENT` at once (429 beyond) and the process `STREAMS_TOTAL`
+(503 beyond, with `Retry-After`), which `survive-us serve` sets to half its threads, so
+streams never take every thread from the other requests. The page opens a refused stream
+again later by itself.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from apiflask import APIBlueprint
@@ -23,6 +30,7 @@ from service.errors import ApiError
 from service.language import request_lang
 from service.schemas import EventsQuery
 from service.storage import gamelog
+from service.workers import Busy
 
 bp = APIBlueprint("stream", __name__, tag="Games")
 
@@ -30,6 +38,50 @@ KEEP_ALIVE = 15.0
 STREAM_DOC: Any = {200: {"description": "an event stream", "content": {
     "text/event-stream": {"schema": {"type": "string"}}}}}
 BATCH = 200
+RETRY_AFTER = 10  # seconds a refused stream is told to wait
+
+
+class _Streams:
+    """The streams open in this process, by client address."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.by_client: dict[str, int] = {}
+
+    def open(self, client: str, per_client: int, total: int) -> Callable[[], None]:
+        """Count one more stream for `client`, or refuse it; returns its release."""
+        with self._lock:
+            mine = self.by_client.get(client, 0)
+            if mine >= per_client:
+                raise Busy(Message("service.stream.per_client", {"n": mine}), RETRY_AFTER,
+                           status=429, code="too_many_streams")
+            everyone = sum(self.by_client.values())
+            if everyone >= total:
+                raise Busy(Message("service.stream.full", {"n": everyone, "s": RETRY_AFTER}),
+                           RETRY_AFTER)
+            self.by_client[client] = mine + 1
+        done = threading.Event()
+
+        def release() -> None:
+            if done.is_set():
+                return
+            done.set()
+            with self._lock:
+                left = self.by_client.get(client, 1) - 1
+                if left > 0:
+                    self.by_client[client] = left
+                else:
+                    self.by_client.pop(client, None)
+
+        return release
+
+    @property
+    def count(self) -> int:
+        with self._lock:
+            return sum(self.by_client.values())
+
+
+STREAMS = _Streams()
 
 
 def _after(query: EventsQuery) -> int:
@@ -69,11 +121,19 @@ def get_events(game_id: str, query: EventsQuery) -> Response:
     poll = float(current_app.config["SSE_POLL"])
     lang = query.lang or request_lang()  # read now: the stream runs outside the request
     lifetime = float(current_app.config["SSE_LIFETIME"])
+    release = STREAMS.open(request.remote_addr or "", int(current_app.config[
+        "STREAMS_PER_CLIENT"]), int(current_app.config["STREAMS_TOTAL"]))
 
     def stream() -> Iterator[str]:
-        nonlocal last
         start = quiet = time.monotonic()
-        yield "retry: 1000\n\n"
+        try:
+            yield "retry: 1000\n\n"
+            yield from follow(start, quiet)
+        finally:
+            release()
+
+    def follow(start: float, quiet: float) -> Iterator[str]:
+        nonlocal last
         while True:
             with db.read() as conn:
                 rows = gamelog.game_events(conn, game_id, after=last, limit=BATCH)
@@ -92,5 +152,7 @@ def get_events(game_id: str, query: EventsQuery) -> Response:
                 yield ": keep-alive\n\n"
             time.sleep(poll)
 
-    return Response(stream(), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response = Response(stream(), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    response.call_on_close(release)  # also when the stream never started
+    return response
