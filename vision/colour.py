@@ -84,6 +84,7 @@ _FINE = (np.cos(_FINE_RING), np.sin(_FINE_RING))
 SPECK = 16  # boundary curves shorter than this (pixels) are specks, never a bigger base
 FAINT_RUNS = 5  # a rim seen in this many separate bits or more...
 FAINT_CHROMA = 1.25  # ...whose paint's median chroma is under this x the range's floor: specks
+GROW_COVER = 0.1  # a bigger size replaces an arc's size when it covers this much more of it
 SPREAD_SHARE = 0.8  # unexplained rim pixels just outside a circle, per inlier, that refuse it
 
 
@@ -388,6 +389,25 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
                 k, start = cand.k, (cand.cx, cand.cy)
             fit = refine(mine, *start, float(radii[k]), _tolerance(float(radii[k])), False)
             cover = coverage(mine[fit.inliers], fit.cx, fit.cy)
+            if cover < SIZE_FROM_ARC:
+                # a short arc: the neighbouring sizes may hold more of it
+                for other in (k - 1, k + 1):
+                    if 0 <= other < len(radii):
+                        ro = float(radii[other])
+                        alt = refine(mine, *start, ro, _tolerance(ro), False)
+                        alt_cover = coverage(mine[alt.inliers], alt.cx, alt.cy)
+                        if alt_cover > cover + 1e-9:
+                            fit, cover, k = alt, alt_cover, other
+            # the rim going on past a partial arc's circle: a bigger size may explain it
+            bigger = k + 1
+            while _stray(mine, fit, float(radii[k])) > SPREAD_SHARE * max(
+                    int(np.count_nonzero(fit.inliers)), 1) and bigger < len(radii):
+                rb = float(radii[bigger])
+                alt = refine(mine, fit.cx, fit.cy, rb, _tolerance(rb), False)
+                alt_cover = coverage(mine[alt.inliers], alt.cx, alt.cy)
+                if alt_cover >= cover + GROW_COVER and alt.rms <= MAX_RMS_IN * px_per_in:
+                    fit, cover, k = alt, alt_cover, bigger
+                bigger += 1
         size_r = float(radii[k])
         if cover < config.min_coverage:
             continue  # the candidate's arc was not a circle once fitted: nothing to say
@@ -559,20 +579,30 @@ def _spread(found: list[_Raw]) -> tuple[list[_Raw], list[tuple[float, float, Mes
     (a bigger base or a patch of colour); a refused circle explains nothing, so repeat."""
     refused: list[tuple[float, float, Message]] = []
     while True:
-        bad = None
+        # the worst first: refusing one takes away what it explained for its neighbours
+        worst: tuple[float, int, Message] | None = None
         for n, raw in enumerate(found):
-            problem = _unexplained(raw, found)
-            if problem is not None:
-                bad = (n, problem)
-                break
-        if bad is None:
+            share, problem = _unexplained(raw, found)
+            if problem is not None and (worst is None or share > worst[0]):
+                worst = (share, n, problem)
+        if worst is None:
             return found, refused
-        raw = found.pop(bad[0])
-        refused.append((raw.fit.cx, raw.fit.cy, bad[1]))
+        raw = found.pop(worst[1])
+        refused.append((raw.fit.cx, raw.fit.cy, worst[2]))
 
 
-def _unexplained(raw: _Raw, found: Sequence[_Raw]) -> Message | None:
-    """Why a circle is refused because its colour goes on just outside it, or None.
+def _stray(points: FloatArray, fit: CircleFit, expected: float) -> int:
+    """Boundary pixels (specks left out) just outside a circle, out to 1.7 radii."""
+    d = np.hypot(points[:, 0] - fit.cx, points[:, 1] - fit.cy)
+    outside = (d > fit.radius + _tolerance(fit.radius)) & (d < 1.7 * expected)
+    if points.shape[1] > 4:
+        outside &= points[:, 4] >= SPECK
+    return int(np.count_nonzero(outside))
+
+
+def _unexplained(raw: _Raw, found: Sequence[_Raw]) -> tuple[float, Message | None]:
+    """The unexplained boundary pixels just outside a circle per rim pixel, and why that
+    refuses it (or None).
 
     A base's surroundings out to 1.7 radii hold none of its colour except touching bases of
     the same side (fitted circles of their own). Rim pixels there that no circle explains mean
@@ -582,7 +612,7 @@ def _unexplained(raw: _Raw, found: Sequence[_Raw]) -> Message | None:
     d = np.hypot(pts[:, 0] - fit.cx, pts[:, 1] - fit.cy)
     outside = (d > fit.radius + _tolerance(fit.radius)) & (d < 1.7 * expected)
     if not outside.any():
-        return None
+        return 0.0, None
     # specks of the colour on a textured mat (short curves) are not a bigger base
     stray = pts[outside & (pts[:, 4] >= SPECK)] if pts.shape[1] > 4 else pts[outside]
     for o in found:
@@ -592,11 +622,11 @@ def _unexplained(raw: _Raw, found: Sequence[_Raw]) -> Message | None:
         gone = np.hypot(stray[:, 0] - o.fit.cx, stray[:, 1] - o.fit.cy) \
             <= o.fit.radius + _tolerance(o.fit.radius)
         stray = stray[~gone]
-    inliers = max(int(np.count_nonzero(fit.inliers)), 1)
-    if len(stray) > SPREAD_SHARE * inliers:
-        return Message("camera.colour.reject.spread", {
+    share = len(stray) / max(int(np.count_nonzero(fit.inliers)), 1)
+    if share > SPREAD_SHARE:
+        return share, Message("camera.colour.reject.spread", {
             "mm": raw.size_mm * 0.35, "base": raw.size_mm})
-    return None
+    return share, None
 
 
 def _contour_normals(contours: Sequence[npt.NDArray[Any]]) -> FloatArray:
