@@ -309,3 +309,23 @@ def test_each_figure_at_its_own_height(accuracy):
                                                  layout, cal.pose))
     assert all(f.base_height_mm == 4.0 and f.height_known for f in filed.figures)
     assert filed.figures[0].to_json()["base_height_mm"] == 4.0
+
+
+def test_a_closer_look_where_the_outline_was_wrong(monkeypatch):
+    """A candidate whose outline is wrong (turned, as a shadow's edge bends it) cannot be
+    read from its edges; the detector then looks again at that spot, enlarged."""
+    import vision.tags as tags
+    from vision.layout import DEFAULT_LAYOUT
+
+    image, truth = small_tag(33, 4.6, 10.0)
+    ppi = 4.6 * 6 / DEFAULT_LAYOUT.tag_size
+    centre = truth.mean(axis=0)
+    turn = np.array([[math.cos(0.5), -math.sin(0.5)], [math.sin(0.5), math.cos(0.5)]])
+    wrong = (truth - centre) @ turn.T * 1.1 + centre
+    monkeypatch.setattr(tags, "detect_with_candidates", lambda _d, _i: ([], [wrong]))
+    calls = []
+    closer = tags._look_closer
+    monkeypatch.setattr(tags, "_look_closer", lambda *a: calls.append(a) or closer(*a))
+    found = tags.find_tags(image, DEFAULT_LAYOUT, ppi)
+    assert calls and [d.id for d in found] == [33]
+    assert np.abs(found[0].corners - truth).max() < 0.6
