@@ -301,6 +301,8 @@ def read_request(request: Any, fields: Iterable[str] = ("scene", "questions"),
     except SceneError as error:
         where = f"scene.{error.where}" if error.where else "scene"
         raise SceneError(error.words or error.message, where) from None
+    if "questions" not in request:  # a good scene and nothing asked about it
+        raise QuestionError(Message("scene.request.missing_questions"), "questions")
     return scene, questions
 
 

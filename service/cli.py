@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from i18n import LANGS, language_of
+from i18n import LANGS, language_of, render_text
 from service.helptext import HelpText, Parser
 from service.jsonio import environment_language, language, set_language
 
@@ -23,6 +23,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "cmd_simulate": ("simulate",), "cmd_balance": ("balance",), "cmd_vision": ("vision",),
     "cmd_markers": ("markers",), "cmd_serve": ("serve",),
 }
+MAX_SEED = 2**53  # the largest seed the HTTP API takes (service/schemas.py, Seed)
 COMMAND_MODULES = {command: name for name, commands in MODULES.items() for command in commands}
 
 
@@ -82,6 +83,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     set_language(args.lang or environment_language())
     args.lang = language()
+    seed = getattr(args, "seed", None)
+    if isinstance(seed, int) and not 0 <= seed <= MAX_SEED:  # as the service's seeds
+        print("survive-us: " + render_text("cli.seed_range", {"max": MAX_SEED, "got": seed},
+                                           args.lang),
+              file=sys.stderr)
+        return 2
     try:
         result: int = args.func(args)
         sys.stdout.flush()

@@ -25,6 +25,7 @@ from geometry.errors import SurviveUsError
 from i18n import Message
 from service import lookup
 from service.batch_options import add_batch_options, check_batch_options, progress_bar
+from service.cmd_simulate import require_extra
 from service.helptext import HelpText
 from service.jsonio import language, os_reason, print_error, print_json, read_json
 
@@ -99,6 +100,8 @@ def _play(args: argparse.Namespace) -> Any:
     if args.games is None or args.games < 1:
         raise BalanceError(Message("cli.simulate.games", {"got": args.games}), "games")
     check_batch_options(args, BalanceError)
+    if args.cluster:
+        require_extra("distributed", "--cluster", "cluster", BalanceError)
 
     return sweep(cards, args.games, args.seed, points=points, factors=factors,
                  zombies=args.zombies, survivors=args.survivors, band=args.band,
@@ -138,6 +141,8 @@ def run(args: argparse.Namespace) -> int:
     from ai.balance import markdown_table, plot
 
     try:
+        if args.plot:
+            require_extra("matplotlib", "--plot", "plot", BalanceError)
         report = _joined(args.source) if args.source else _play(args)
     except SurviveUsError as error:
         return print_error(error, as_json=args.json)

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
             record = record["export"]  # the answer of GET /games/{id}/export, as saved
         if not isinstance(record, dict) or "start" not in record or "log" not in record:
             raise InvalidActionError(Message("cli.replay.not_record"), "record")
+        _check_start(record["start"])
         game = Game.replay(record)
     except (SurviveUsError, KeyError, TypeError) as error:
         if not isinstance(error, SurviveUsError):
@@ -57,6 +58,19 @@ def run(args: argparse.Namespace) -> int:
         Message("cli.replay.pool", {"side": side_word(side), "n": n})
         for side, n in game.pools.items()], "result": _result(game.outcome, lang)}, lang))
     return 0
+
+
+def _check_start(start: Any) -> None:
+    """A record's start names each figure once (a game keeps its figures by id: a second
+    entry would silently replace the first)."""
+    figures = start.get("figures") if isinstance(start, dict) else None
+    seen: set[Any] = set()
+    for i, figure in enumerate(figures if isinstance(figures, list) else []):
+        ident = figure.get("id") if isinstance(figure, dict) else None
+        if isinstance(ident, str) and ident in seen:
+            raise InvalidActionError(Message("cli.replay.twice", {"id": ident}),
+                                     f"start.figures[{i}]")
+        seen.add(ident)
 
 
 def story(record: dict[str, Any]) -> Iterator[tuple[Message, list[Any]]]:

@@ -63,6 +63,18 @@ def _check(args: argparse.Namespace) -> None:
         if args.scenario == "skirmish":
             raise SimulateError(Message("cli.simulate.points_skirmish"), "zombie_points")
     check_batch_options(args, SimulateError)
+    if args.cluster:
+        require_extra("distributed", "--cluster", "cluster", SimulateError)
+
+
+def require_extra(module: str, option: str, extra: str, error: type[SurviveUsError]) -> None:
+    """`option` needs an optional dependency (the `extra` of pyproject.toml, which `make run`
+    does not install): refused with how to install it when it is missing."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        raise error(Message("cli.extra_missing", {"option": option, "package": module,
+                                                  "extra": extra}), option.lstrip("-"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -25,7 +25,10 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy.engine import Connection, Engine
 
-__all__ = ["Database", "DEFAULT_URL", "database_url", "normalise_url"]
+from geometry.errors import SurviveUsError
+from i18n import Message
+
+__all__ = ["Database", "DatabaseError", "DEFAULT_URL", "database_url", "normalise_url"]
 
 DEFAULT_URL = "sqlite:///data/survive-us.sqlite3"
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
@@ -46,18 +49,41 @@ def normalise_url(url: str) -> str:
     return url
 
 
+class DatabaseError(SurviveUsError):
+    """A database URL the service cannot use, or a database it cannot reach."""
+
+    code = "database"
+
+
+def _shown(url: str) -> str:
+    """The URL as it may be printed: its password hidden."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except (sa.exc.ArgumentError, ValueError):
+        return url.split("://", 1)[0] + "://..." if "://" in url else url
+
+
 class Database:
     """One engine and the two kinds of transaction the service uses: `read` and `write`."""
 
     def __init__(self, url: str) -> None:
         self.url = normalise_url(url)
+        scheme = self.url.split("://", 1)[0]
+        if scheme not in ("sqlite", "postgresql+psycopg"):
+            raise DatabaseError(Message("service.db.unsupported", {
+                "url": _shown(url), "scheme": scheme + "://"}), "database")
         self.is_sqlite = self.url.startswith("sqlite")
         # SQLite has one writer at a time; its busy handler makes a waiting writer sleep and
         # poll (1, 2, 5 ... 100 ms), a long tail under load. Threads of this process queue
         # here instead (other processes still meet the busy handler).
         self._writer = threading.RLock() if self.is_sqlite else None
         if self.is_sqlite:
-            self.engine = _sqlite_engine(self.url)
+            try:
+                self.engine = _sqlite_engine(self.url)
+            except OSError as error:  # its folder cannot be made
+                raise DatabaseError(Message("service.db.unreachable", {
+                    "url": self.url, "reason": error.strerror or str(error)}),
+                    "database") from None
         else:
             self.engine = sa.create_engine(self.url, pool_pre_ping=True)
 
@@ -92,11 +118,17 @@ class Database:
         """Migrate the schema to the newest revision (several workers may start at once)."""
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        with self.write() as conn:
-            if not self.is_sqlite:
-                conn.exec_driver_sql("SELECT pg_advisory_xact_lock(72201)")
-            config.attributes["connection"] = conn
-            command.upgrade(config, "head")
+        try:
+            with self.write() as conn:
+                if not self.is_sqlite:
+                    conn.exec_driver_sql("SELECT pg_advisory_xact_lock(72201)")
+                config.attributes["connection"] = conn
+                command.upgrade(config, "head")
+        except (sa.exc.OperationalError, sa.exc.InterfaceError) as error:
+            # the first connection: a server that does not answer, a file that cannot open
+            reason = str(error.orig or error).strip().splitlines()[0]
+            raise DatabaseError(Message("service.db.unreachable", {
+                "url": _shown(self.url), "reason": reason}), "database") from None
 
     def integrity_ok(self) -> bool:
         """SQLite's `PRAGMA integrity_check` (always true elsewhere)."""
