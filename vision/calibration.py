@@ -39,7 +39,14 @@ from i18n import Message
 from vision.cv import cv2
 from vision.errors import CalibrationError
 from vision.layout import DEFAULT_LAYOUT, Layout
-from vision.markers import Detection, corner_detector, detect, refine_edges, to_gray
+from vision.markers import (
+    Detection,
+    aruco_dictionary,
+    corner_detector,
+    detect,
+    refine_edges,
+    to_gray,
+)
 from vision.pose import CameraPose, Intrinsics, solve_pose
 from vision.types import FloatArray, Image
 from vision.words import corners
@@ -277,7 +284,7 @@ def _search(gray: Image, layout: Layout, scale: float) -> list[Detection]:
     small = _shrink(gray, scale)
     # pixel centres: full = (small + 0.5) * (full size / small size) - 0.5
     factor = np.array([gray.shape[1] / small.shape[1], gray.shape[0] / small.shape[0]])
-    return [Detection(d.id, _refine(gray, (d.corners + 0.5) * factor - 0.5))
+    return [Detection(d.id, _refine(gray, (d.corners + 0.5) * factor - 0.5, layout))
             for d in detect(corner_detector(layout, refine=False, window=COARSE_WINDOW), small)
             if d.id in layout.corner_ids]
 
@@ -319,7 +326,7 @@ def _look_for_the_last(gray: Image, layout: Layout, found: list[Detection]) -> l
     shift = np.array([x0, y0], dtype=np.float64)
     for d in _search_window(window, layout, scale):
         if d.id == missing:
-            return [Detection(d.id, _refine(gray, d.corners + shift))]
+            return [Detection(d.id, _refine(gray, d.corners + shift, layout))]
     return []
 
 
@@ -330,11 +337,12 @@ def _search_window(window: Image, layout: Layout, scale: float) -> list[Detectio
     return [Detection(d.id, (d.corners + 0.5) * factor - 0.5) for d in detect(detector, small)]
 
 
-def _refine(gray: Image, corners: FloatArray) -> FloatArray:
+def _refine(gray: Image, corners: FloatArray, layout: Layout) -> FloatArray:
     """Corners measured from the marker's edges; a corner search (`cornerSubPix`) when an
     edge cannot be fitted (a hand over part of it)."""
     side = float(np.max(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1)))
-    fitted = refine_edges(gray, corners, side / 6.0)
+    cells = aruco_dictionary(layout).markerSize + 2  # its bits and a border cell each side
+    fitted = refine_edges(gray, corners, side / cells)
     if fitted is not None:
         return fitted
     pts = corners.astype(np.float32).reshape(-1, 1, 2)
