@@ -1,6 +1,6 @@
 """What figures carry and what lies on the table: encumbrance, item markers, crates.
 
-A marker is plain data in `Game.markers`: `{"id", "kind": "crate" | "items", "x", "y",
+A marker is plain data in `GameState.markers`: `{"id", "kind": "crate" | "items", "x", "y",
 "items": {id: count}, "units": {id: n}}`; a closed crate may also hold `"loot"` (the six
 entries of its 1D6 loot table, each `{"item": id, "count": n}` or `{}` for nothing),
 `"cost"` (AP to open, default 1) and `"test": "intelligence"` (D2). A dead survivor leaves its
@@ -20,7 +20,7 @@ from rules.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from rules.figures import Fig
-    from rules.game import Game
+    from rules.state import GameState
 
 __all__ = ["MARKER_RADIUS", "load", "room_for", "marker_gap", "drop_all", "open_crate",
            "move_item", "check_marker"]
@@ -30,7 +30,7 @@ PEDAGOGUE_INCHES = 6.0
 _WHY = {"dead": Message("engine.why.dead"), "contaminated": Message("engine.why.contaminated")}
 
 
-def _skill_value(game: Game, fig: Fig, effect: str, field: str) -> int:
+def _skill_value(game: GameState, fig: Fig, effect: str, field: str) -> int:
     total = 0
     for skill_id in fig.skills:
         skill = game.catalog.skills.get(skill_id)
@@ -39,7 +39,7 @@ def _skill_value(game: Game, fig: Fig, effect: str, field: str) -> int:
     return total
 
 
-def load(game: Game, fig: Fig, items: dict[str, int] | None = None) -> tuple[int, int]:
+def load(game: GameState, fig: Fig, items: dict[str, int] | None = None) -> tuple[int, int]:
     """(encumbrance carried, encumbrance allowed): sac à dos adds room, trousse carries
     healing items for nothing (D35)."""
     items = fig.items if items is None else items
@@ -56,7 +56,7 @@ def load(game: Game, fig: Fig, items: dict[str, int] | None = None) -> tuple[int
     return carried, allowed
 
 
-def room_for(game: Game, fig: Fig, item: str, drop: str | None = None) -> bool:
+def room_for(game: GameState, fig: Fig, item: str, drop: str | None = None) -> bool:
     after = dict(fig.items)
     if drop is not None:
         after[drop] = after.get(drop, 0) - 1
@@ -72,7 +72,7 @@ def marker_gap(fig: Fig, marker: dict[str, Any]) -> float:
     return math.dist(fig.centre, (marker["x"], marker["y"])) - r - MARKER_RADIUS
 
 
-def check_marker(game: Game, fig: Fig, marker_id: str) -> dict[str, Any]:
+def check_marker(game: GameState, fig: Fig, marker_id: str) -> dict[str, Any]:
     marker = game.markers.get(marker_id)
     if marker is None:
         raise IllegalActionError(Message("refusal.no_such_marker", {"id": marker_id}),
@@ -85,7 +85,7 @@ def check_marker(game: Game, fig: Fig, marker_id: str) -> dict[str, Any]:
     return marker
 
 
-def drop_all(game: Game, fig: Fig, why: str) -> None:
+def drop_all(game: GameState, fig: Fig, why: str) -> None:
     """Everything the figure carried is left on a marker where it stands."""
     if not fig.items:
         return
@@ -97,7 +97,7 @@ def drop_all(game: Game, fig: Fig, why: str) -> None:
     fig.items, fig.units = {}, {}
 
 
-def open_crate(game: Game, fig: Fig, marker: dict[str, Any]) -> None:
+def open_crate(game: GameState, fig: Fig, marker: dict[str, Any]) -> None:
     """Open a crate: an Intelligence test if the card asks one (D2), then its loot roll."""
     if marker.get("test") == "intelligence" and game.settings.intelligence_tests == "scenario":
         place = words.marker(game, marker)
@@ -145,7 +145,7 @@ def open_crate(game: Game, fig: Fig, marker: dict[str, Any]) -> None:
                                                  "marker": place}))
 
 
-def _pedagogue(game: Game, fig: Fig) -> Fig | None:
+def _pedagogue(game: GameState, fig: Fig) -> Fig | None:
     for f in game.figures.values():
         if (f.id != fig.id and f.side == "survivors" and f.band == fig.band and f.standing
                 and f.has("pedagogue")
@@ -154,7 +154,7 @@ def _pedagogue(game: Game, fig: Fig) -> Fig | None:
     return None
 
 
-def move_item(game: Game, source: dict[str, Any], units_of: dict[str, int],
+def move_item(game: GameState, source: dict[str, Any], units_of: dict[str, int],
               target: Fig, item_id: str) -> None:
     """One item (with its rounds, cocktails or heals) from `source` items to `target`."""
     source[item_id] -= 1

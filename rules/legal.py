@@ -40,7 +40,7 @@ from rules.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from rules.figures import Fig
-    from rules.game import Game
+    from rules.state import GameState
 
 __all__ = ["activatable", "can_activate", "check", "legal_actions", "cost", "why_not_active",
            "dice_cap", "melee_dice", "most_melee_ap", "weapon_rate", "hold", "holds", "is_hold",
@@ -66,7 +66,7 @@ _GONE = {"dead": Message("refusal.is_dead"), "evacuated": Message("refusal.evacu
          "contaminated": Message("refusal.is_contaminated")}
 
 
-def nearest_human(game: Game, zombie: Fig) -> tuple[str, float] | None:
+def nearest_human(game: GameState, zombie: Fig) -> tuple[str, float] | None:
     """The human nearest a zombie on the table and its distance: the arbitration's own
     answer (`activatable_zombies`), measured once for every zombie until something moves."""
     key = ("nearest human", game.version())
@@ -77,7 +77,7 @@ def nearest_human(game: Game, zombie: Fig) -> tuple[str, float] | None:
     return nearest.get(zombie.id)
 
 
-def why_not_active(game: Game, fig: Fig) -> Message | None:
+def why_not_active(game: GameState, fig: Fig) -> Message | None:
     """None when the figure may be activated now, else why not."""
     if fig.is_zombie:
         if not fig.on_table:
@@ -105,13 +105,13 @@ def why_not_active(game: Game, fig: Fig) -> Message | None:
     return None
 
 
-def activatable(game: Game, side: str) -> list[Fig]:
+def activatable(game: GameState, side: str) -> list[Fig]:
     """Figures `side` may activate now (in zombie_war, a band's own survivors)."""
     return [f for f in game.figures.values()
             if game.side_of(f) == side and why_not_active(game, f) is None]
 
 
-def can_activate(game: Game, side: str) -> bool:
+def can_activate(game: GameState, side: str) -> bool:
     """May `side` activate someone now? With an empty pool only a sprint can be made (D14)."""
     if side in game.ended:
         return False
@@ -127,7 +127,7 @@ def can_activate(game: Game, side: str) -> bool:
 # --- costs -------------------------------------------------------------------------------
 
 
-def weapon_of(game: Game, fig: Fig, weapon: str | None, kinds: tuple[str, ...]) -> str | None:
+def weapon_of(game: GameState, fig: Fig, weapon: str | None, kinds: tuple[str, ...]) -> str | None:
     if weapon is None:
         return None
     if fig.items.get(weapon, 0) < 1:
@@ -140,7 +140,7 @@ def weapon_of(game: Game, fig: Fig, weapon: str | None, kinds: tuple[str, ...]) 
     return weapon
 
 
-def weapon_rate(game: Game, fig: Fig, weapon: str | None) -> tuple[int, int]:
+def weapon_rate(game: GameState, fig: Fig, weapon: str | None) -> tuple[int, int]:
     """(attack dice per step, AP per step) of a melee weapon: a katana gives 2 dice for 1 AP,
     a barre de fer 1 die for 2 AP, bare hands 1 die for 1 AP."""
     if weapon is None or fig.is_zombie:
@@ -149,7 +149,7 @@ def weapon_rate(game: Game, fig: Fig, weapon: str | None) -> tuple[int, int]:
     return item.attacks_per_ap, max(item.ap_cost, 1)
 
 
-def dice_cap(game: Game, fig: Fig, weapon: str | None) -> int:
+def dice_cap(game: GameState, fig: Fig, weapon: str | None) -> int:
     """Most attack dice in one melee action: A, except that a weapon making two attacks
     for 1 AP always makes them (R2: dice = min(2 x AP, max(A, 2)))."""
     per_ap, _ = weapon_rate(game, fig, weapon)
@@ -158,7 +158,7 @@ def dice_cap(game: Game, fig: Fig, weapon: str | None) -> int:
     return max(fig.attack, 1)
 
 
-def most_melee_ap(game: Game, fig: Fig, weapon: str | None) -> int:
+def most_melee_ap(game: GameState, fig: Fig, weapon: str | None) -> int:
     """Most AP one melee action with `weapon` may take: each AP must add a die (D5, R2)."""
     per_ap, step = weapon_rate(game, fig, weapon)
     if per_ap > 1 and game.settings.two_attacks_per_ap == "always":
@@ -166,7 +166,7 @@ def most_melee_ap(game: Game, fig: Fig, weapon: str | None) -> int:
     return max(fig.attack // per_ap, 1) * step
 
 
-def melee_dice(game: Game, fig: Fig, act: Melee) -> int:
+def melee_dice(game: GameState, fig: Fig, act: Melee) -> int:
     """Attack dice for `act.ap` AP with the weapon used (D5), at most the cap (R2)."""
     per_ap, ap_per_die = weapon_rate(game, fig, act.weapon)
     if act.ap % ap_per_die:
@@ -178,12 +178,12 @@ def melee_dice(game: Game, fig: Fig, act: Melee) -> int:
     return dice
 
 
-def _free_zombie(game: Game, fig: Fig) -> bool:
+def _free_zombie(game: GameState, fig: Fig) -> bool:
     """In zombie_war a band moves zombies at no AP cost (D23)."""
     return fig.is_zombie and game.mode == "zombie_war"
 
 
-def cost(game: Game, act: Action) -> int:
+def cost(game: GameState, act: Action) -> int:
     """AP the action takes from its side's pool."""
     if isinstance(act, Melee):
         return act.ap
@@ -211,14 +211,14 @@ def cost(game: Game, act: Action) -> int:
 # --- checks ------------------------------------------------------------------------------
 
 
-def _fig(game: Game, figure_id: str, field: str = "figure") -> Fig:
+def _fig(game: GameState, figure_id: str, field: str = "figure") -> Fig:
     fig = game.figures.get(figure_id)
     if fig is None:
         raise _fail(Message("refusal.unknown_figure", {"id": figure_id}), f"action.{field}")
     return fig
 
 
-def check(game: Game, act: Action) -> None:
+def check(game: GameState, act: Action) -> None:
     """Refuse `act` with the rule it breaks and, for a move, what to do instead (the way
     round, the nearest spot where the base fits: `IllegalActionError.advice`), or return
     quietly."""
@@ -230,7 +230,7 @@ def check(game: Game, act: Action) -> None:
         raise error.advised() from None
 
 
-def _check(game: Game, act: Action) -> None:
+def _check(game: GameState, act: Action) -> None:
     """`check` without the advice: the rule broken, quickly."""
     from rules import windows
 
@@ -256,7 +256,7 @@ def _check(game: Game, act: Action) -> None:
     check_action(game, fig, act)
 
 
-def is_legal(game: Game, act: Action) -> bool:
+def is_legal(game: GameState, act: Action) -> bool:
     """Whether the rules accept `act` now (`check` without the reason): the bots ask it of
     actions the listing leaves out, moves to a point."""
     try:
@@ -266,7 +266,7 @@ def is_legal(game: Game, act: Action) -> bool:
     return True
 
 
-def check_action(game: Game, fig: Fig, act: Action, *, free: bool = False) -> None:
+def check_action(game: GameState, fig: Fig, act: Action, *, free: bool = False) -> None:
     """The rules of the action itself (shared by normal activations and windows)."""
     from rules import resolve
 
@@ -315,14 +315,14 @@ def check_action(game: Game, fig: Fig, act: Action, *, free: bool = False) -> No
 # --- listing -----------------------------------------------------------------------------
 
 
-def _enemies_by_distance(game: Game, fig: Fig) -> list[tuple[float, Fig]]:
+def _enemies_by_distance(game: GameState, fig: Fig) -> list[tuple[float, Fig]]:
     out = [(game.distance(fig.id, f.id), f) for f in game.figures.values()
            if f.on_table and fig.enemy_of(f)]
     out.sort(key=lambda p: p[0])
     return out
 
 
-def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: bool = False,
+def figure_actions(game: GameState, fig: Fig, *, kinds: tuple[str, ...] = (), free: bool = False,
                    max_ap: int | None = None) -> list[Action]:
     """Legal actions of one figure (optionally only some kinds), each checked."""
     pool = fig.attack if _free_zombie(game, fig) else game.pools.get(game.side_of(fig), 0)
@@ -402,7 +402,7 @@ def figure_actions(game: Game, fig: Fig, *, kinds: tuple[str, ...] = (), free: b
     return out
 
 
-def _exchanges(game: Game, fig: Fig) -> list[Action]:
+def _exchanges(game: GameState, fig: Fig) -> list[Action]:
     """Crates to open and items to take from the markers the figure touches."""
     from rules.inventory import marker_gap
 
@@ -424,19 +424,19 @@ def _near_bounds(bounds: tuple[float, float, float, float], fig: Fig) -> bool:
     return x0 - reach <= fig.x <= x1 + reach and y0 - reach <= fig.y <= y1 + reach
 
 
-def _home(game: Game) -> tuple[float, float]:
+def _home(game: GameState) -> tuple[float, float]:
     """The survivors' own table edge, for carrying the fallen back."""
     return (game.table.width / 2, 0.6)
 
 
-def _activations(game: Game, side: str) -> list[Action]:
+def _activations(game: GameState, side: str) -> list[Action]:
     out: list[Action] = []
     for fig in activatable(game, side):
         out += figure_actions(game, fig)
     return out
 
 
-def legal_actions(game: Game) -> list[Action]:
+def legal_actions(game: GameState) -> list[Action]:
     from rules import windows
 
     if game.outcome is not None:
@@ -451,7 +451,7 @@ def legal_actions(game: Game) -> list[Action]:
     return out
 
 
-def may_pass(game: Game, side: str, activations: list[Action] | None = None) -> bool:
+def may_pass(game: GameState, side: str, activations: list[Action] | None = None) -> bool:
     """May `side` pass (or end its activations) now? With `allow_pass`, always; by default
     only with no AP or no legal activation (R1, L74). `activations`: the side's legal
     activations, when the caller has listed them already."""
@@ -466,7 +466,7 @@ def hold(fig: Fig) -> Move:
     return Move(fig.id, to=(fig.x, fig.y))
 
 
-def is_hold(game: Game, act: Action) -> bool:
+def is_hold(game: GameState, act: Action) -> bool:
     """Is `act` a figure standing still (`hold`)?"""
     if not isinstance(act, Move) or act.toward is not None or act.to is None:
         return False
@@ -474,7 +474,7 @@ def is_hold(game: Game, act: Action) -> bool:
     return fig is not None and act.to == fig.centre
 
 
-def holds(game: Game, side: str) -> list[Action]:
+def holds(game: GameState, side: str) -> list[Action]:
     """A hold for each figure `side` may activate, the least moved first."""
     out: list[Action] = []
     for fig in sorted(activatable(game, side), key=lambda f: f.moves):
@@ -487,7 +487,7 @@ def holds(game: Game, side: str) -> list[Action]:
     return out
 
 
-def give_up(game: Game, wanted: Pass | EndActivations) -> Action:
+def give_up(game: GameState, wanted: Pass | EndActivations) -> Action:
     """What a bot plays when it wants nothing: `wanted` (a pass or the end of its
     activations) where the rules allow it, else the hold of the least moved figure (R1:
     AP cannot be kept)."""

@@ -17,7 +17,7 @@ from i18n import Name
 
 if TYPE_CHECKING:
     from rules.figures import Fig
-    from rules.game import Game
+    from rules.state import GameState
 
 __all__ = ["figure_name", "figure_names", "number_of"]
 
@@ -34,7 +34,7 @@ def _numbered(fig: Fig, shared: bool) -> bool:
     return fig.side != "survivors" or shared
 
 
-def figure_names(game: Game) -> dict[str, Name]:
+def figure_names(game: GameState) -> dict[str, Name]:
     """Every figure's name, by id."""
     counts: dict[str, int] = {}
     for fig in game.figures.values():
@@ -47,11 +47,11 @@ def _text(value: object) -> str:
     return value if isinstance(value, str) else str(value)
 
 
-def figure_name(game: Game, figure_id: str) -> Name:
+def figure_name(game: GameState, figure_id: str) -> Name:
     """One figure's name ({"fr", "en"}); an id the game does not hold is named by its number
     alone (a figure removed from a replayed record), never by the id.
 
-    Every figure's name is worked out once per state of the game (`Game.plans`, emptied when
+    Every figure's name is worked out once per state of the game (`GameState.plans`, emptied when
     something moves): notes and the AI's explanations name figures thousands of times."""
     key = ("names", game.version())
     names: dict[str, Name] | None = game.plans.get(key)

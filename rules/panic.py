@@ -16,7 +16,7 @@ from rules.dice import Roll, succeeds
 
 if TYPE_CHECKING:
     from rules.figures import Fig
-    from rules.game import Game
+    from rules.state import GameState
 
 __all__ = ["panic_test", "after_fall", "check_surrounded", "check_half_pv"]
 
@@ -27,12 +27,12 @@ LEADER_INCHES = 10.0  # autoritaire, doyen
 RASSURANT_INCHES = 6.0
 
 
-def _band(game: Game, fig: Fig) -> list[Fig]:
+def _band(game: GameState, fig: Fig) -> list[Fig]:
     return [f for f in game.figures.values()
             if f.side == "survivors" and f.band == fig.band and f.id != fig.id]
 
 
-def _immune(game: Game, fig: Fig, trigger: str) -> Message | None:
+def _immune(game: GameState, fig: Fig, trigger: str) -> Message | None:
     """Why this figure takes no test, or None."""
     who = words.who(game, fig)
     if (fig.has("paternel") or fig.has("maternelle")) and any(
@@ -48,7 +48,7 @@ def _immune(game: Game, fig: Fig, trigger: str) -> Message | None:
     return None
 
 
-def _value(game: Game, fig: Fig) -> tuple[int, int, Fig | None, str]:
+def _value(game: GameState, fig: Fig) -> tuple[int, int, Fig | None, str]:
     """The P value tested, the roll bonus, and the friend whose value it is (with the
     skill that lends it), None for the figure's own."""
     best, bonus = fig.panic, 0
@@ -67,7 +67,7 @@ def _value(game: Game, fig: Fig) -> tuple[int, int, Fig | None, str]:
     return best, bonus, leader, skill
 
 
-def panic_test(game: Game, fig: Fig, reason: str | Message, *, trigger: str) -> None:
+def panic_test(game: GameState, fig: Fig, reason: str | Message, *, trigger: str) -> None:
     """Test panic now; a failure leaves the figure panicked for the rest of the turn.
 
     `trigger` is "death", "surrounded" or "half_pv" (the skills that skip a test look at
@@ -130,7 +130,7 @@ FALLS = {"died": Message("engine.panic.reason.died"),
          "contaminated": Message("engine.panic.reason.contaminated")}
 
 
-def after_fall(game: Game, dead: Fig, how: str) -> None:
+def after_fall(game: GameState, dead: Fig, how: str) -> None:
     """Every standing survivor of the band within 4 in of a friend who falls tests panic,
     measured now (L127, R5).
 
@@ -148,7 +148,7 @@ def after_fall(game: Game, dead: Fig, how: str) -> None:
                        trigger="death")
 
 
-def check_surrounded(game: Game) -> None:
+def check_surrounded(game: GameState) -> None:
     """Three zombies within 3 in and no friend closer than the third: test, once a turn."""
     zombies = [f for f in game.figures.values() if f.is_zombie and f.on_table]
     for fig in list(game.figures.values()):
@@ -168,7 +168,7 @@ def check_surrounded(game: Game) -> None:
         panic_test(game, fig, Message("engine.panic.reason.surrounded"), trigger="surrounded")
 
 
-def check_half_pv(game: Game, fig: Fig, before: int) -> None:
+def check_half_pv(game: GameState, fig: Fig, before: int) -> None:
     """Tested once per game, when PV drop from above half its starting PV to half or less."""
     half = fig.wounds / 2
     if fig.side == "survivors" and not fig.half_pv_tested and fig.pv <= half < before:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from rules.actions import Action, Special
     from rules.catalog import Catalog
     from rules.figures import Fig
-    from rules.game import Game
+    from rules.state import GameState
 
 __all__ = ["Referee", "register", "rebuild"]
 
@@ -40,65 +40,65 @@ class Referee(Protocol):
         medicine) so they can be carried like equipment."""
         ...
 
-    def check(self, game: Game) -> None:
+    def check(self, game: GameState) -> None:
         """After every activation: end the game (`game.finish`) if an objective says so."""
         ...
 
-    def turn_ended(self, game: Game) -> None:
+    def turn_ended(self, game: GameState) -> None:
         """At the end of each turn: reinforcements, the card's end roll, its turn limit."""
         ...
 
-    def exits(self, game: Game, fig: Fig) -> list[str]:
+    def exits(self, game: GameState, fig: Fig) -> list[str]:
         """The exits `fig` may leave the table by now (its base touching their edge)."""
         ...
 
-    def range_factor(self, game: Game) -> float:
+    def range_factor(self, game: GameState) -> float:
         """Weather: shooting ranges are multiplied by this."""
         ...
 
-    def sight_limit(self, game: Game) -> tuple[float, Message] | None:
+    def sight_limit(self, game: GameState) -> tuple[float, Message] | None:
         """Weather and the dark: the longest line of sight, edge to edge, and its words
         ("Fog: no line of sight beyond 12 in"); None when the weather sets no limit."""
         ...
 
-    def lit_zones(self, game: Game) -> list[list[list[float]]]:
+    def lit_zones(self, game: GameState) -> list[list[list[float]]]:
         """Polygons where a figure is seen from any distance despite `sight_limit`."""
         ...
 
-    def sight_veto(self, game: Game, shooter: Fig, target: Fig, distance: float
+    def sight_veto(self, game: GameState, shooter: Fig, target: Fig, distance: float
                    ) -> Message | None:
         """Why the shooter cannot pick out a target it has a line of sight to, `distance`
         away (fog, night, unless the target stands in the light), or None when it can. The
         engine and the page's sight tool both ask this, so they never disagree."""
         ...
 
-    def pool_dice(self, game: Game, side: str) -> int:
+    def pool_dice(self, game: GameState, side: str) -> int:
         """How many more AP dice `side` rolls this turn (night falls: the zombies' extra die)."""
         ...
 
-    def move_limit(self, game: Game, fig: Fig, route: tuple[tuple[float, float], ...]
+    def move_limit(self, game: GameState, fig: Fig, route: tuple[tuple[float, float], ...]
                    ) -> tuple[float, str | Message] | None:
         """How far along `route` (its base centre's) `fig` may move, and why (best a
         message, shown to the player); None: no limit (a dark building stops a survivor
         entering it, a taken-over one keeps it out)."""
         ...
 
-    def may_contaminate(self, game: Game, zombie: Fig, target: Fig) -> bool:
+    def may_contaminate(self, game: GameState, zombie: Fig, target: Fig) -> bool:
         """Whether a zombie that put `target` down may try to contaminate it."""
         ...
 
-    def special_actions(self, game: Game, fig: Fig) -> list[Action]:
+    def special_actions(self, game: GameState, fig: Fig) -> list[Action]:
         """The card's own actions open to `fig` now (treat the sick, free a prisoner...)."""
         ...
 
-    def special_cost(self, game: Game, act: Special) -> int:
+    def special_cost(self, game: GameState, act: Special) -> int:
         ...
 
-    def check_special(self, game: Game, fig: Fig, act: Special) -> None:
+    def check_special(self, game: GameState, fig: Fig, act: Special) -> None:
         """Refuse with IllegalActionError, naming the rule, or return."""
         ...
 
-    def do_special(self, game: Game, fig: Fig, act: Special) -> None:
+    def do_special(self, game: GameState, fig: Fig, act: Special) -> None:
         ...
 
 

@@ -1,7 +1,7 @@
 """Carrying out actions: moves, attacks, wounds, healing, doors; each one's own rules.
 
 `plan_move` and the `check_*` functions refuse what a rule forbids (used by `rules.legal`);
-`carry_out` then changes the game, rolling dice through `Game.roll`.
+`carry_out` then changes the game, rolling dice through `GameState.roll`.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ from rules.settings import Settings
 
 if TYPE_CHECKING:
     from rules.figures import Fig
-    from rules.game import Game
+    from rules.state import GameState
 
 __all__ = ["carry_out", "plan_move", "attack", "defence_of", "has_ammo", "shooting_answer"]
 
@@ -84,7 +84,7 @@ def _fail(message: Message, where: str = "action") -> IllegalActionError:
     return IllegalActionError(message, where)
 
 
-def _missing(game: Game, figure_id: str, where: str) -> IllegalActionError:
+def _missing(game: GameState, figure_id: str, where: str) -> IllegalActionError:
     """A figure named in an action that is not there to act on: gone from the table, or
     unknown to the game (the id is kept in the parameters, for programs)."""
     if figure_id in game.figures:
@@ -96,7 +96,7 @@ def _missing(game: Game, figure_id: str, where: str) -> IllegalActionError:
 # --- movement ----------------------------------------------------------------------------
 
 
-def _overlaps_friend(game: Game, fig: Fig, p: Point, ignore: tuple[str, ...] = ()) -> str:
+def _overlaps_friend(game: GameState, fig: Fig, p: Point, ignore: tuple[str, ...] = ()) -> str:
     for other in game.figures.values():
         if other.id == fig.id or other.id in ignore or not other.on_table:
             continue
@@ -106,13 +106,13 @@ def _overlaps_friend(game: Game, fig: Fig, p: Point, ignore: tuple[str, ...] = (
     return ""
 
 
-def _discrete_blocks(game: Game, fig: Fig, target: Fig) -> bool:
+def _discrete_blocks(game: GameState, fig: Fig, target: Fig) -> bool:
     """Discrète: a zombie may enter her base contact only from less than 3 in (D14)."""
     return (fig.is_zombie and target.has("discrete")
             and game.distance(fig.id, target.id) >= DISCRETE_INCHES - 1e-9)
 
 
-def plan_move(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,
+def plan_move(game: GameState, fig: Fig, to: Point | None, toward: str | Point | None,
               max_len: float, ignore: tuple[str, ...] = ()) -> tuple[Point, float]:
     """Where a move ends and how long it is; refuses an impossible move with the reason."""
     key = (fig.id, fig.x, fig.y, to, toward, max_len, ignore, game.version())
@@ -124,7 +124,7 @@ def plan_move(game: Game, fig: Fig, to: Point | None, toward: str | Point | None
     return result
 
 
-def _plan(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,
+def _plan(game: GameState, fig: Fig, to: Point | None, toward: str | Point | None,
           max_len: float, ignore: tuple[str, ...]) -> tuple[Point, float]:
     space = game.space()
     if (to is None) == (toward is None):
@@ -179,25 +179,25 @@ def _plan(game: Game, fig: Fig, to: Point | None, toward: str | Point | None,
     return fig.centre, 0.0
 
 
-def _limit(game: Game, fig: Fig, route: tuple[Point, ...]
+def _limit(game: GameState, fig: Fig, route: tuple[Point, ...]
            ) -> tuple[float, str | Message] | None:
     """The scenario's limit on a move along `route` (a dark or taken-over building)."""
     return None if game.referee is None else game.referee.move_limit(game, fig, route)
 
 
-def may_go_toward(game: Game, fig: Fig, goals: list[Point]) -> bool:
+def may_go_toward(game: GameState, fig: Fig, goals: list[Point]) -> bool:
     """Whether the terrain leaves a way to one of `goals` (figures aside)."""
     return game.space().same_region(fig.radius, fig.centre, goals)
 
 
-def check_toward(game: Game, fig: Fig, toward: str | Point | None, goals: list[Point]) -> None:
+def check_toward(game: GameState, fig: Fig, toward: str | Point | None, goals: list[Point]) -> None:
     """A move toward something must at least be possible round the terrain."""
     if not may_go_toward(game, fig, goals):
         assert toward is not None
         raise routes.no_way_toward(game, fig, toward, goals[0] if goals else None, fig.move)
 
 
-def _walk(game: Game, fig: Fig, route: tuple[Point, ...], max_len: float,
+def _walk(game: GameState, fig: Fig, route: tuple[Point, ...], max_len: float,
           ignore: tuple[str, ...], stop_at_enemies: bool = False) -> tuple[Point, float]:
     """The furthest legal spot at most `max_len` along `route` (never on another base)."""
     walk = min(max_len, sum(math.dist(a, b) for a, b in zip(route, route[1:], strict=False)))
@@ -217,7 +217,7 @@ def _walk(game: Game, fig: Fig, route: tuple[Point, ...], max_len: float,
     return (float(end[0]), float(end[1])), walk
 
 
-def goals_toward(game: Game, fig: Fig, toward: str | Point | None) -> list[Point]:
+def goals_toward(game: GameState, fig: Fig, toward: str | Point | None) -> list[Point]:
     """Where to aim: the point, or spots in base contact around the figure, nearest first."""
     if not isinstance(toward, str):
         assert toward is not None
@@ -237,7 +237,7 @@ def goals_toward(game: Game, fig: Fig, toward: str | Point | None) -> list[Point
     return out
 
 
-def _leave_melee(game: Game, fig: Fig, end: Point) -> None:
+def _leave_melee(game: GameState, fig: Fig, end: Point) -> None:
     """Each enemy left behind gets a free attack first (D1), unless the figure is agile."""
     if not game.settings.leave_melee_free_attack or fig.has("agile"):
         return
@@ -255,7 +255,7 @@ def _leave_melee(game: Game, fig: Fig, end: Point) -> None:
             return
 
 
-def do_move(game: Game, fig: Fig, act: Move | Carry, max_len: float, *,
+def do_move(game: GameState, fig: Fig, act: Move | Carry, max_len: float, *,
             ignore: tuple[str, ...] = ()) -> bool:
     """Move `fig` (free moves too: every move counts for D11); False if it fell on the way."""
     end, length = plan_move(game, fig, act.to, act.toward, max_len, ignore)
@@ -294,14 +294,14 @@ def defence_of(fig: Fig, settings: Settings | None = None) -> int:
     return current_defence(printed, max(fig.moves - 2, 0) + fig.panic_malus)
 
 
-def _alone(game: Game, fig: Fig) -> bool:
+def _alone(game: GameState, fig: Fig) -> bool:
     """Rien à perdre: no friend (standing, same band) is less than 5 in away (D14)."""
     return not any(f.id != fig.id and f.side == "survivors" and f.band == fig.band
                    and f.standing and game.distance(fig.id, f.id) < ALONE_INCHES - 1e-9
                    for f in game.figures.values())
 
 
-def attack_spec(game: Game, attacker: Fig, target: Fig, mode: Mode, weapon: str | None,
+def attack_spec(game: GameState, attacker: Fig, target: Fig, mode: Mode, weapon: str | None,
                 malus: int = 0) -> AttackDie:
     alone = attacker.has("rien_a_perdre") and _alone(game, attacker)
     return die_for(attacker, target, mode, weapon, catalog=game.catalog,
@@ -341,7 +341,7 @@ def die_for(attacker: Fig, target: Fig, mode: Mode, weapon: str | None, *, catal
                      and target.is_zombie, attacker=attacker.id, target=target.id)
 
 
-def attack(game: Game, attacker: Fig, target: Fig, dice: int, mode: Mode,
+def attack(game: GameState, attacker: Fig, target: Fig, dice: int, mode: Mode,
            weapon: str | None, *, free: bool = False, malus: int = 0) -> None:
     """Roll `dice` attack dice one by one; each unsaved hit is a wound (D5).
 
@@ -371,7 +371,7 @@ def attack(game: Game, attacker: Fig, target: Fig, dice: int, mode: Mode,
             wound(game, attacker, target, mode, free=free)
 
 
-def _friendly_fire(game: Game, shooter: Fig, target: Fig) -> None:
+def _friendly_fire(game: GameState, shooter: Fig, target: Fig) -> None:
     """friendly_fire = "on_natural_1" (D26): a natural 1 shooting at a zombie in base contact
     with a survivor wounds that survivor instead, who saves on 5+ as in melee."""
     friends = [f for f in game.figures.values()
@@ -390,14 +390,14 @@ def _friendly_fire(game: Game, shooter: Fig, target: Fig) -> None:
     wound(game, shooter, victim, "shoot", free=True)
 
 
-def finished_off(game: Game, fig: Fig) -> bool:
+def finished_off(game: GameState, fig: Fig) -> bool:
     """May a down figure be attacked, and die of an unsaved wound? A band's survivor only
     with `down_survivor_death = unsaved_wound` (R4: out of action is not death); a civilian
     (escorted, helpless, an ally), who is none of the rulebook's survivors, always."""
     return fig.side != "survivors" or game.settings.down_survivor_death == "unsaved_wound"
 
 
-def wound(game: Game, attacker: Fig, target: Fig, mode: Mode, *, free: bool = False) -> None:
+def wound(game: GameState, attacker: Fig, target: Fig, mode: Mode, *, free: bool = False) -> None:
     if target.is_zombie:
         target.status = "removed"
         target.downed_by = attacker.id
@@ -439,7 +439,7 @@ def wound(game: Game, attacker: Fig, target: Fig, mode: Mode, *, free: bool = Fa
         game.replies.append((target.id, attacker.id))
 
 
-def hit_back(game: Game) -> None:
+def hit_back(game: GameState) -> None:
     """Violent: once the enemy's attack activation is resolved, a figure that lost PV in it
     and still stands strikes the zombie that wounded it, once, at -1 (D14)."""
     replies, game.replies = game.replies, []
@@ -452,7 +452,7 @@ def hit_back(game: Game) -> None:
             attack(game, fig, zombie, 1, "melee", free_weapon(game, fig), free=True, malus=1)
 
 
-def die(game: Game, fig: Fig, killer: Fig | None) -> None:
+def die(game: GameState, fig: Fig, killer: Fig | None) -> None:
     """A survivor dies; friends within 4 in, measured now, test panic (D18)."""
     fig.downed_by = killer.id if killer else fig.downed_by
     game.note(Message("engine.dies", {"who": words.who(game, fig)}))
@@ -463,7 +463,7 @@ def die(game: Game, fig: Fig, killer: Fig | None) -> None:
     game.moved()
 
 
-def free_weapon(game: Game, fig: Fig) -> str | None:
+def free_weapon(game: GameState, fig: Fig) -> str | None:
     """The melee weapon a survivor strikes a free attack with: its best "+N" (D1)."""
     if fig.is_zombie:
         return None
@@ -472,7 +472,7 @@ def free_weapon(game: Game, fig: Fig) -> str | None:
     return max(melee, key=lambda w: game.catalog.equipment[w].roll_bonus, default=None)
 
 
-def check_melee(game: Game, fig: Fig, act: Melee) -> None:
+def check_melee(game: GameState, fig: Fig, act: Melee) -> None:
     target = game.figures.get(act.target)
     if target is None or not target.on_table:
         raise _missing(game, act.target, "action.target")
@@ -515,7 +515,7 @@ def check_melee(game: Game, fig: Fig, act: Melee) -> None:
             "action.ap")
 
 
-def shooting_answer(game: Game, fig: Fig, reach: float) -> dict[str, Any]:
+def shooting_answer(game: GameState, fig: Fig, reach: float) -> dict[str, Any]:
     """Candidates and legal targets for a shot, kept until something moves."""
     key = ("shoot", fig.id, reach, game.version())
     answer: dict[str, Any] | None = game.plans.get(key)
@@ -531,7 +531,7 @@ def shooting_answer(game: Game, fig: Fig, reach: float) -> dict[str, Any]:
     return answer
 
 
-def _weather(game: Game, fig: Fig, seen: dict[str, Any]) -> dict[str, Any]:
+def _weather(game: GameState, fig: Fig, seen: dict[str, Any]) -> dict[str, Any]:
     """Fog and night (the scenario's referee) hide targets the geometry would show."""
     if game.referee is None:
         return seen
@@ -541,7 +541,7 @@ def _weather(game: Game, fig: Fig, seen: dict[str, Any]) -> dict[str, Any]:
         for t, s in seen.items()}
 
 
-def _war_targets(game: Game, fig: Fig, reach: float) -> dict[str, Any]:
+def _war_targets(game: GameState, fig: Fig, reach: float) -> dict[str, Any]:
     """Two bands (D23): the nearest enemy in sight (zombie or rival survivor) may be shot,
     or any zombie in sight within 2 in of one of the shooter's own band."""
     enemies = [f for f in game.figures.values() if f.on_table and fig.enemy_of(f)]
@@ -565,7 +565,7 @@ def _war_targets(game: Game, fig: Fig, reach: float) -> dict[str, Any]:
     return {"candidates": [t for _, t in candidates], "legal": legal, "why": why}
 
 
-def _sight_of_zombies(game: Game) -> dict[str, dict[str, Any]]:
+def _sight_of_zombies(game: GameState) -> dict[str, dict[str, Any]]:
     """What every armed survivor sees of every zombie: one batch until something moves."""
     on = [f for f in game.figures.values() if f.on_table]
     shooters = [f.id for f in on if f.side == "survivors" and any(
@@ -580,26 +580,26 @@ def _sight_of_zombies(game: Game) -> dict[str, dict[str, Any]]:
     return table
 
 
-def shooting_legal(game: Game, fig: Fig, weapon: str) -> list[str]:
+def shooting_legal(game: GameState, fig: Fig, weapon: str) -> list[str]:
     item = game.catalog.equipment[weapon]
     if item.range is None or not has_ammo(game, fig, weapon):
         return []
     return list(shooting_answer(game, fig, item.range)["legal"])
 
 
-def _ammo_item(game: Game, weapon: str) -> str | None:
+def _ammo_item(game: GameState, weapon: str) -> str | None:
     item = game.catalog.equipment[weapon]
     if item.kind == "throwing":
         return weapon
     return item.ammo if game.settings.track_ammunition else None
 
 
-def has_ammo(game: Game, fig: Fig, weapon: str) -> bool:
+def has_ammo(game: GameState, fig: Fig, weapon: str) -> bool:
     ammo = _ammo_item(game, weapon)
     return ammo is None or fig.units.get(ammo, 0) > 0
 
 
-def check_shoot(game: Game, fig: Fig, act: Shoot) -> None:
+def check_shoot(game: GameState, fig: Fig, act: Shoot) -> None:
     weapon_of(game, fig, act.weapon, ("shooting", "throwing"))
     if not has_ammo(game, fig, act.weapon):
         raise _fail(Message("refusal.no_ammo", {"who": words.who(game, fig),
@@ -638,7 +638,7 @@ def check_shoot(game: Game, fig: Fig, act: Shoot) -> None:
                     "action.target")
 
 
-def shot_dice(game: Game, fig: Fig, weapon: str) -> int:
+def shot_dice(game: GameState, fig: Fig, weapon: str) -> int:
     """Dice one shot action rolls: the weapon's attacks per AP, at most the rounds left."""
     item = game.catalog.equipment[weapon]
     per_ap = item.attacks_per_ap
@@ -650,7 +650,7 @@ def shot_dice(game: Game, fig: Fig, weapon: str) -> int:
     return per_ap
 
 
-def do_shoot(game: Game, fig: Fig, act: Shoot) -> None:
+def do_shoot(game: GameState, fig: Fig, act: Shoot) -> None:
     target = game.figures[act.target]
     shots = shot_dice(game, fig, act.weapon)
     throws = game.catalog.equipment[act.weapon].kind == "throwing"
@@ -660,7 +660,7 @@ def do_shoot(game: Game, fig: Fig, act: Shoot) -> None:
     fire(game, fig, target, act.weapon, shots)
 
 
-def fire(game: Game, fig: Fig, target: Fig, weapon: str, shots: int) -> None:
+def fire(game: GameState, fig: Fig, target: Fig, weapon: str, shots: int) -> None:
     """Shoot or throw `shots` dice one at a time, each using its round or cocktail.
 
     Once the target is gone the dice left are not rolled; a second Molotov cocktail may
@@ -683,7 +683,7 @@ def fire(game: Game, fig: Fig, target: Fig, weapon: str, shots: int) -> None:
 # --- care and the rest -------------------------------------------------------------------
 
 
-def spend(game: Game, fig: Fig, item: str, uses: int = 1) -> None:
+def spend(game: GameState, fig: Fig, item: str, uses: int = 1) -> None:
     """Use up rounds, cocktails or heals; an item with nothing left is discarded (D15)."""
     fig.units[item] = fig.units.get(item, 0) - uses
     per_item = game.catalog.equipment[item].units or 1
@@ -695,7 +695,7 @@ def spend(game: Game, fig: Fig, item: str, uses: int = 1) -> None:
         fig.units.pop(item, None)
 
 
-def _heal_source(game: Game, fig: Fig, target: Fig) -> Fig | None:
+def _heal_source(game: GameState, fig: Fig, target: Fig) -> Fig | None:
     """Who pays the healing item (None: a skill heals without one).
 
     Chirurgien healing a down friend may use a healing item of any friendly character
@@ -727,7 +727,7 @@ def _raises_itself(fig: Fig, target: Fig) -> bool:
     return target.id == fig.id and fig.has("heroique")
 
 
-def check_heal(game: Game, fig: Fig, act: Heal) -> None:
+def check_heal(game: GameState, fig: Fig, act: Heal) -> None:
     target = _friend(game, fig, act.target)
     if target.status == "down" and not fig.has("chirurgien") and not _raises_itself(fig, target):
         raise _fail(Message("refusal.heal_down", {"target": words.who(game, target)}),
@@ -741,7 +741,7 @@ def check_heal(game: Game, fig: Fig, act: Heal) -> None:
     _heal_source(game, fig, target)
 
 
-def _revive_source(game: Game, fig: Fig, target: Fig) -> Fig:
+def _revive_source(game: GameState, fig: Fig, target: Fig) -> Fig:
     """With revive_needs_healing_item: the reviver's item, else the down friend's (D29)."""
     for owner in (fig, target):
         if owner.units.get("soins", 0) > 0:
@@ -751,7 +751,7 @@ def _revive_source(game: Game, fig: Fig, target: Fig) -> Fig:
                 "action")
 
 
-def check_revive(game: Game, fig: Fig, act: Revive) -> None:
+def check_revive(game: GameState, fig: Fig, act: Revive) -> None:
     target = _friend(game, fig, act.target)
     if target.id == fig.id:
         raise _fail(Message("refusal.revive_self", {"who": words.who(game, fig)}),
@@ -763,7 +763,7 @@ def check_revive(game: Game, fig: Fig, act: Revive) -> None:
         _revive_source(game, fig, target)
 
 
-def check_carry(game: Game, fig: Fig, act: Carry) -> None:
+def check_carry(game: GameState, fig: Fig, act: Carry) -> None:
     target = _friend(game, fig, act.target)
     if target.status != "down":
         raise _fail(Message("refusal.carry_not_down", {"target": words.who(game, target)}),
@@ -771,12 +771,12 @@ def check_carry(game: Game, fig: Fig, act: Carry) -> None:
     plan_move(game, fig, act.to, act.toward, carry_length(game, fig), ignore=(target.id,))
 
 
-def carry_length(game: Game, fig: Fig) -> float:
+def carry_length(game: GameState, fig: Fig) -> float:
     penalty = game.settings.carry_move_penalty
     return 1.0 if penalty == "per_inch" else max(fig.move - int(penalty), 0)
 
 
-def _friend(game: Game, fig: Fig, target_id: str) -> Fig:
+def _friend(game: GameState, fig: Fig, target_id: str) -> Fig:
     target = game.figures.get(target_id)
     if target is None or not target.on_table:
         raise _missing(game, target_id, "action.target")
@@ -791,7 +791,7 @@ def _friend(game: Game, fig: Fig, target_id: str) -> Fig:
     return target
 
 
-def check_exchange(game: Game, fig: Fig, act: Interact | Take | Give) -> None:
+def check_exchange(game: GameState, fig: Fig, act: Interact | Take | Give) -> None:
     """Opening a crate, taking an item from a marker, giving one to a friend (D31)."""
     who = words.who(game, fig)
     if not fig.standing:
@@ -835,7 +835,7 @@ def check_exchange(game: Game, fig: Fig, act: Interact | Take | Give) -> None:
             "item": words.item(game, act.item)}), "action.drop")
 
 
-def do_take(game: Game, fig: Fig, act: Take) -> None:
+def do_take(game: GameState, fig: Fig, act: Take) -> None:
     marker = game.markers[act.marker]
     if act.drop is not None:
         items, units = marker.setdefault("items", {}), marker.setdefault("units", {})
@@ -861,7 +861,7 @@ def do_take(game: Game, fig: Fig, act: Take) -> None:
         del game.markers[act.marker]
 
 
-def check_door(game: Game, fig: Fig, act: Door) -> None:
+def check_door(game: GameState, fig: Fig, act: Door) -> None:
     piece = next((t for t in game.terrain if t.id == act.door), None)
     if piece is None:
         raise _fail(Message("refusal.no_such_door", {"id": act.door}), "action.door")
@@ -879,7 +879,7 @@ def check_door(game: Game, fig: Fig, act: Door) -> None:
                     "who": words.who(game, other), "door": piece.words}), "action.door")
 
 
-def do_door(game: Game, fig: Fig, act: Door) -> None:
+def do_door(game: GameState, fig: Fig, act: Door) -> None:
     door = words.piece(game, act.door)
     for item in game.edit_scene().get("terrain", []):
         if item.get("id") == act.door:
@@ -889,13 +889,13 @@ def do_door(game: Game, fig: Fig, act: Door) -> None:
     game.reload_terrain()
 
 
-def resist_bonus(game: Game, target: Fig) -> int:
+def resist_bonus(game: GameState, target: Fig) -> int:
     """+1 to resist a contamination with a casque (protection_effects "standard")."""
     return 1 if (target.items.get("casque")
                  and game.settings.protection_effects == "standard") else 0
 
 
-def contamination_chance(game: Game, target: Fig) -> float:
+def contamination_chance(game: GameState, target: Fig) -> float:
     """The exact chance a contamination of the down `target` works (D36): a die against
     their D, then their die to resist on 4+ fails."""
     d, bonus = defence_of(target, game.settings), resist_bonus(game, target)
@@ -904,7 +904,7 @@ def contamination_chance(game: Game, target: Fig) -> float:
     return bite * (1 - resist)
 
 
-def do_contaminate(game: Game, zombie: Fig, target: Fig) -> None:
+def do_contaminate(game: GameState, zombie: Fig, target: Fig) -> None:
     d = defence_of(target, game.settings)
     if not succeeds(game.roll(Roll(f"contaminate vs {d}+", zombie.id, Message(
             "engine.purpose.contaminate", {"n": d}))), d):
@@ -938,7 +938,7 @@ def do_contaminate(game: Game, zombie: Fig, target: Fig) -> None:
 # --- dispatch ----------------------------------------------------------------------------
 
 
-def carry_out(game: Game, act: Action) -> None:
+def carry_out(game: GameState, act: Action) -> None:
     from rules import skills, windows
 
     if game.pending:
@@ -961,7 +961,7 @@ def carry_out(game: Game, act: Action) -> None:
     activate(game, fig, act)
 
 
-def activate(game: Game, fig: Fig, act: Action, *, paid: bool = False,
+def activate(game: GameState, fig: Fig, act: Action, *, paid: bool = False,
              again: bool = False) -> None:
     """Pay for and resolve one activation of `fig`, then open any windows it earns.
 
@@ -984,7 +984,7 @@ def activate(game: Game, fig: Fig, act: Action, *, paid: bool = False,
         windows.offer_reaction(game, act)
 
 
-def resolve_action(game: Game, fig: Fig, act: Action) -> None:
+def resolve_action(game: GameState, fig: Fig, act: Action) -> None:
     from rules import skills
 
     if isinstance(act, Move):
@@ -1064,7 +1064,7 @@ def resolve_action(game: Game, fig: Fig, act: Action) -> None:
     hit_back(game)
 
 
-def _place_carried(game: Game, carrier: Fig, carried: Fig, start: Point) -> None:
+def _place_carried(game: GameState, carrier: Fig, carried: Fig, start: Point) -> None:
     """The carried figure ends in base contact, on the side the carrier came from."""
     dx, dy = start[0] - carrier.x, start[1] - carrier.y
     n = math.hypot(dx, dy) or 1.0
@@ -1082,7 +1082,7 @@ def _place_carried(game: Game, carrier: Fig, carried: Fig, start: Point) -> None
     game.moved()
 
 
-def _legal_spot(game: Game, fig: Fig, p: Point) -> bool:
+def _legal_spot(game: GameState, fig: Fig, p: Point) -> bool:
     r = fig.radius
     if not (r <= p[0] <= game.table.width - r and r <= p[1] <= game.table.depth - r):
         return False

@@ -26,7 +26,7 @@ from rules.errors import IllegalActionError
 if TYPE_CHECKING:
     from geometry.terrain import TerrainPiece
     from rules.figures import Fig
-    from rules.game import Game
+    from rules.state import GameState
 
 __all__ = ["moves_needed", "route_terrain", "too_far", "unreachable", "no_way_toward"]
 
@@ -47,7 +47,7 @@ def moves_needed(length: float, per_move: float) -> int:
     return max(math.ceil(length / per_move - 1e-6), 1)
 
 
-def _blockers(game: Game) -> list[TerrainPiece]:
+def _blockers(game: GameState) -> list[TerrainPiece]:
     return [t for t in game.terrain if t.movement_blocking]
 
 
@@ -56,7 +56,7 @@ def _add(found: list[words.Words], name: words.Words) -> None:
         found.append(name)
 
 
-def route_terrain(game: Game, fig: Fig, route: tuple[Point, ...]
+def route_terrain(game: GameState, fig: Fig, route: tuple[Point, ...]
                   ) -> tuple[list[words.Words], list[words.Words]]:
     """The terrain a route goes round (pieces its corners touch) and the open doors it goes
     through, by name, in the order met."""
@@ -87,7 +87,7 @@ def _refusal(message: Message, where: str, advice: Callable[[], Message]) -> Ill
     return error
 
 
-def too_far(game: Game, fig: Fig, path: Path, per_move: float) -> IllegalActionError:
+def too_far(game: GameState, fig: Fig, path: Path, per_move: float) -> IllegalActionError:
     """The spot is further along the shortest route than one move: say the route's length
     and the AP it takes; the advice names what it goes round or through."""
     params = {"who": words.who(game, fig), "d": path.length, "m": float(per_move),
@@ -104,7 +104,7 @@ def too_far(game: Game, fig: Fig, path: Path, per_move: float) -> IllegalActionE
     return _refusal(Message("refusal.too_far", params), "action.to", advice)
 
 
-def unreachable(game: Game, fig: Fig, goal: Point, path: Path,
+def unreachable(game: GameState, fig: Fig, goal: Point, path: Path,
                 per_move: float) -> IllegalActionError:
     """No route to `goal`: the base does not fit there (the advice: the nearest spot where
     it does), or the terrain closes the way (the advice: the doors to open, if that opens
@@ -131,7 +131,7 @@ def unreachable(game: Game, fig: Fig, goal: Point, path: Path,
     return _refusal(plain, "action.to", advice)
 
 
-def no_way_toward(game: Game, fig: Fig, toward: str | Point, goal: Point | None,
+def no_way_toward(game: GameState, fig: Fig, toward: str | Point, goal: Point | None,
                   per_move: float) -> IllegalActionError:
     """A move toward something the terrain walls off (the advice: the doors to open)."""
     who = words.who(game, fig)
@@ -144,7 +144,7 @@ def no_way_toward(game: Game, fig: Fig, toward: str | Point, goal: Point | None,
                     lambda: _closed_off(game, fig, goal, per_move, target=target))
 
 
-def _closed_off(game: Game, fig: Fig, goal: Point, per_move: float,
+def _closed_off(game: GameState, fig: Fig, goal: Point, per_move: float,
                 target: str | None = None) -> Message:
     who = words.who(game, fig)
     doors = _doors_to_open(game, fig, goal)
@@ -161,7 +161,8 @@ def _closed_off(game: Game, fig: Fig, goal: Point, per_move: float,
     return Message("refusal.no_way", {"who": who})
 
 
-def _doors_to_open(game: Game, fig: Fig, goal: Point) -> tuple[list[words.Words], float] | None:
+def _doors_to_open(game: GameState, fig: Fig, goal: Point
+                   ) -> tuple[list[words.Words], float] | None:
     """The closed doors the route to `goal` would pass with every door open, and that
     route's length; None when opening doors would not open the way."""
     closed = [t for t in game.terrain if t.kind == "door" and t.movement_blocking]
@@ -185,7 +186,7 @@ def _doors_to_open(game: Game, fig: Fig, goal: Point) -> tuple[list[words.Words]
     return (names, path.length) if names else None
 
 
-def _nearest_spot(game: Game, fig: Fig, goal: Point) -> tuple[Point, Path] | None:
+def _nearest_spot(game: GameState, fig: Fig, goal: Point) -> tuple[Point, Path] | None:
     """The spot nearest `goal` where the base fits and that the figure can reach."""
     r = fig.radius
     angles = np.linspace(0.0, 2 * math.pi, SPOT_ANGLES, endpoint=False)

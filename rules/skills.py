@@ -16,7 +16,7 @@ from rules.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from rules.figures import Fig
-    from rules.game import Game
+    from rules.state import GameState
 
 __all__ = [
     "offer_didactique", "offer_savoir", "offer_reactivation", "skill_actions", "check_use",
@@ -36,7 +36,7 @@ _DOING = {"move": Message("engine.doing.move"), "melee": Message("engine.doing.m
           "other": Message("engine.doing.other")}
 
 
-def _holder(game: Game, skill: str, *, per: str, band: str | None = None) -> Fig | None:
+def _holder(game: GameState, skill: str, *, per: str, band: str | None = None) -> Fig | None:
     for f in game.figures.values():
         if f.side == "survivors" and f.standing and f.has(skill) and (
                 band is None or f.band == band):
@@ -49,7 +49,7 @@ def _holder(game: Game, skill: str, *, per: str, band: str | None = None) -> Fig
 # --- windows opened by the game ----------------------------------------------------------
 
 
-def offer_didactique(game: Game, die: int, band: str | None = None) -> None:
+def offer_didactique(game: GameState, die: int, band: str | None = None) -> None:
     """The scientist may re-roll the AP die just rolled for its side (its band's)."""
     sci = _holder(game, "didactique", per="game", band=band)
     if sci is not None:
@@ -57,7 +57,7 @@ def offer_didactique(game: Game, die: int, band: str | None = None) -> None:
                     "die": die})
 
 
-def offer_savoir(game: Game, zombie: Fig, act: Action,
+def offer_savoir(game: GameState, zombie: Fig, act: Action,
                  then: dict[str, Any] | None = None) -> bool:
     """Before a zombie activation resolves (normal, reaction or contamination), the
     scientist may cancel it, once per turn; its AP is spent either way (D14).
@@ -83,7 +83,7 @@ def offer_savoir(game: Game, zombie: Fig, act: Action,
     return True
 
 
-def offer_reactivation(game: Game, fig: Fig, act: Action) -> None:
+def offer_reactivation(game: GameState, fig: Fig, act: Action) -> None:
     """Entraîné after melee, tireur rapide after shooting: one more go, AP paid as normal."""
     from rules import legal
 
@@ -99,7 +99,7 @@ def offer_reactivation(game: Game, fig: Fig, act: Action) -> None:
 # --- skills used as an activation ---------------------------------------------------------
 
 
-def skill_actions(game: Game, fig: Fig) -> list[Action]:
+def skill_actions(game: GameState, fig: Fig) -> list[Action]:
     out: list[Action] = []
     if fig.has("chanceux"):
         out.append(UseSkill(fig.id, "chanceux"))
@@ -113,7 +113,7 @@ def skill_actions(game: Game, fig: Fig) -> list[Action]:
     return out
 
 
-def check_use(game: Game, fig: Fig, act: UseSkill) -> None:
+def check_use(game: GameState, fig: Fig, act: UseSkill) -> None:
     who, skill = words.who(game, fig), words.skill(game, act.skill)
     if not fig.has(act.skill):
         raise _fail(Message("refusal.no_skill", {"who": who, "skill": skill}))
@@ -136,7 +136,7 @@ def check_use(game: Game, fig: Fig, act: UseSkill) -> None:
         raise _fail(Message("refusal.skill_not_action", {"skill": skill}))
 
 
-def use(game: Game, fig: Fig, act: UseSkill) -> None:
+def use(game: GameState, fig: Fig, act: UseSkill) -> None:
     from rules import resolve
 
     fig.used_game[act.skill] = 1
@@ -156,7 +156,7 @@ def use(game: Game, fig: Fig, act: UseSkill) -> None:
         resolve.do_move(game, fig, Move(fig.id, to=act.to, toward=act.target), fig.move)
 
 
-def lucky_split(game: Game, fig: Fig) -> tuple[list[str], list[str], int]:
+def lucky_split(game: GameState, fig: Fig) -> tuple[list[str], list[str], int]:
     """Chanceuse's victims: (the zombies surely among the two nearest, the zombies tied at
     the cut, how many of those are taken). Distances count as equal within 0.01 in, and
     every zombie in base contact is at 0 in; the survivors player breaks a tie at the cut
@@ -176,11 +176,11 @@ def lucky_split(game: Game, fig: Fig) -> tuple[list[str], list[str], int]:
 # --- windows -----------------------------------------------------------------------------
 
 
-def _home(game: Game) -> tuple[float, float]:
+def _home(game: GameState) -> tuple[float, float]:
     return (game.table.width / 2, 0.6)
 
 
-def window_actions(game: Game, window: dict[str, Any]) -> list[Action]:
+def window_actions(game: GameState, window: dict[str, Any]) -> list[Action]:
     kind, fig = window["kind"], game.figures[window["figure"]]
     options: list[Action] = []
     if kind in ("savoir", "didactique") or kind == "extremiste":
@@ -200,13 +200,13 @@ def window_actions(game: Game, window: dict[str, Any]) -> list[Action]:
     return out
 
 
-def _nearest_zombie(game: Game, fig: Fig) -> str | None:
+def _nearest_zombie(game: GameState, fig: Fig) -> str | None:
     zombies = sorted((game.distance(fig.id, z.id), z.id) for z in game.figures.values()
                      if z.is_zombie and z.on_table)
     return zombies[0][1] if zombies else None
 
 
-def check_window(game: Game, window: dict[str, Any], act: Action) -> None:
+def check_window(game: GameState, window: dict[str, Any], act: Action) -> None:
     from rules.resolve import plan_move
 
     kind = window["kind"]
@@ -226,7 +226,7 @@ def check_window(game: Game, window: dict[str, Any], act: Action) -> None:
         plan_move(game, fig, act.to, act.target if act.to is None else None, fig.move)
 
 
-def carry_out_window(game: Game, window: dict[str, Any], act: Action) -> None:
+def carry_out_window(game: GameState, window: dict[str, Any], act: Action) -> None:
     from rules import panic, resolve
 
     assert isinstance(act, UseSkill)

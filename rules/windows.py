@@ -1,6 +1,6 @@
 """Decision windows: moments when a side may (or may not) do something out of turn.
 
-A window is plain data in `Game.pending`, e.g. `{"kind": "reaction", "side": "zombies"}`. While
+A window is plain data in `GameState.pending`, e.g. `{"kind": "reaction", "side": "zombies"}`. While
 one is open only its actions (or `decline`) are legal:
 
 - `reaction`: after a survivor's 2-AP action, one zombie may act for 1 AP (D6);
@@ -37,7 +37,7 @@ from rules.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from rules.figures import Fig
-    from rules.game import Game
+    from rules.state import GameState
 
 __all__ = ["check", "actions", "carry_out", "offer_reaction", "offer_reaction_before", "resume"]
 
@@ -57,14 +57,14 @@ _WINDOWS = {"reaction": Message("engine.window.reaction"),
             "throw_again": Message("engine.window.throw_again")}
 
 
-def _figure(game: Game, figure_id: str) -> words.Words:
+def _figure(game: GameState, figure_id: str) -> words.Words:
     """A figure an action names: its name, or "that figure" for an id the game lacks."""
     if figure_id in game.figures:
         return words.who(game, figure_id)
     return Message("engine.figure.unknown")
 
 
-def actions(game: Game, window: Window) -> list[Action]:
+def actions(game: GameState, window: Window) -> list[Action]:
     """The legal actions while `window` is open (decline always among them)."""
     kind = window["kind"]
     out: list[Action] = []
@@ -98,7 +98,7 @@ def actions(game: Game, window: Window) -> list[Action]:
     return out if _must_charge(game, window) else [*out, Decline()]
 
 
-def _must_charge(game: Game, window: Window) -> bool:
+def _must_charge(game: GameState, window: Window) -> bool:
     """With extremiste_move = mandatory, the free move cannot be declined when possible."""
     if window["kind"] != "extremiste" or game.settings.extremiste_move != "mandatory":
         return False
@@ -107,7 +107,7 @@ def _must_charge(game: Game, window: Window) -> bool:
     return bool(skills.window_actions(game, window))
 
 
-def check(game: Game, window: Window, act: Action) -> None:
+def check(game: GameState, window: Window, act: Action) -> None:
     if isinstance(act, Decline):
         if _must_charge(game, window):
             raise _fail(Message("refusal.must_charge", {
@@ -161,7 +161,7 @@ def check(game: Game, window: Window, act: Action) -> None:
         skills.check_window(game, window, act)
 
 
-def carry_out(game: Game, window: Window, act: Action) -> None:
+def carry_out(game: GameState, window: Window, act: Action) -> None:
     """Resolve the window's action (or its refusal) and close the window."""
     from rules import resolve, skills
 
@@ -207,7 +207,7 @@ def carry_out(game: Game, window: Window, act: Action) -> None:
     skills.carry_out_window(game, window, act)
 
 
-def controllable(game: Game, enemy: str) -> list[Fig]:
+def controllable(game: GameState, enemy: str) -> list[Fig]:
     """Zombies a band may set on band `enemy`: within 20 in of one of its figures (D23)."""
     targets = [f for f in game.figures.values()
                if f.side == "survivors" and f.band == enemy and f.on_table]
@@ -215,7 +215,7 @@ def controllable(game: Game, enemy: str) -> list[Fig]:
         game.distance(z.id, t.id) <= ACTIVATION_INCHES + 1e-9 for t in targets)]
 
 
-def offer_zombie_control(game: Game, band: str) -> bool:
+def offer_zombie_control(game: GameState, band: str) -> bool:
     """After each of its activations a band moves one zombie near the other band, if any."""
     enemy = game.other(band)
     window: Window = {"kind": "zombie_control", "side": band, "enemy": enemy}
@@ -226,7 +226,7 @@ def offer_zombie_control(game: Game, band: str) -> bool:
     return True
 
 
-def resume(game: Game, window: Window) -> None:
+def resume(game: GameState, window: Window) -> None:
     """A survivor action held back for a "before" reaction resolves now, if still possible."""
     from rules import resolve
 
@@ -243,14 +243,14 @@ def resume(game: Game, window: Window) -> None:
     resolve.activate(game, fig, deferred, paid=True, again=bool(window.get("again")))
 
 
-def _listed_cost(game: Game, act: Action) -> int:
+def _listed_cost(game: GameState, act: Action) -> int:
     """The AP an action is listed at: the weapon's cost, 2 to revive, else 1."""
     if isinstance(act, Shoot | Melee) and act.weapon is not None:
         return game.catalog.equipment[act.weapon].ap_cost
     return legal.cost(game, act) if isinstance(act, Revive) else 1
 
 
-def _reacts(game: Game, act: Action, when: str) -> bool:
+def _reacts(game: GameState, act: Action, when: str) -> bool:
     """Does this survivor activation let a zombie react (D6, two_ap_reaction[_scope])?"""
     if game.settings.two_ap_reaction != when or game.outcome is not None:
         return False
@@ -263,14 +263,14 @@ def _reacts(game: Game, act: Action, when: str) -> bool:
     return big and game.pools["zombies"] >= 1 and bool(legal.activatable(game, "zombies"))
 
 
-def offer_reaction(game: Game, act: Action) -> None:
+def offer_reaction(game: GameState, act: Action) -> None:
     """A survivor action of 2 AP or more lets one zombie act at once for 1 AP (D6)."""
     if _reacts(game, act, "after"):
         game.note(Message("engine.reaction_after"))
         game.offer({"kind": "reaction", "side": "zombies"})
 
 
-def offer_reaction_before(game: Game, act: Action, *, again: bool = False) -> bool:
+def offer_reaction_before(game: GameState, act: Action, *, again: bool = False) -> bool:
     """With two_ap_reaction = "before": the zombie reacts first, then the action resolves.
 
     `again` marks a reactivation (entraîné, tireur rapide), which earns no further go."""

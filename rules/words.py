@@ -15,7 +15,7 @@ from rules.names import figure_name, number_of
 
 if TYPE_CHECKING:
     from rules.figures import Fig
-    from rules.game import Game
+    from rules.state import GameState
 
 __all__ = ["who", "by_side", "item", "skill", "piece", "marker", "exit_name", "zombie_kind",
            "Words"]
@@ -23,7 +23,7 @@ __all__ = ["who", "by_side", "item", "skill", "piece", "marker", "exit_name", "z
 Words = Name | Message  # a name in both languages, or a message standing for one
 
 
-def who(game: Game, figure: Fig | str) -> Name:
+def who(game: GameState, figure: Fig | str) -> Name:
     """A figure's name ("Rôdeur 32" / "Walker 32", "Lucas")."""
     return figure_name(game, figure if isinstance(figure, str) else figure.id)
 
@@ -37,7 +37,7 @@ def by_side(side_id: str, said: dict[str, Message], **params: Any) -> Message:
     return Message(said.get(side_id, said["survivors"]).code, params)
 
 
-def item(game: Game, item_id: str | None) -> Words:
+def item(game: GameState, item_id: str | None) -> Words:
     """An item of the catalog (or of the scenario) by its names; "bare hands" for None."""
     if item_id is None:
         return Message("engine.item.bare_hands")
@@ -47,21 +47,21 @@ def item(game: Game, item_id: str | None) -> Words:
     return found.names
 
 
-def skill(game: Game, skill_id: str) -> Words:
+def skill(game: GameState, skill_id: str) -> Words:
     found = game.catalog.skills.get(skill_id)
     if found is None:
         return Message("engine.skill.unknown")
     return found.names
 
 
-def zombie_kind(game: Game, kind: str) -> Words:
+def zombie_kind(game: GameState, kind: str) -> Words:
     found = game.catalog.zombies.get(kind)
     if found is None:
         return Message("engine.zombie.unknown")
     return found.names
 
 
-def piece(game: Game, piece_id: str) -> Words:
+def piece(game: GameState, piece_id: str) -> Words:
     """A terrain piece by its name, or a word for its kind ("the wall")."""
     for p in game.terrain:
         if p.id == piece_id:
@@ -69,7 +69,7 @@ def piece(game: Game, piece_id: str) -> Words:
     return Message("scene.piece.other")
 
 
-def marker(game: Game, marker_data: dict[str, Any] | str) -> Words:
+def marker(game: GameState, marker_data: dict[str, Any] | str) -> Words:
     """A marker on the table: its name if the scenario gave one, a crate with its number,
     a fallen figure's gear, else "the pile of items"."""
     data = game.markers.get(marker_data, {}) if isinstance(marker_data, str) else marker_data
@@ -90,7 +90,7 @@ def marker(game: Game, marker_data: dict[str, Any] | str) -> Words:
     return Message("engine.marker.items")
 
 
-def exit_name(game: Game, exit_id: str) -> Words:
+def exit_name(game: GameState, exit_id: str) -> Words:
     """A scenario exit by its name, when the referee can give it (`exit_name`)."""
     named = getattr(game.referee, "exit_name", None)
     if callable(named):

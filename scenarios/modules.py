@@ -53,7 +53,7 @@ from scenarios import words
 
 if TYPE_CHECKING:
     from rules.figures import Fig
-    from rules.game import Game
+    from rules.state import GameState
     from scenarios.play import ScenarioReferee
 
 __all__ = ["MODULES", "Module", "ModuleError", "Pick", "check_points", "parse_pick",
@@ -74,11 +74,11 @@ def _fail(message: Message, where: str = "action") -> IllegalActionError:
     return IllegalActionError(message, where)
 
 
-def _name(game: Game, fig: Fig) -> Name:
+def _name(game: GameState, fig: Fig) -> Name:
     return words.figure(game, fig.id)
 
 
-def _piece(game: Game, piece_id: str) -> words.Words:
+def _piece(game: GameState, piece_id: str) -> words.Words:
     """A terrain piece as a person calls it; a barricaded door or wall the scene names not
     is "the barricade"."""
     named = words.piece(game, piece_id)
@@ -451,19 +451,19 @@ def _radius(fig: Fig) -> float:
     return fig.radius
 
 
-def _gap(game: Game, fig: Fig, piece_id: str) -> float:
+def _gap(game: GameState, fig: Fig, piece_id: str) -> float:
     piece = next((t for t in game.terrain if t.id == piece_id), None)
     if piece is None:
         return math.inf
     return float(shapely.distance(piece.footprint, shapely.Point(fig.centre))) - _radius(fig)
 
 
-def _scene_piece(game: Game, piece_id: str) -> dict[str, Any] | None:
+def _scene_piece(game: GameState, piece_id: str) -> dict[str, Any] | None:
     return next((t for t in game.scene_json.get("terrain", []) if t.get("id") == piece_id),
                 None)
 
 
-def _other_side(game: Game, fig: Fig, piece_id: str) -> Point | None:
+def _other_side(game: GameState, fig: Fig, piece_id: str) -> Point | None:
     """Where `fig` stands once through the barricade: straight across its nearest stretch."""
     item = _scene_piece(game, piece_id)
     if item is None:
@@ -487,14 +487,14 @@ def _other_side(game: Game, fig: Fig, piece_id: str) -> Point | None:
     return p if _free(game, fig, p) else None
 
 
-def _free(game: Game, fig: Fig, p: Point) -> bool:
+def _free(game: GameState, fig: Fig, p: Point) -> bool:
     if not _legal_spot(game, fig, p):
         return False
     return all(math.dist(p, o.centre) >= _radius(fig) + _radius(o) - 1e-9
                for o in game.figures.values() if o.on_table and o.id != fig.id)
 
 
-def _spot_near(game: Game, fig: Fig, centre: Point) -> Point | None:
+def _spot_near(game: GameState, fig: Fig, centre: Point) -> Point | None:
     """A free spot for `fig` touching a point (a sewer entrance), nearest first."""
     for ring in (0.0, _radius(fig), _radius(fig) + 0.5, _radius(fig) + 1.0):
         steps = 1 if ring == 0 else 16
@@ -515,7 +515,7 @@ def rules_of(ref: ScenarioReferee) -> set[str]:
     return {r for p in _state(ref).get("picks", []) for r in MODULES[p["id"]].rules}
 
 
-def actions(game: Game, ref: ScenarioReferee, fig: Fig) -> list[Action]:
+def actions(game: GameState, ref: ScenarioReferee, fig: Fig) -> list[Action]:
     """The modules' actions open to `fig` (checked afterwards by the game)."""
     state = _state(ref)
     out: list[Action] = []
@@ -567,7 +567,7 @@ def _led(state: dict[str, Any]) -> list[str]:
             *state.get("helpless", {}).get("figures", [])]
 
 
-def _lead_to(game: Game, ref: ScenarioReferee, fig: Fig, where: str | None) -> Point | str:
+def _lead_to(game: GameState, ref: ScenarioReferee, fig: Fig, where: str | None) -> Point | str:
     """Where a led civilian goes: a point "x,y", or an exit, a zone or a figure."""
     from scenarios.play_specials import _destination
 
@@ -581,7 +581,7 @@ def _lead_to(game: Game, ref: ScenarioReferee, fig: Fig, where: str | None) -> P
     return _destination(game, ref, fig, where)
 
 
-def _toward(game: Game, ref: ScenarioReferee, where: str | None) -> words.Words:
+def _toward(game: GameState, ref: ScenarioReferee, where: str | None) -> words.Words:
     """Where a led civilian goes, as a person says it."""
     from scenarios.play_specials import toward
 
@@ -590,7 +590,7 @@ def _toward(game: Game, ref: ScenarioReferee, where: str | None) -> words.Words:
     return toward(game, ref, where)
 
 
-def cost(game: Game, ref: ScenarioReferee, act: Special) -> int:
+def cost(game: GameState, ref: ScenarioReferee, act: Special) -> int:
     return 2 if act.rule == "sewer" else 0 if act.rule == "ally" else 1
 
 
@@ -604,7 +604,7 @@ def _entrance_point(ref: ScenarioReferee, name: str) -> tuple[Point, Point] | No
     return None
 
 
-def check(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
+def check(game: GameState, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
     state = _state(ref)
     if not fig.standing:
         raise _fail(Message("scenario.refusal.must_stand", {"figure": _name(game, fig)}),
@@ -717,7 +717,7 @@ def check(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
                 "action.rule")
 
 
-def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
+def carry_out(game: GameState, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
     state = _state(ref)
     if act.rule == "barricade":
         piece_id = act.target or ""
@@ -817,7 +817,7 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
                 "n": state["barricades"][target_id], "of": MAX_REINFORCEMENTS}))
 
 
-def crate_opened(game: Game, ref: ScenarioReferee,
+def crate_opened(game: GameState, ref: ScenarioReferee,
                  marker: Mapping[str, Any]) -> list[tuple[str, int, Point]]:
     """A crate was opened: the night token may be drawn; the search makes noise. Returns
     the zombies drawn by the noise: (kind, count, where from), to come at the nearest edge."""
@@ -847,13 +847,13 @@ def crate_opened(game: Game, ref: ScenarioReferee,
     return []
 
 
-def _raise_level(game: Game, night: dict[str, Any], why: Message) -> None:
+def _raise_level(game: GameState, night: dict[str, Any], why: Message) -> None:
     if night["level"] < night["max_level"]:
         night["level"] += 1
         game.note(Message("scenario.module.apocalypse", {"why": why, "level": night["level"]}))
 
 
-def extra_pool_dice(game: Game, ref: ScenarioReferee, side: str) -> int:
+def extra_pool_dice(game: GameState, ref: ScenarioReferee, side: str) -> int:
     """The zombies: one more AP die per apocalypse level and one at night; the survivors:
     one per supply token collected last turn."""
     state = _state(ref)
@@ -865,13 +865,13 @@ def extra_pool_dice(game: Game, ref: ScenarioReferee, side: str) -> int:
     return int(night["level"]) + (1 if night["night"] else 0)
 
 
-def turn_ended(game: Game, ref: ScenarioReferee) -> None:
+def turn_ended(game: GameState, ref: ScenarioReferee) -> None:
     supply = _state(ref).get("supply")
     if supply is not None:
         supply["next_turn"], supply["this_turn"] = supply["this_turn"], 0
 
 
-def after_activation(game: Game, ref: ScenarioReferee) -> None:
+def after_activation(game: GameState, ref: ScenarioReferee) -> None:
     """Deaths the modules count: the apocalypse rises; a helpless one dying scares the band."""
     from rules import panic
 
@@ -900,7 +900,7 @@ def after_activation(game: Game, ref: ScenarioReferee) -> None:
                         "figure": _name(game, fig), "d": 4.0}), trigger="death")
 
 
-def move_limit(game: Game, ref: ScenarioReferee, fig: Fig,
+def move_limit(game: GameState, ref: ScenarioReferee, fig: Fig,
                route: tuple[Point, ...]) -> tuple[float, str | Message] | None:
     """A survivor stops a base radius inside a dark building it enters, and short of a
     taken-over one."""
@@ -926,11 +926,11 @@ def move_limit(game: Game, ref: ScenarioReferee, fig: Fig,
     return best
 
 
-def may_contaminate(game: Game, ref: ScenarioReferee, target: Fig) -> bool:
+def may_contaminate(game: GameState, ref: ScenarioReferee, target: Fig) -> bool:
     return target.id not in _state(ref).get("helpless", {}).get("figures", [])
 
 
-def trade_for_weapons(game: Game, ref: ScenarioReferee, count: int) -> int:
+def trade_for_weapons(game: GameState, ref: ScenarioReferee, count: int) -> int:
     """Grave weapons: pairs of arriving zombies traded for weapons; how many still come."""
     graves = _state(ref).get("grave_weapons")
     if graves is None:

@@ -50,6 +50,7 @@ from rules.game import SURVIVORS, ZOMBIES, Game
 from rules.inventory import marker_gap
 from rules.referee import register
 from rules.settings import Settings
+from rules.state import GameState
 from rules.warband import Roster, example_bands
 from scenarios import modules as rule_modules
 from scenarios import play_arrivals as arrivals
@@ -171,7 +172,7 @@ class ScenarioReferee:
         return Catalog(archetypes=base.archetypes, skills=base.skills,
                        equipment={**base.equipment, **extra}, zombies=base.zombies)
 
-    def check(self, game: Game) -> None:
+    def check(self, game: GameState) -> None:
         if game.outcome is not None:
             return
         self._crates(game)
@@ -183,7 +184,7 @@ class ScenarioReferee:
             self._free_trapped(game)
         self._maybe_end(game)
 
-    def turn_ended(self, game: Game) -> None:
+    def turn_ended(self, game: GameState) -> None:
         if "modules" in self.state:
             rule_modules.turn_ended(game, self)
         self._helicopter(game)
@@ -207,14 +208,14 @@ class ScenarioReferee:
         """What a person calls one of the card's exits."""
         return words.exit_(self.card, exit_id)
 
-    def exits(self, game: Game, fig: Fig) -> list[str]:
+    def exits(self, game: GameState, fig: Fig) -> list[str]:
         who = {"survivors": "survivors", "civilians": "civilians"}.get(fig.side)
         if who is None or not fig.on_table:
             return []
         return [e.id for e in self.card.exits
                 if who in e.who and specials.touches_exit(game, self, fig, e.id)]
 
-    def range_factor(self, game: Game) -> float:
+    def range_factor(self, game: GameState) -> float:
         return float(self.state["weather"].get("effects", {}).get("range_factor", 1.0))
 
     def _effects(self) -> Mapping[str, Any]:
@@ -232,17 +233,17 @@ class ScenarioReferee:
                                  else Message("scenario.sight.beyond", said))
         return self._sight_words[1]
 
-    def sight_limit(self, game: Game) -> tuple[float, Message] | None:
+    def sight_limit(self, game: GameState) -> tuple[float, Message] | None:
         limit = self._effects().get("sight_limit")
         return None if limit is None else (float(limit), self._limit_words(float(limit)))
 
-    def lit_zones(self, game: Game) -> list[list[list[float]]]:
+    def lit_zones(self, game: GameState) -> list[list[list[float]]]:
         """The polygons of the card's light zones when the weather lets them show figures."""
         if not self._effects().get("lights"):
             return []
         return [[list(p) for p in z.polygon] for z in self.card.zones if z.kind == "light"]
 
-    def sight_veto(self, game: Game, shooter: Fig, target: Fig, distance: float
+    def sight_veto(self, game: GameState, shooter: Fig, target: Fig, distance: float
                    ) -> Message | None:
         # asked for every target the engine and the AI weigh: the words are made only for a
         # target the weather does hide
@@ -255,22 +256,22 @@ class ScenarioReferee:
             return None
         return self._limit_words(float(limit))
 
-    def pool_dice(self, game: Game, side: str) -> int:
+    def pool_dice(self, game: GameState, side: str) -> int:
         if "modules" not in self.state:
             return 0
         return rule_modules.extra_pool_dice(game, self, side)
 
-    def move_limit(self, game: Game, fig: Fig,
+    def move_limit(self, game: GameState, fig: Fig,
                    route: tuple[tuple[float, float], ...]
                    ) -> tuple[float, str | Message] | None:
         if "modules" not in self.state:
             return None
         return rule_modules.move_limit(game, self, fig, route)
 
-    def may_contaminate(self, game: Game, zombie: Fig, target: Fig) -> bool:
+    def may_contaminate(self, game: GameState, zombie: Fig, target: Fig) -> bool:
         return "modules" not in self.state or rule_modules.may_contaminate(game, self, target)
 
-    def special_actions(self, game: Game, fig: Fig) -> list[Action]:
+    def special_actions(self, game: GameState, fig: Fig) -> list[Action]:
         if "modules" not in self.state:
             return specials.actions(game, self, fig)
         return specials.actions(game, self, fig) + rule_modules.actions(game, self, fig)
@@ -278,12 +279,12 @@ class ScenarioReferee:
     def _module_rule(self, act: Special) -> bool:
         return "modules" in self.state and act.rule in rule_modules.rules_of(self)
 
-    def special_cost(self, game: Game, act: Special) -> int:
+    def special_cost(self, game: GameState, act: Special) -> int:
         if self._module_rule(act):
             return rule_modules.cost(game, self, act)
         return specials.cost(game, self, act)
 
-    def check_special(self, game: Game, fig: Fig, act: Special) -> None:
+    def check_special(self, game: GameState, fig: Fig, act: Special) -> None:
         if self._module_rule(act):
             rule_modules.check(game, self, fig, act)
         elif fig.is_zombie:
@@ -292,7 +293,7 @@ class ScenarioReferee:
         else:
             specials.check(game, self, fig, act)
 
-    def do_special(self, game: Game, fig: Fig, act: Special) -> None:
+    def do_special(self, game: GameState, fig: Fig, act: Special) -> None:
         if self._module_rule(act):
             rule_modules.carry_out(game, self, fig, act)
         else:
@@ -300,7 +301,7 @@ class ScenarioReferee:
 
     # --- the end ----------------------------------------------------------------------------
 
-    def _maybe_end(self, game: Game) -> bool:
+    def _maybe_end(self, game: GameState) -> bool:
         if game.outcome is not None:
             return True
         card = self.card
@@ -316,7 +317,7 @@ class ScenarioReferee:
             return True
         return False
 
-    def result(self, game: Game, counted: bool = False) -> dict[str, Any]:
+    def result(self, game: GameState, counted: bool = False) -> dict[str, Any]:
         """Each side's conditions as they stand now: each with `condition` (its type and
         English, for programs) and `words` (the message a player reads); `counted` adds
         each one's `type` and `tally` (done, needed, out of; None for a condition that does
@@ -338,7 +339,7 @@ class ScenarioReferee:
         return {"survivors": side(card.objectives.survivors),
                 "zombies": side(card.objectives.zombies)}
 
-    def tracker(self, game: Game) -> dict[str, Any]:
+    def tracker(self, game: GameState) -> dict[str, Any]:
         """What the page shows beside the table: each side's objective as the card words it
         and as it stands (`result`), and the card's special rules in words."""
         card = self.card
@@ -348,7 +349,7 @@ class ScenarioReferee:
                          for side in ("survivors", "zombies")},
                 "rules": [r.words(card, game.catalog).to_json() for r in card.special_rules]}
 
-    def _end(self, game: Game, why: Message, ending: Condition | None = None) -> None:
+    def _end(self, game: GameState, why: Message, ending: Condition | None = None) -> None:
         """The scenario ends (`ending`: the card's condition that ended it, if one did): the
         result kept in the state, the game finished with the reason a player reads
         (`outcome["reason"]` in English, `outcome["words"]` its message): why it ended and
@@ -374,7 +375,7 @@ class ScenarioReferee:
 
     # --- bookkeeping after activations ----------------------------------------------------
 
-    def _crates(self, game: Game) -> None:
+    def _crates(self, game: GameState) -> None:
         """Crates opened since the last look: counted, their trap sprung, their noise heard."""
         for crate_id in list(self.state["closed_crates"]):
             marker = game.markers.get(crate_id)
@@ -403,13 +404,13 @@ class ScenarioReferee:
                                      "crate": words.crate(crate_id), "edge": words.edge(edge)}))
 
     @staticmethod
-    def _opener(game: Game, marker: dict[str, Any]) -> Fig | None:
+    def _opener(game: GameState, marker: dict[str, Any]) -> Fig | None:
         touching = [(marker_gap(f, marker), f.id, f) for f in game.figures.values()
                     if f.side == SURVIVORS and f.standing
                     and marker_gap(f, marker) <= CONTACT + 1e-9]
         return min(touching)[2] if touching else None
 
-    def _burst_out(self, game: Game, kind: str, marker: dict[str, Any],
+    def _burst_out(self, game: GameState, kind: str, marker: dict[str, Any],
                    opener: Fig | None) -> None:
         probe = zombie_of(kind, "probe", game.catalog, marker["x"], marker["y"])
         spot = None
@@ -434,7 +435,7 @@ class ScenarioReferee:
                 "zombie": words.figure(game, zombie.id), "crate": crate,
                 "opener": words.figure(game, opener.id)}))
 
-    def _heavy_items(self, game: Game) -> None:
+    def _heavy_items(self, game: GameState) -> None:
         rules = [r for r in self.card.special_rules if isinstance(r, HeavyItem)]
         if not rules:
             return
@@ -456,7 +457,7 @@ class ScenarioReferee:
                 game.note(Message("scenario.unburdened", {
                     "figure": words.figure(game, fig.id), "move": fig.move}))
 
-    def _refuges(self, game: Game) -> None:
+    def _refuges(self, game: GameState) -> None:
         zones = [r.zone for r in self.card.special_rules if isinstance(r, Refuge)]
         if not zones:
             return
@@ -470,13 +471,13 @@ class ScenarioReferee:
                 self._evacuate(game, fig, zone, Message("scenario.reaches_refuge", {
                     "figure": words.figure(game, fig.id), "zone": words.zone(self.card, zone)}))
 
-    def _evacuate(self, game: Game, fig: Fig, zone: str, how: Message) -> None:
+    def _evacuate(self, game: GameState, fig: Fig, zone: str, how: Message) -> None:
         fig.status, fig.exit = "evacuated", zone
         self.state["evacuated_via"][fig.id] = zone
         game.moved()
         game.note(how)
 
-    def _free_trapped(self, game: Game) -> None:
+    def _free_trapped(self, game: GameState) -> None:
         for rule in self.card.special_rules:
             if not isinstance(rule, Trapped):
                 continue
@@ -491,7 +492,7 @@ class ScenarioReferee:
                 if rescuers and not any(f.is_zombie for f in near):
                     self._join(game, fig, rule, rescuers[0])
 
-    def _join(self, game: Game, fig: Fig, rule: Trapped, rescuer: Fig) -> None:
+    def _join(self, game: GameState, fig: Fig, rule: Trapped, rescuer: Fig) -> None:
         """The freed figure joins the band: its profile and skill, no equipment, full PV
         (0 if it was down), AP from the next turn."""
         a = game.catalog.archetypes[rule.joins_as]
@@ -510,13 +511,13 @@ class ScenarioReferee:
             "archetype": words.archetype(game.catalog, a.id),
             "skill": words.skill(game.catalog, rule.skill)}))
 
-    def _event(self, game: Game, event: str) -> None:
+    def _event(self, game: GameState, event: str) -> None:
         if event not in self.state["events"]:
             self.state["events"].append(event)
 
     # --- the end of a turn ----------------------------------------------------------------
 
-    def _helicopter(self, game: Game) -> None:
+    def _helicopter(self, game: GameState) -> None:
         for rule in self.card.special_rules:
             if not isinstance(rule, Helicopter) or game.turn < rule.from_turn \
                     or "helicopter_left" in self.state["events"]:
@@ -536,7 +537,7 @@ class ScenarioReferee:
             self._event(game, "helicopter_left")
             game.note(Message("scenario.helicopter.leaves"))
 
-    def _reinforce(self, game: Game) -> None:
+    def _reinforce(self, game: GameState) -> None:
         for rule in self.card.zombies.reinforcements:
             if game.turn not in rule.turns(game.max_turns):
                 continue
@@ -564,18 +565,18 @@ class ScenarioReferee:
                     share = count // len(zones) + (1 if k < count % len(zones) else 0)
                     self._arrive_in_zone(game, rule.zombie, share, zone_id)
 
-    def _reinforce_at(self, game: Game, kind: str, count: int, edge: str) -> None:
+    def _reinforce_at(self, game: GameState, kind: str, count: int, edge: str) -> None:
         self._arrive(game, kind, count, edge, None, "reinforcements",
                      Message("scenario.why.reinforcements", {"edge": words.edge(edge)}))
 
-    def _arrive(self, game: Game, kind: str, count: int, edge: str, anchor: float | None,
+    def _arrive(self, game: GameState, kind: str, count: int, edge: str, anchor: float | None,
                 why: str, said: Message) -> None:
         if count <= 0:
             return
         spots = arrivals.edge_spots(game, edge, count, anchor)
         self._put(game, kind, count, spots, f"{why}, {edge} edge", said)
 
-    def _arrive_in_zone(self, game: Game, kind: str, count: int, zone_id: str) -> None:
+    def _arrive_in_zone(self, game: GameState, kind: str, count: int, zone_id: str) -> None:
         if count <= 0:
             return
         from shapely.geometry import Polygon
@@ -585,7 +586,7 @@ class ScenarioReferee:
                   Message("scenario.why.reinforcements_zone",
                           {"zone": words.zone(self.card, zone_id)}))
 
-    def _put(self, game: Game, kind: str, count: int, spots: list[tuple[float, float]],
+    def _put(self, game: GameState, kind: str, count: int, spots: list[tuple[float, float]],
              why: str, said: Message) -> None:
         """Zombies arrive: the referee's record keeps why in English (`arrivals`), the note
         says it with the newcomers' names."""

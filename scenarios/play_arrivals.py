@@ -31,7 +31,7 @@ from rules.resolve import _legal_spot
 from scenarios.placement import Placer, Spot
 
 if TYPE_CHECKING:
-    from rules.game import Game
+    from rules.state import GameState
 
 __all__ = ["EDGES", "edge_spots", "zone_spots", "contact_spot", "add_zombie", "nearest_edge",
            "corners_kept"]
@@ -44,7 +44,7 @@ STEP = 0.1
 CLEARANCE = 0.02
 
 
-def nearest_edge(game: Game, x: float, y: float) -> tuple[str, float]:
+def nearest_edge(game: GameState, x: float, y: float) -> tuple[str, float]:
     """The table edge nearest a point, and where along it the point is."""
     w, d = game.table.width, game.table.depth
     options = [(y, "near", x), (d - y, "far", x), (x, "left", y), (w - x, "right", y)]
@@ -52,30 +52,30 @@ def nearest_edge(game: Game, x: float, y: float) -> tuple[str, float]:
     return edge, along
 
 
-def default_anchor(game: Game, edge: str) -> float:
+def default_anchor(game: GameState, edge: str) -> float:
     """The middle of the near and far edges; the far two thirds of the side edges."""
     if edge in ("near", "far"):
         return game.table.width / 2
     return game.table.depth * 2 / 3
 
 
-def corners_kept(game: Game) -> BaseGeometry | None:
+def corners_kept(game: GameState) -> BaseGeometry | None:
     """The camera's corner squares when the game keeps them clear, else None."""
     if not game.settings.camera_corners_clear:
         return None
     return keep_out(game.table.width, game.table.depth)
 
 
-def _occupied(game: Game) -> list[tuple[float, float, float]]:
+def _occupied(game: GameState) -> list[tuple[float, float, float]]:
     return [(f.x, f.y, f.radius) for f in game.figures.values() if f.on_table]
 
 
-def _survivors(game: Game) -> list[tuple[float, float, float]]:
+def _survivors(game: GameState) -> list[tuple[float, float, float]]:
     return [(f.x, f.y, f.radius) for f in game.figures.values()
             if f.on_table and f.side == "survivors"]
 
 
-def edge_spots(game: Game, edge: str, count: int, anchor: float | None = None,
+def edge_spots(game: GameState, edge: str, count: int, anchor: float | None = None,
                base_mm: float = DEFAULT_BASE_MM) -> list[tuple[float, float]]:
     """Up to `count` free spots for zombie bases along `edge` (see the module docstring)."""
     r = base_radius(base_mm)
@@ -126,7 +126,7 @@ def _line(edge: str, ts: Any, depth: float, w: float, d: float) -> tuple[Any, An
     return np.full(len(ts), w - depth), ts
 
 
-def zone_spots(game: Game, polygon: Any, count: int,
+def zone_spots(game: GameState, polygon: Any, count: int,
                base_mm: float = DEFAULT_BASE_MM) -> list[tuple[float, float]]:
     """Up to `count` spots in a zone, nearest its centre first, away from survivors when
     possible."""
@@ -141,7 +141,7 @@ def zone_spots(game: Game, polygon: Any, count: int,
     return [(s.x, s.y) for s in spots]
 
 
-def contact_spot(game: Game, fig: Fig, newcomer: Fig,
+def contact_spot(game: GameState, fig: Fig, newcomer: Fig,
                  toward: tuple[float, float] | None = None) -> tuple[float, float] | None:
     """A legal spot for `newcomer` in base contact with `fig`, first on the side of
     `toward` (where it comes from); off the camera's corner squares when one is (they are
@@ -161,7 +161,7 @@ def contact_spot(game: Game, fig: Fig, newcomer: Fig,
     return fallback
 
 
-def next_zombie_id(game: Game, state: dict[str, Any]) -> str:
+def next_zombie_id(game: GameState, state: dict[str, Any]) -> str:
     n = int(state.get("next_zombie", 1))
     while f"z{n}" in game.figures:
         n += 1
@@ -169,7 +169,7 @@ def next_zombie_id(game: Game, state: dict[str, Any]) -> str:
     return f"z{n}"
 
 
-def add_zombie(game: Game, state: dict[str, Any], kind: str,
+def add_zombie(game: GameState, state: dict[str, Any], kind: str,
                spot: tuple[float, float]) -> Fig:
     """A zombie of `kind` put on the table at `spot`."""
     zombie = zombie_of(kind, next_zombie_id(game, state), game.catalog, spot[0], spot[1])

@@ -43,7 +43,7 @@ from scenarios.objectives import (
 )
 
 if TYPE_CHECKING:
-    from rules.game import Game
+    from rules.state import GameState
 
 __all__ = ["holds", "remaining", "victory", "in_zone", "carry_key", "survivors_counted",
            "condition_text"]
@@ -70,7 +70,7 @@ def carry_key(item: str, zone: str) -> str:
     return f"{item}@{zone}"
 
 
-def survivors_counted(game: Game, state: dict[str, Any]) -> list[Fig]:
+def survivors_counted(game: GameState, state: dict[str, Any]) -> list[Fig]:
     """The survivors whose fate counts: the starting band (D22), or every band member with
     `victory_counts` = "any_members"; contaminated ones are zombies now and still listed."""
     if game.settings.victory_counts == "any_members":
@@ -81,11 +81,11 @@ def survivors_counted(game: Game, state: dict[str, Any]) -> list[Fig]:
     return [f for f in game.figures.values() if f.id in band]
 
 
-def _group(game: Game, state: dict[str, Any], group: str) -> list[Fig]:
+def _group(game: GameState, state: dict[str, Any], group: str) -> list[Fig]:
     return [game.figures[i] for i in state["civilians"].get(group, []) if i in game.figures]
 
 
-def _all_civilians(game: Game, state: dict[str, Any]) -> list[Fig]:
+def _all_civilians(game: GameState, state: dict[str, Any]) -> list[Fig]:
     return [game.figures[i] for ids in state["civilians"].values() for i in ids
             if i in game.figures]
 
@@ -95,12 +95,12 @@ def _gone(fig: Fig) -> bool:
     return fig.status in ("dead", "removed", "contaminated") or fig.side == "zombies"
 
 
-def holds(cond: Condition, game: Game, card: Card, state: dict[str, Any]) -> bool:
+def holds(cond: Condition, game: GameState, card: Card, state: dict[str, Any]) -> bool:
     """Whether `cond` holds now (end-of-scenario conditions are asked when it ends)."""
     return remaining(cond, game, card, state) == 0
 
 
-def remaining(cond: Condition, game: Game, card: Card, state: dict[str, Any]) -> int:
+def remaining(cond: Condition, game: GameState, card: Card, state: dict[str, Any]) -> int:
     """How far `cond` is from holding, counted in what it counts (survivors still to
     leave, crates still to open, zombies still on the table...): 0 when it holds. A
     condition on a group that is empty can never hold (1). The AI's evaluation reads the
@@ -121,7 +121,7 @@ def remaining(cond: Condition, game: Game, card: Card, state: dict[str, Any]) ->
     return _short(*counted)
 
 
-def _in_zone(game: Game, card: Card, zone: str) -> tuple[int, int]:
+def _in_zone(game: GameState, card: Card, zone: str) -> tuple[int, int]:
     """Standing survivors (base centre) and zombies in a zone."""
     standing = sum(1 for f in game.figures.values() if f.side == "survivors"
                    and f.standing and in_zone(card, zone, f))
@@ -130,7 +130,7 @@ def _in_zone(game: Game, card: Card, zone: str) -> tuple[int, int]:
     return standing, zombies
 
 
-def tally(cond: Condition, game: Game, card: Card, state: dict[str, Any]
+def tally(cond: Condition, game: GameState, card: Card, state: dict[str, Any]
           ) -> tuple[int, int, int] | None:
     """A counting condition as it stands: (done, needed, out of), e.g. 2 survivors out of
     the 3 needed, of a band of 6; None for a condition that does not count (no zombie left,
@@ -193,7 +193,7 @@ def _short(have: int, need: int, total: int) -> int:
     return max(need - have, 0) if total > 0 else max(need, 1)
 
 
-def victory(side: Victory, game: Game, card: Card, state: dict[str, Any]) -> bool:
+def victory(side: Victory, game: GameState, card: Card, state: dict[str, Any]) -> bool:
     """A side's conditions, all or any of them (an empty list never wins)."""
     results: Iterable[bool] = (holds(c, game, card, state) for c in side.conditions)
     if not side.conditions:

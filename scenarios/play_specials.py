@@ -29,7 +29,7 @@ from scenarios.special_rules import Escorted, Treat
 
 if TYPE_CHECKING:
     from rules.figures import Fig
-    from rules.game import Game
+    from rules.state import GameState
     from scenarios.play import ScenarioReferee
 
 __all__ = ["RULES", "actions", "cost", "check", "carry_out", "exit_point", "touches_exit",
@@ -47,7 +47,7 @@ def _fail(message: Message, where: str = "action") -> IllegalActionError:
     return IllegalActionError(message, where)
 
 
-def _name(game: Game, fig: Fig) -> words.Words:
+def _name(game: GameState, fig: Fig) -> words.Words:
     return words.figure(game, fig.id)
 
 
@@ -55,7 +55,7 @@ def _radius(fig: Fig) -> float:
     return fig.radius
 
 
-def _segment(game: Game, ref: ScenarioReferee, exit_id: str) -> tuple[Point, Point]:
+def _segment(game: GameState, ref: ScenarioReferee, exit_id: str) -> tuple[Point, Point]:
     e = ref.card.exit(exit_id)
     a, b = exit_segment(e.edge, e.from_, e.to, game.table.width, game.table.depth)
     return (a[0], a[1]), (b[0], b[1])
@@ -72,13 +72,13 @@ def _to_segment(p: Point, a: Point, b: Point) -> tuple[float, Point]:
     return math.dist(p, q), q
 
 
-def touches_exit(game: Game, ref: ScenarioReferee, fig: Fig, exit_id: str) -> bool:
+def touches_exit(game: GameState, ref: ScenarioReferee, fig: Fig, exit_id: str) -> bool:
     """The figure's base touches the exit's stretch of table edge."""
     gap, _ = _to_segment(fig.centre, *_segment(game, ref, exit_id))
     return gap - _radius(fig) <= CONTACT + 1e-9
 
 
-def exit_point(game: Game, ref: ScenarioReferee, fig: Fig, exit_id: str) -> Point:
+def exit_point(game: GameState, ref: ScenarioReferee, fig: Fig, exit_id: str) -> Point:
     """Where `fig`'s base centre goes to touch the exit: on its stretch, the whole base on the
     table, the spot nearest the figure that it can reach round the terrain."""
     e = ref.card.exit(exit_id)
@@ -116,7 +116,7 @@ def _group_of(ref: ScenarioReferee, fig_id: str) -> str | None:
     return None
 
 
-def _escortable(game: Game, ref: ScenarioReferee, fig: Fig, target: Fig) -> bool:
+def _escortable(game: GameState, ref: ScenarioReferee, fig: Fig, target: Fig) -> bool:
     return (target.side == "civilians" and target.standing
             and _group_of(ref, target.id) in _escorted_groups(ref)
             and game.in_contact(fig.id, target.id))
@@ -142,14 +142,14 @@ def _carry_conditions(ref: ScenarioReferee) -> list[Carry]:
     return [c for c in every if isinstance(c, Carry)]
 
 
-def _delivery(game: Game, ref: ScenarioReferee, fig: Fig) -> Carry | None:
+def _delivery(game: GameState, ref: ScenarioReferee, fig: Fig) -> Carry | None:
     for cond in _carry_conditions(ref):
         if fig.items.get(cond.item, 0) > 0 and in_zone(ref.card, cond.to, fig):
             return cond
     return None
 
 
-def _destination(game: Game, ref: ScenarioReferee, fig: Fig,
+def _destination(game: GameState, ref: ScenarioReferee, fig: Fig,
                  where: str | None) -> Point | str:
     if where is None:
         raise _fail(Message("scenario.refusal.escort_where"), "action.marker")
@@ -169,7 +169,7 @@ def _destination(game: Game, ref: ScenarioReferee, fig: Fig,
 # --- the hooks ---------------------------------------------------------------------------
 
 
-def actions(game: Game, ref: ScenarioReferee, fig: Fig) -> list[Action]:
+def actions(game: GameState, ref: ScenarioReferee, fig: Fig) -> list[Action]:
     """The card's actions open to a standing survivor now (checked afterwards by the game)."""
     if fig.side != "survivors" or not fig.standing:
         return []
@@ -198,7 +198,7 @@ def actions(game: Game, ref: ScenarioReferee, fig: Fig) -> list[Action]:
     return out
 
 
-def cost(game: Game, ref: ScenarioReferee, act: Special) -> int:
+def cost(game: GameState, ref: ScenarioReferee, act: Special) -> int:
     if act.rule == "treat" and act.target in game.figures:
         rule = _treat_rule(ref, game.figures[act.target])
         if rule is not None:
@@ -206,7 +206,7 @@ def cost(game: Game, ref: ScenarioReferee, act: Special) -> int:
     return 1
 
 
-def check(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
+def check(game: GameState, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
     if act.rule not in RULES:
         raise _fail(Message("scenario.refusal.no_action", {"rule": act.rule,
                                                            "known": list(RULES)}),
@@ -270,7 +270,7 @@ def check(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
                 "figure": _name(game, fig), "items": using}), "action.target")
 
 
-def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
+def carry_out(game: GameState, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
     state: dict[str, Any] = ref.state
     if act.rule == "deliver":
         cond = _delivery(game, ref, fig)
@@ -317,7 +317,7 @@ def carry_out(game: Game, ref: ScenarioReferee, fig: Fig, act: Special) -> None:
             "item": words.item(ref.card, game.catalog, item), "n": len(state["treated"])}))
 
 
-def toward(game: Game, ref: ScenarioReferee, where: str | None) -> words.Words:
+def toward(game: GameState, ref: ScenarioReferee, where: str | None) -> words.Words:
     """Where a figure is led, as a person says it: an exit, a zone, a figure, a point."""
     if where in {e.id for e in ref.card.exits}:
         return words.quoted(words.exit_(ref.card, where or ""))
@@ -328,7 +328,7 @@ def toward(game: Game, ref: ScenarioReferee, where: str | None) -> words.Words:
     return Message("scenario.place.there")
 
 
-def _take_off(game: Game, fig: Fig, item: str) -> None:
+def _take_off(game: GameState, fig: Fig, item: str) -> None:
     """One whole item (with its uses) leaves the figure."""
     per_item = game.catalog.equipment[item].units or 1
     fig.items[item] -= 1

@@ -16,7 +16,7 @@ from rules.words import who as figure  # a figure as a person calls it
 
 if TYPE_CHECKING:
     from rules.catalog import Catalog
-    from rules.game import Game
+    from rules.state import GameState
     from scenarios.cards import Card, Text
 
 __all__ = ["Words", "text", "zone", "exit_", "group", "item", "zombie", "skill", "archetype",
@@ -85,7 +85,7 @@ def archetype(catalog: Catalog, archetype_id: str) -> Words:
     return {"fr": found.label, "en": found.label_en}
 
 
-def piece(game: Game, piece_id: str) -> Words:
+def piece(game: GameState, piece_id: str) -> Words:
     """A terrain piece by the name the scene gives it, else by its kind ("la porte")."""
     for raw in game.scene_json.get("terrain", []):
         if raw.get("id") != piece_id:
@@ -110,7 +110,7 @@ def crate(crate_id: str) -> Message:
         "scenario.crate.one")
 
 
-def marker(game: Game, card: Card | None, marker_id: str) -> Words:
+def marker(game: GameState, card: Card | None, marker_id: str) -> Words:
     """A marker on the table: a crate, or the scenario items lying there."""
     data: dict[str, Any] = game.markers.get(marker_id) or {}
     if data.get("kind") == "crate" or (not data and marker_id.startswith("crate")):
