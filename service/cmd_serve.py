@@ -46,8 +46,10 @@ def run(args: argparse.Namespace) -> int:
         print(render_text("cli.serve.port", {"got": args.port}, lang), file=sys.stderr)
         return 2
     try:
+        # live streams hold a thread each: at most half of them (docs/api.md, "Limits")
         app = server_app({"DATABASE_URL": args.db, "DEMO_CAMPAIGN": args.demo,
-                          "ALLOWED_ORIGINS": args.allow_origin})
+                          "ALLOWED_ORIGINS": args.allow_origin,
+                          "STREAMS_TOTAL": max(1, args.threads // 2)})
     except SurviveUsError as error:
         print(render_text("cli.serve.failed", {"error": error.text(lang)}, lang),
               file=sys.stderr)

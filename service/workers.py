@@ -285,6 +285,12 @@ class Pool:
                 self._lock.notify()
             raise
 
+    @property
+    def in_use(self) -> int:
+        """Requests in the pool now: running or waiting for a worker."""
+        with self._lock:
+            return self._admitted
+
     def warm(self) -> None:
         """Start the pool's workers now, in the background (a server's first heavy request
         then does not wait for a fresh interpreter)."""
