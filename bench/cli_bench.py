@@ -114,7 +114,8 @@ def run() -> list[Row]:
         Row("1000 sight questions end to end through `survive-us arbitrate` (process minus "
             "a one-question run)", "beat the sampling script", f"{ours:.3f} s",
             "plain 17-ray sampling script, same pairs, measured the same way", f"{peer:.3f} s",
-            f"{peer / ours:.1f}x faster; whole processes {t['ours_all']:.3f} s vs "
+            (f"{peer / ours:.1f}x faster" if ours < peer else f"{ours / peer:.1f}x slower")
+            + f"; whole processes {t['ours_all']:.3f} s vs "
             f"{t['peer_all']:.3f} s; exact visible fractions and explanations vs 17 samples"),
     ]
 
