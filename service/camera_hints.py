@@ -36,8 +36,8 @@ class HeightError(ValueError):
         self.where = where
 
 
-def check_heights(game: Game, per_side: Mapping[str, Any] | None,
-                  per_figure: Mapping[str, Any] | None) -> None:
+def check_heights(game: Game, per_side: Mapping[Any, Any] | None,
+                  per_figure: Mapping[Any, Any] | None) -> None:
     """Refuse an unknown side or figure, or a height that is not a number of mm in range."""
     for field, values, known in (("base_height_mm", per_side, SIDES),
                                  ("figure_base_height_mm", per_figure, tuple(game.figures))):

@@ -99,14 +99,17 @@ def _previous(settings: Any, last: dict[str, Any] | None) -> Any:
 
 
 def locate_frame(data: bytes, declared: str | None, mode: str, calibration: Any,
-                 last: dict[str, Any] | None) -> dict[str, Any]:
+                 last: dict[str, Any] | None, hints: Any = None) -> dict[str, Any]:
     """Decode and locate: `{"table", "figures", "rejected", "keep" (the calibration from
-    markers to keep, or None), "width", "height"}`."""
+    markers to keep, or None), "width", "height"}`. `hints` (a `vision.hints.FigureHints`)
+    are the game's base sizes and heights."""
+    from vision.hints import NO_HINTS
     from vision.locate import locate
 
     settings = calibration_file(calibration, "calibration")
     image = decode(data, declared, mode)
-    result = locate(image, mode, settings, previous=_previous(settings, last))
+    result = locate(image, mode, settings, previous=_previous(settings, last),
+                    hints=hints or NO_HINTS)
     cal = result.calibration
     h, w = image.shape[:2]
     return {"table": result.answer["table"], "figures": result.figures,

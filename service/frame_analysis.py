@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ai.policy import describe, make_policy
@@ -60,6 +60,20 @@ class Seen:
     side: str = ""
     tag: int | None = None
     track: str | None = None
+    #: what the camera said of the base: the size it found (colour: `base_mm`,
+    #: `size_measured`) and the height its parallax used (`base_height_mm`, `height_known`,
+    #: `height_in`); only the keys it gave
+    base: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def base_mm(self) -> float | None:
+        """The size the camera found, for matching (vision.match reads it)."""
+        mm = self.base.get("base_mm")
+        return float(mm) if mm is not None else None
+
+    @property
+    def size_measured(self) -> bool:
+        return bool(self.base.get("size_measured", False))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"camera": [round(self.x, 4), round(self.y, 4)],
@@ -70,7 +84,37 @@ class Seen:
             out["tag"] = self.tag
         if self.track is not None:
             out["track"] = self.track
+        out.update(self.base)
         return out
+
+
+#: What a located base may say of itself (`vision locate`'s figures), and its type.
+BASE_KEYS = {"base_mm": float, "size_measured": bool, "base_height_mm": float,
+             "height_known": bool, "height_in": float}
+
+
+def _base(f: Mapping[str, Any], at: str) -> dict[str, Any]:
+    """The base's size and height as the camera said them, each checked."""
+    out: dict[str, Any] = {}
+    for key, kind in BASE_KEYS.items():
+        if key not in f:
+            continue
+        value = f[key]
+        if kind is bool:
+            if not isinstance(value, bool):
+                raise ApiError(Message("camera.seen.flag", {"where": f"{at}.{key}",
+                                                            "got": shown(value)}),
+                               f"{at}.{key}", code="invalid_positions")
+            out[key] = value
+            continue
+        number = _number(value, f"{at}.{key}")
+        if number < 0:
+            field_name = f"{at}.{key}"
+            raise ApiError(Message("camera.seen.negative", {"where": field_name,
+                                                            "got": shown(number)}),
+                           field_name, code="invalid_positions")
+        out[key] = number
+    return out
 
 
 #: A figure's state in words (the page's own words for them).
@@ -114,14 +158,14 @@ def read_seen(figures: Sequence[Any], mode: str, where: str = "figures") -> list
                 field = f"{at}.tag"
                 raise ApiError(Message("camera.seen.tag", {"where": field, "got": shown(tag)}),
                                field, code="invalid_positions")
-            out.append(Seen(x, y, u, str(f.get("side", "")), tag, track))
+            out.append(Seen(x, y, u, str(f.get("side", "")), tag, track, _base(f, at)))
         else:
             side = f.get("side")
             if side not in ("survivors", "zombies", "civilians"):
                 field = f"{at}.side"
                 raise ApiError(Message("camera.seen.side", {"where": field, "got": shown(side)}),
                                field, code="invalid_positions")
-            out.append(Seen(x, y, u, str(side), None, track))
+            out.append(Seen(x, y, u, str(side), None, track, _base(f, at)))
     return out
 
 
@@ -155,7 +199,7 @@ def _identify(game: Game, seen: list[Seen], mode: str,
             else:
                 ids[figure] = n
         return ids, unknown, appeared, notes
-    known = [KnownFigure(f.id, f.side, f.x, f.y, float(f.move) * MOVES_GATE)
+    known = [KnownFigure(f.id, f.side, f.x, f.y, float(f.move) * MOVES_GATE, f.base_mm)
              for f in on_table.values()]
     result = match_figures(known, seen)
     for a in result.matched:

@@ -35,6 +35,7 @@ from i18n import Message, render, render_text
 from rules.game import Game
 from rules.names import figure_name
 from service.app import services
+from service.camera_hints import HeightError, check_heights, hints_for
 from service.camera_work import (
     FRAME_TYPES,
     MAX_FRAME_BYTES,
@@ -63,6 +64,7 @@ OTHER_IMAGES = {b"GIF87a": "GIF", b"GIF89a": "GIF", b"II*\x00": "TIFF", b"MM\x00
                 b"\x00\x00\x01\x00": "ICO"}
 TAG = r"^[0-9]{1,3}$"
 Mode = Literal["tags", "colour"]
+Side = Literal["survivors", "zombies", "civilians"]
 
 
 class CameraIn(Strict):
@@ -74,6 +76,13 @@ class CameraIn(Strict):
         default_factory=dict, max_length=250, description="tag id -> figure id (tags mode)",
         json_schema_extra={"propertyNames": {"pattern": TAG}})
     mode: Mode | None = Field(default=None, description="the mode frames use by default")
+    base_height_mm: dict[Side, Annotated[float, Field(ge=0.5, le=15)]] = Field(
+        default_factory=dict, description="a side's base height in mm (the parallax "
+        "correction; unset: 3.2 mm guessed, with a wider uncertainty)")
+    figure_base_height_mm: dict[Annotated[str, Field(min_length=1, max_length=64)],
+                                Annotated[float, Field(ge=0.5, le=15)]] = Field(
+        default_factory=dict, max_length=250, description="one figure's base height in mm, "
+        "over its side's")
 
 
 class CameraOut(BaseModel):
@@ -158,9 +167,17 @@ def put_camera(game_id: str, body: CameraIn) -> dict[str, Any]:
                     "where": where, "figure": figure_name(game, figure),
                     "tag": figures[figure]}), where, code="invalid_camera")
             figures[figure] = tag
+        try:
+            check_heights(game, body.base_height_mm, body.figure_base_height_mm)
+        except HeightError as error:
+            raise ApiError(error.words, error.where, code="invalid_camera") from None
 
     services().games.read(game_id, check)
     stored = {"calibration": body.calibration, "tags": dict(body.tags), "mode": body.mode}
+    for key, heights in (("base_height_mm", body.base_height_mm),
+                         ("figure_base_height_mm", body.figure_base_height_mm)):
+        if heights:  # kept only when set: older settings read back as they were
+            stored[key] = dict(heights)
     with services().db.write() as conn:
         cameras.put_settings(conn, game_id, stored)
         _, last_view = cameras.get_camera(conn, game_id)
@@ -283,9 +300,11 @@ def post_frame(game_id: str, query: FrameQuery) -> dict[str, Any]:
     calibration_file(calibration_json, "calibration")  # its errors before any queueing
     _other_format(data)
     header(data, declared)  # a bad or oversized photo is refused here, undecoded
+    # the bases the game holds: sizes per side, heights the player set (service.camera_hints)
+    hints = services().games.read(game_id, lambda _row, game: hints_for(game, settings_json))
     # decoding and the marker search run in a worker process, within a time budget
     found = call_in(current_app.config["FRAME_POOL"], "service.camera_work:locate_frame",
-                    data, declared, mode, calibration_json, last,
+                    data, declared, mode, calibration_json, last, hints,
                     client=request.remote_addr or "")
     return _answer(game_id, "frame", mode, found["table"], found["figures"],
                    settings_json.get("tags", {}), {"width": found["width"],
