@@ -36,7 +36,7 @@ from scipy.sparse.csgraph import connected_components
 
 from geometry.units import DEFAULT_BASE_MM, MM_PER_INCH, base_radius
 from i18n import Message
-from vision.calibration import Calibration, rectified_to_table
+from vision.calibration import Calibration, rectified_to_table, rectify_matrix
 from vision.colour_config import DEFAULT_COLOURS, ColourConfig, HsvRange, SideColour
 from vision.colour_fit import (
     COVERAGE_BINS,
@@ -82,10 +82,16 @@ THIN_RMS_IN = 0.025  # ...with its edge this loose (inches rms) is scattered col
 _FINE_RING = np.linspace(0.0, 2.0 * math.pi, 72, endpoint=False)
 _FINE = (np.cos(_FINE_RING), np.sin(_FINE_RING))
 SPECK = 16  # boundary curves shorter than this (pixels) are specks, never a bigger base
-FAINT_RUNS = 5  # a rim seen in this many separate bits or more...
+FAINT_RUNS = 5  # a rim seen in this many separate bits or more, or with paint under less
+FAINT_FILL = 0.35  # than this share of its edge...
 FAINT_CHROMA = 1.25  # ...whose paint's median chroma is under this x the range's floor: specks
 GROW_COVER = 0.1  # a bigger size replaces an arc's size when it covers this much more of it
-SPREAD_SHARE = 0.8  # unexplained rim pixels just outside a circle, per inlier, that refuse it
+LEAN_COS = 0.5  # pixels within 60 degrees of the direction away from the camera: the lean
+WEAK_COVER = 0.5  # an arc under this coverage whose paint's median saturation is within
+BRUSH_SAT = 5  # this of the range's floor (and chroma under FAINT_CHROMA x its floor) is tint
+BUSY_SPECKS = 0.25  # specks of a side's colour per square inch of table that make its mat busy
+BUSY_COVER = 0.5  # the rim share a base must show on a busy mat
+SPREAD_SHARE = 0.5  # unexplained rim pixels just outside a circle, per inlier, that refuse it
 
 
 @dataclass(frozen=True)
@@ -236,7 +242,8 @@ def find_bases(image_bgr: Image, calibration: Calibration,
     for side in config.sides:
         sizes = search_sizes(side, hints)
         mask = side_mask(hsv, side.ranges, strength)
-        found, refused = _search(mask, side, sizes, ppi * scale, config, strength)
+        found, refused = _search(mask, side, sizes, ppi * scale, config, strength,
+                                 _camera_foot(calibration, ppi), hsv[:, :, 1])
         raws += found
         rejected += [Rejected(side.side, *_to_table(calibration, u, v, ppi, height), why)
                      for u, v, why in refused]
@@ -327,6 +334,7 @@ class _Candidate:
 
 def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: float,
             config: ColourConfig, strength: Image | None = None,
+            foot: tuple[float, float] | None = None, saturation: Image | None = None,
             ) -> tuple[list[_Raw], list[tuple[float, float, Message]]]:
     """Every base of `side` in its mask, and the blobs refused.
 
@@ -342,6 +350,12 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
     kept = [c.reshape(-1, 2) for c in contours if len(c) >= MIN_CONTOUR]
     if not kept:
         return [], []
+    # A mat whose texture takes this colour (dry grass for yellow) strews specks of it all
+    # over: there, a base must show at least half its rim.
+    specks = sum(1 for c in contours if len(c) < SPECK)
+    area = mask.shape[0] * mask.shape[1] / (px_per_in * px_per_in)
+    need = max(config.min_coverage, BUSY_COVER) if specks > BUSY_SPECKS * area \
+        else config.min_coverage
     points = _contour_normals(kept)
     order = np.argsort(points[:, 0], kind="stable")
     points = points[order]
@@ -371,7 +385,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
             if heap and cand.score < -heap[0][0]:
                 heapq.heappush(heap, (-cand.score, n, len(taken)))
                 continue
-        if cand.cover < config.min_coverage:
+        if cand.cover < need:
             break
         r = float(radii[cand.k])
         if any(math.hypot(cand.cx - x, cand.cy - y) < 0.75 * (r + rr) for x, y, rr in taken):
@@ -400,7 +414,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
                             fit, cover, k = alt, alt_cover, other
             # the rim going on past a partial arc's circle: a bigger size may explain it
             bigger = k + 1
-            while _stray(mine, fit, float(radii[k])) > SPREAD_SHARE * max(
+            while _stray(mine, fit, float(radii[k]), foot) > SPREAD_SHARE * max(
                     int(np.count_nonzero(fit.inliers)), 1) and bigger < len(radii):
                 rb = float(radii[bigger])
                 alt = refine(mine, fit.cx, fit.cy, rb, _tolerance(rb), False)
@@ -409,10 +423,11 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
                     fit, cover, k = alt, alt_cover, bigger
                 bigger += 1
         size_r = float(radii[k])
-        if cover < config.min_coverage:
-            continue  # the candidate's arc was not a circle once fitted: nothing to say
+        if cover < need:
+            continue  # too little rim once fitted (or a busy mat's specks): nothing to say
         problem = _check(fit, cover, size_r, radii, sizes, config, mask, strength,
-                         min(r.chroma_min for r in side.ranges))
+                         min(r.chroma_min for r in side.ranges), saturation,
+                         min(r.sat_min for r in side.ranges))
         if problem is not None:
             refused.append((fit.cx, fit.cy, problem))
             continue
@@ -421,7 +436,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         d = np.hypot(local[:, 0] - fit.cx, local[:, 1] - fit.cy)
         claimed[cand.near[d <= fit.radius + _tolerance(fit.radius)]] = True
     found = _jointly(found)
-    found, spread = _spread(found)
+    found, spread = _spread(found, foot)
     refused += spread
     refused += _leftovers(points, claimed, found, radii, sizes, side, config)
     return found, refused
@@ -574,7 +589,8 @@ def _jointly(found: list[_Raw]) -> list[_Raw]:
     return found
 
 
-def _spread(found: list[_Raw]) -> tuple[list[_Raw], list[tuple[float, float, Message]]]:
+def _spread(found: list[_Raw], foot: tuple[float, float] | None = None,
+            ) -> tuple[list[_Raw], list[tuple[float, float, Message]]]:
     """Refuse circles whose colour goes on just outside them, unexplained by another circle
     (a bigger base or a patch of colour); a refused circle explains nothing, so repeat."""
     refused: list[tuple[float, float, Message]] = []
@@ -582,7 +598,7 @@ def _spread(found: list[_Raw]) -> tuple[list[_Raw], list[tuple[float, float, Mes
         # the worst first: refusing one takes away what it explained for its neighbours
         worst: tuple[float, int, Message] | None = None
         for n, raw in enumerate(found):
-            share, problem = _unexplained(raw, found)
+            share, problem = _unexplained(raw, found, foot)
             if problem is not None and (worst is None or share > worst[0]):
                 worst = (share, n, problem)
         if worst is None:
@@ -591,16 +607,44 @@ def _spread(found: list[_Raw]) -> tuple[list[_Raw], list[tuple[float, float, Mes
         refused.append((raw.fit.cx, raw.fit.cy, worst[2]))
 
 
-def _stray(points: FloatArray, fit: CircleFit, expected: float) -> int:
-    """Boundary pixels (specks left out) just outside a circle, out to 1.7 radii."""
+def _stray(points: FloatArray, fit: CircleFit, expected: float,
+           foot: tuple[float, float] | None = None) -> int:
+    """Boundary pixels just outside a circle, out to 1.7 radii: neither specks nor on the
+    side away from the camera (see `_outside`)."""
+    return int(np.count_nonzero(_outside(points, fit, expected, foot)))
+
+
+def _outside(points: FloatArray, fit: CircleFit, expected: float,
+             foot: tuple[float, float] | None) -> BoolArray:
+    """Which boundary pixels lie just outside a circle (out to 1.7 radii) and count as the
+    colour going on past the base: specks of a textured mat (short curves) do not, nor do
+    pixels on the side of the base away from the camera's foot, where the miniature standing
+    on it, seen from an angle, leans over and past the rim (its paint may be the rim's
+    colour); a bigger base or a patch of colour goes on all round."""
     d = np.hypot(points[:, 0] - fit.cx, points[:, 1] - fit.cy)
-    outside = (d > fit.radius + _tolerance(fit.radius)) & (d < 1.7 * expected)
+    out: BoolArray = (d > fit.radius + _tolerance(fit.radius)) & (d < 1.7 * expected)
     if points.shape[1] > 4:
-        outside &= points[:, 4] >= SPECK
-    return int(np.count_nonzero(outside))
+        out &= points[:, 4] >= SPECK
+    if foot is not None:
+        ax, ay = fit.cx - foot[0], fit.cy - foot[1]
+        norm = math.hypot(ax, ay)
+        if norm > 1e-6:
+            along = ((points[:, 0] - fit.cx) * ax + (points[:, 1] - fit.cy) * ay) / norm
+            out &= along < LEAN_COS * np.maximum(d, 1e-9)
+    return out
 
 
-def _unexplained(raw: _Raw, found: Sequence[_Raw]) -> tuple[float, Message | None]:
+def _camera_foot(calibration: Calibration, ppi: float) -> tuple[float, float] | None:
+    """Where the camera stands over the table plane, in rectified pixels (None: no pose)."""
+    if calibration.pose is None:
+        return None
+    c = calibration.pose.centre
+    p = rectify_matrix(calibration.layout, ppi) @ np.array([float(c[0]), float(c[1]), 1.0])
+    return float(p[0] / p[2]), float(p[1] / p[2])
+
+
+def _unexplained(raw: _Raw, found: Sequence[_Raw],
+                 foot: tuple[float, float] | None = None) -> tuple[float, Message | None]:
     """The unexplained boundary pixels just outside a circle per rim pixel, and why that
     refuses it (or None).
 
@@ -609,12 +653,10 @@ def _unexplained(raw: _Raw, found: Sequence[_Raw]) -> tuple[float, Message | Non
     a bigger base or a patch of colour, not this base.
     """
     fit, pts, expected = raw.fit, raw.points, raw.expected_px
-    d = np.hypot(pts[:, 0] - fit.cx, pts[:, 1] - fit.cy)
-    outside = (d > fit.radius + _tolerance(fit.radius)) & (d < 1.7 * expected)
+    outside = _outside(pts, fit, expected, foot)
     if not outside.any():
         return 0.0, None
-    # specks of the colour on a textured mat (short curves) are not a bigger base
-    stray = pts[outside & (pts[:, 4] >= SPECK)] if pts.shape[1] > 4 else pts[outside]
+    stray = pts[outside]
     for o in found:
         if o is raw or math.hypot(o.fit.cx - fit.cx, o.fit.cy - fit.cy) \
                 > 1.7 * expected + o.fit.radius + 4.0:
@@ -700,7 +742,8 @@ def _mm(px: float, ppi: float) -> float:
 
 def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
            sizes: Sequence[float], config: ColourConfig, mask: Image,
-           strength: Image | None = None, chroma_floor: int = 0) -> Message | None:
+           strength: Image | None = None, chroma_floor: int = 0,
+           saturation: Image | None = None, sat_floor: int = 0) -> Message | None:
     """Why a fitted circle is not a base, or None."""
     tol = config.radius_tolerance
     mm_per_px = sizes[0] / (2.0 * float(radii[0]))
@@ -726,13 +769,22 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
     if fill < THIN_FILL and fit.rms > THIN_RMS_IN * ppi:
         return Message("camera.colour.reject.scattered", {"share": fill})
     # Paint is strong where seen, in a few long arcs; specks of a mat that just pass the
-    # colour's floor come in many short bits.
+    # colour's floor come in many short bits, or cover little of the edge.
     runs = int(np.count_nonzero(on & ~np.roll(on, 1)))
-    if strength is not None and on.any() and runs >= FAINT_RUNS:
+    if strength is not None and on.any() and (runs >= FAINT_RUNS or fill < FAINT_FILL):
         u = np.clip(np.rint(fit.cx + at * _FINE[0]), 0, mask.shape[1] - 1).astype(np.intp)
         v = np.clip(np.rint(fit.cy + at * _FINE[1]), 0, mask.shape[0] - 1).astype(np.intp)
         paint = float(np.median(strength[v[on], u[on]]))
         if paint < FAINT_CHROMA * chroma_floor:
+            return Message("camera.colour.reject.scattered", {"share": fill})
+    # A weak arc whose colour only brushes the range's floors (saturation and chroma) is the
+    # mat's own tint, not paint: a rim's paint sits well inside its range.
+    if strength is not None and saturation is not None and on.any() and cover < WEAK_COVER:
+        u = np.clip(np.rint(fit.cx + at * _FINE[0]), 0, mask.shape[1] - 1).astype(np.intp)
+        v = np.clip(np.rint(fit.cy + at * _FINE[1]), 0, mask.shape[0] - 1).astype(np.intp)
+        sat = float(np.median(saturation[v[on], u[on]]))
+        paint = float(np.median(strength[v[on], u[on]]))
+        if sat < sat_floor + BRUSH_SAT and paint < FAINT_CHROMA * chroma_floor:
             return Message("camera.colour.reject.scattered", {"share": fill})
     # Colour beyond the base edge: a large patch of this colour, not a rim.
     spill = _ring_share(mask, fit.cx, fit.cy, fit.radius + max(2.5, 0.25 * size_r))
