@@ -48,7 +48,7 @@ from vision.colour_fit import (
 )
 from vision.cv import cv2
 from vision.errors import ImageError
-from vision.hints import COMMON_BASE_MM, NO_HINTS, FigureHints
+from vision.hints import BASE_HEIGHT_RANGE_MM, COMMON_BASE_MM, NO_HINTS, FigureHints
 from vision.types import FloatArray, Image
 from vision.words import side as side_word
 
@@ -235,6 +235,7 @@ def find_bases(image_bgr: Image, calibration: Calibration,
     ppi = config.px_per_in
     hsv = hsv_table(image_bgr, calibration, ppi)
     height = _rim_height(calibration, hints)
+    height_known = hints.height_for(None)[1]
     scale = _parallax_scale(calibration, height)
     raws: list[_Raw] = []
     rejected: list[Rejected] = []
@@ -264,7 +265,13 @@ def find_bases(image_bgr: Image, calibration: Calibration,
         sigma_px = math.sqrt(max(float(np.linalg.eigvalsh(fit.cov).max()), 0.0) * CORRELATION)
         radius_term = SIGMAS * sens * max(offset_spread, 0.35)
         spread_px = math.hypot(SIGMAS * sigma_px, radius_term)
-        uncertainty = math.hypot(spread_px / ppi, SYSTEMATIC_IN, calibration.reprojection_in)
+        # a base height not set by the game may be anything in BASE_HEIGHT_RANGE_MM: how far
+        # that moves the parallax correction (up to ~0.05 in at the edge of a steep view)
+        unsure = 0.0 if height_known else max(
+            math.dist((x, y), _to_table(calibration, fit.cx, fit.cy, ppi, h / MM_PER_INCH))
+            for h in BASE_HEIGHT_RANGE_MM)
+        uncertainty = math.hypot(spread_px / ppi, SYSTEMATIC_IN, calibration.reprojection_in,
+                                 unsure)
         quality = math.exp(-((fit.rms / 1.0) ** 2) / 2.0)
         confidence = min(1.0, raw.cover / FULL_COVERAGE) * quality
         bases.append(BaseDetection(raw.side.side, x, y, fit.radius / ppi / scale, uncertainty,
