@@ -173,7 +173,8 @@ def put_camera(game_id: str, body: CameraIn) -> dict[str, Any]:
             raise ApiError(error.words, error.where, code="invalid_camera") from None
 
     services().games.read(game_id, check)
-    stored = {"calibration": body.calibration, "tags": dict(body.tags), "mode": body.mode}
+    stored: dict[str, Any] = {"calibration": body.calibration, "tags": dict(body.tags),
+                              "mode": body.mode}
     for key, heights in (("base_height_mm", body.base_height_mm),
                          ("figure_base_height_mm", body.figure_base_height_mm)):
         if heights:  # kept only when set: older settings read back as they were
