@@ -68,10 +68,11 @@ class Workload:
 
     @property
     def heavy(self) -> bool:
-        """Whether the request builds paths or many lines of sight: work worth keeping off a
-        server's request threads (it may take a second or two)."""
-        return (self.paths + self.regions > 0 or self.sight_pairs > 1000
-                or self.figures > 100 or self.corners > 450)
+        """Whether the request builds paths or regions, or asks many lines of sight over much
+        terrain: work worth keeping off a server's request threads. What is left (at most
+        200 lines of sight over 64 corners and 100 figures) takes a few milliseconds."""
+        return (self.paths + self.regions > 0 or self.sight_pairs > 200
+                or self.figures > 100 or self.corners > 64)
 
 
 def _corners(piece: Any) -> int:

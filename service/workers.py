@@ -9,6 +9,8 @@ and that thread, and could not be stopped. Here it runs in a worker process inst
   queue full, or waiting longer than `wait` seconds for a process, is answered 503 with
   `Retry-After` (`Busy`), and one client (its address) may have at most `per_client`
   requests in a pool at once (429);
+- workers run at a lower priority (`NICE`): on a busy machine the table's own requests,
+  answered in the server process, get the processor first;
 - a task gets `budget` seconds: an alarm in the worker stops Python code at the budget
   (`OverBudget`, HTTP 413), and a worker still busy a few seconds later (stuck in C code,
   an OpenCV search) is killed and replaced;
@@ -49,6 +51,7 @@ __all__ = ["Pool", "PoolSettings", "Busy", "OverBudget", "time_budget", "pool",
            "shutdown", "KILL_GRACE"]
 
 KILL_GRACE = 3.0  # seconds past the budget before a worker stuck in C code is killed
+NICE = 10  # workers' scheduling priority below the server's
 
 
 class OverBudget(LimitError):
@@ -118,6 +121,7 @@ def _serve(tasks: Connection, conn: Connection, preload: tuple[str, ...], memory
            budget: float) -> None:
     """A worker's loop: import, cap memory, then run (function, args) until told to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server's Ctrl-C is the server's
+    os.nice(NICE)  # the table's own requests, in the server process, come first
     for name in preload:
         importlib.import_module(name)
     if memory_mb > 0:
