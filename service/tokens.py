@@ -9,7 +9,7 @@ import secrets
 from flask import request
 
 from i18n import Message
-from service.errors import NotFound, TokenRequired
+from service.errors import ApiError, TokenRequired
 
 __all__ = ["new_token", "token_hash", "require_token"]
 
@@ -27,14 +27,14 @@ def token_hash(token: str) -> str:
 def require_token(stored_hash: str, what: Message | str) -> None:
     """The request must carry `Authorization: Bearer TOKEN` matching `stored_hash`.
 
-    No header: 401. A wrong token: 404, as for an unknown id (the thing is not yours to
-    change, and nothing says whether the token or the id was wrong). `what` names the
-    thing (`service.words.stored`; text is shown as it is).
+    No header: 401. A wrong token: 403 `not_yours` (the id is no secret: anyone may read
+    the thing; the token is what opens it for changes). `what` names the thing
+    (`service.words.stored`; text is shown as it is).
     """
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise TokenRequired(Message("service.token.needed", {"what": what}), "Authorization")
     if not hmac.compare_digest(token_hash(token.strip()), stored_hash):
-        raise NotFound(Message("service.token.wrong", {"what": what}), "Authorization",
-                       code="not_yours")
+        raise ApiError(Message("service.token.wrong", {"what": what}), "Authorization",
+                       code="not_yours", status=403)

@@ -82,7 +82,7 @@ def test_play_a_scenario_and_record_it(client: Any) -> None:
     assert current["card"]["id"] == current["scenario"]
 
     error_of(client.post(f"{url}/games", json={"seed": 5}), 401)
-    error_of(client.post(f"{url}/games", json={"seed": 5}, headers=auth("bad")), 404)
+    error_of(client.post(f"{url}/games", json={"seed": 5}, headers=auth("bad")), 403)
     game = client.post(f"{url}/games", json={"seed": 5}, headers=auth(token))
     assert game.status_code == 201
     gid = game.json["id"]

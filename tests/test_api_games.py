@@ -153,11 +153,11 @@ def test_changes_need_the_token(client: Any, game: dict[str, Any]) -> None:
     assert error_of(client.post(url, json={"version": 0, "action": move}), 401)["code"] == \
         "token_required"
     error = error_of(client.post(url, json={"version": 0, "action": move},
-                                 headers=auth("wrong")), 404)
+                                 headers=auth("wrong")), 403)
     assert error["code"] == "not_yours"
     other = start_game(client, seed=4)
     error_of(post(client, game, "/actions", {"version": 0, "action": move}, other["token"]),
-             404)
+             403)
 
 
 END = {"type": "end_activations"}
@@ -548,7 +548,7 @@ def test_a_token_is_checked_before_a_page_keeps_it(client: Any, game: dict[str, 
     url = f"/api/v1/games/{game['id']}/access"
     assert client.get(url, headers=auth(game["token"])).json == {"write": True}
     assert error_of(client.get(url), 401)["code"] == "token_required"
-    wrong = error_of(client.get(url + "?lang=fr", headers=auth("mauvaisjeton")), 404)
+    wrong = error_of(client.get(url + "?lang=fr", headers=auth("mauvaisjeton")), 403)
     assert wrong["message"] == ("le jeton donné n'ouvre pas cette partie : vérifiez le jeton "
                                 "(et le lien)")
     assert game["id"] not in wrong["message"]

@@ -84,7 +84,7 @@ def test_create_read_update_delete(client: Any) -> None:
     changed["name"] = "Renamed"
     changed["members"] = changed["members"][:2]
     assert error_of(client.put(url, json={"roster": changed}), 401)["code"] == "token_required"
-    assert error_of(client.put(url, json={"roster": changed}, headers=auth("x")), 404)[
+    assert error_of(client.put(url, json={"roster": changed}, headers=auth("x")), 403)[
         "code"] == "not_yours"
     updated = client.put(url, json={"roster": changed}, headers=auth(token))
     assert updated.status_code == 200

@@ -264,7 +264,7 @@ def test_an_export_without_the_token_keeps_the_secrets(client: Any,
     whole = client.get(f"{url}/export", headers=auth(game["token"])).json
     assert whole["complete"] is True and whole["export"]["start"]["referee"]["traps"]
     assert all("items" in m for m in _crates(whole["export"]))
-    error_of(client.get(f"{url}/export", headers=auth("not-the-token")), 404)
+    error_of(client.get(f"{url}/export", headers=auth("not-the-token")), 403)
     # the page opens only a whole record elsewhere; a shown one says why not
     error = error_of(client.post("/api/v1/games/import", json={"export": shown["export"]}),
                      422)

@@ -114,7 +114,7 @@ def test_a_downloaded_game_opens_elsewhere_with_its_card_and_band(client: Any) -
     assert game["state"] == original["state"]
     opens = client.get(f"/api/v1/games/{game['id']}/access", headers=auth(game["token"]))
     assert opens.status_code == 200 and opens.json == {"write": True}
-    error_of(client.get(f"/api/v1/games/{made['id']}/access", headers=auth(game["token"])), 404)
+    error_of(client.get(f"/api/v1/games/{made['id']}/access", headers=auth(game["token"])), 403)
     # the record as downloaded, version and all, is refused with the field named
     error = error_of(client.post("/api/v1/games/import", json=record), 422)
     assert error["where"] == "json.version"

@@ -143,7 +143,7 @@ export async function opens(kind, id, token) {
     await get(`/${kind}s/${encodeURIComponent(id)}/access`, token);
     return true;
   } catch (error) {
-    if (error.status === 401 || error.status === 404) return false;
+    if (error.status === 401 || error.status === 403 || error.status === 404) return false;
     throw error;
   }
 }
