@@ -76,7 +76,7 @@ MAX_FILLED = 0.7  # share of that ring in the colour beyond which the circle is 
 _RING = np.linspace(0.0, 2.0 * math.pi, 48, endpoint=False)
 _RING_COS, _RING_SIN = np.cos(_RING), np.sin(_RING)
 JOINT_PASSES = 1  # refits of touching circles together
-MAX_RMS_IN = 0.042  # rms distance (inches) of a rim's edge pixels from its circle, at most
+MAX_RMS_IN = 0.06  # rms distance (inches) of a rim's edge pixels from its circle, at most
 THIN_FILL = 0.3  # a rim's paint under less than this share of its circle's edge...
 THIN_RMS_IN = 0.025  # ...with its edge this loose (inches rms) is scattered colour
 _FINE_RING = np.linspace(0.0, 2.0 * math.pi, 72, endpoint=False)
@@ -91,6 +91,8 @@ WEAK_COVER = 0.5  # an arc under this coverage whose paint's median saturation i
 BRUSH_SAT = 5  # this of the range's floor (and chroma under FAINT_CHROMA x its floor) is tint
 BUSY_SPECKS = 0.25  # specks of a side's colour per square inch of table that make its mat busy
 BUSY_COVER = 0.5  # the rim share a base must show on a busy mat
+STRAY_FACING = 0.7  # cosine: a stray pixel's normal within 45 degrees of facing away
+ARC_SIZE_SURE = 0.35  # an arc this much of its circle tells a size no one looked for
 SPREAD_SHARE = 0.5  # unexplained rim pixels just outside a circle, per inlier, that refuse it
 
 
@@ -354,19 +356,27 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
     """
     radii = np.array([base_radius(s) * px_per_in for s in sizes], dtype=np.float64)
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
-    kept = [c.reshape(-1, 2) for c in contours if len(c) >= MIN_CONTOUR]
-    if not kept:
-        return [], []
     # A mat whose texture takes this colour (dry grass for yellow) strews specks of it all
-    # over: there, a base must show at least half its rim.
+    # over: there, a base must show at least half its rim, and specks are no part of one.
     specks = sum(1 for c in contours if len(c) < SPECK)
     area = mask.shape[0] * mask.shape[1] / (px_per_in * px_per_in)
-    need = max(config.min_coverage, BUSY_COVER) if specks > BUSY_SPECKS * area \
-        else config.min_coverage
+    busy = specks > BUSY_SPECKS * area
+    need = max(config.min_coverage, BUSY_COVER) if busy else config.min_coverage
+    shortest = SPECK if busy else MIN_CONTOUR
+    kept = [c.reshape(-1, 2) for c in contours if len(c) >= shortest]
+    if not kept:
+        return [], []
     points = _contour_normals(kept)
+    # the picture's own edge (the table's) cuts a base there: no rim edge
+    h, w = mask.shape[:2]
+    inside = (points[:, 0] > 0) & (points[:, 1] > 0) & (points[:, 0] < w - 1) \
+        & (points[:, 1] < h - 1)
+    points = points[inside]
+    if len(points) < MIN_CONTOUR:
+        return [], []
     order = np.argsort(points[:, 0], kind="stable")
     points = points[order]
-    candidates = _vote(points, radii, mask.shape, config.min_coverage)
+    candidates = _vote(points, radii, mask.shape, need)
     found: list[_Raw] = []
     refused: list[tuple[float, float, Message]] = []
     claimed = np.zeros(len(points), dtype=bool)
@@ -404,7 +414,14 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         k = int(np.argmin(np.abs(radii - fit.radius)))
         if cover < FULL_COVERAGE:
             # the arc's own curvature tells the size when enough of it is seen; else the
-            # size the candidate's arc fits best, from the candidate's centre
+            # size the candidate's arc fits best, from the candidate's centre. An arc seen
+            # well enough whose curvature fits no size looked for is another size of base.
+            if cover >= ARC_SIZE_SURE and float(np.min(np.abs(radii - fit.radius) / radii)) \
+                    > config.radius_tolerance:
+                refused.append((fit.cx, fit.cy, _check(fit, cover, r, radii, sizes, config,
+                                                       mask) or Message(
+                    "camera.colour.reject.coverage", {"seen": cover, "need": need})))
+                continue
             start = (fit.cx, fit.cy)
             if cover < SIZE_FROM_ARC or abs(radii[k] - fit.radius) > _tolerance(radii[k]):
                 k, start = cand.k, (cand.cx, cand.cy)
@@ -434,7 +451,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
             continue  # too little rim once fitted (or a busy mat's specks): nothing to say
         problem = _check(fit, cover, size_r, radii, sizes, config, mask, strength,
                          min(r.chroma_min for r in side.ranges), saturation,
-                         min(r.sat_min for r in side.ranges))
+                         min(r.sat_min for r in side.ranges), busy)
         if problem is not None:
             refused.append((fit.cx, fit.cy, problem))
             continue
@@ -628,8 +645,12 @@ def _outside(points: FloatArray, fit: CircleFit, expected: float,
     pixels on the side of the base away from the camera's foot, where the miniature standing
     on it, seen from an angle, leans over and past the rim (its paint may be the rim's
     colour); a bigger base or a patch of colour goes on all round."""
-    d = np.hypot(points[:, 0] - fit.cx, points[:, 1] - fit.cy)
+    dx, dy = points[:, 0] - fit.cx, points[:, 1] - fit.cy
+    d = np.hypot(dx, dy)
     out: BoolArray = (d > fit.radius + _tolerance(fit.radius)) & (d < 1.7 * expected)
+    # the outer edge of a bigger base or of a patch round this one faces away from it; a
+    # touching neighbour's rim mostly runs across
+    out &= dx * points[:, 2] + dy * points[:, 3] >= STRAY_FACING * d
     if points.shape[1] > 4:
         out &= points[:, 4] >= SPECK
     if foot is not None:
@@ -750,7 +771,8 @@ def _mm(px: float, ppi: float) -> float:
 def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
            sizes: Sequence[float], config: ColourConfig, mask: Image,
            strength: Image | None = None, chroma_floor: int = 0,
-           saturation: Image | None = None, sat_floor: int = 0) -> Message | None:
+           saturation: Image | None = None, sat_floor: int = 0,
+           busy: bool = False) -> Message | None:
     """Why a fitted circle is not a base, or None."""
     tol = config.radius_tolerance
     mm_per_px = sizes[0] / (2.0 * float(radii[0]))
@@ -784,9 +806,10 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
         paint = float(np.median(strength[v[on], u[on]]))
         if paint < FAINT_CHROMA * chroma_floor:
             return Message("camera.colour.reject.scattered", {"share": fill})
-    # A weak arc whose colour only brushes the range's floors (saturation and chroma) is the
-    # mat's own tint, not paint: a rim's paint sits well inside its range.
-    if strength is not None and saturation is not None and on.any() and cover < WEAK_COVER:
+    # A weak arc (any arc on a busy mat) whose colour only brushes the range's floors
+    # (saturation and chroma) is the mat's own tint: a rim's paint sits well inside its range.
+    if strength is not None and saturation is not None and on.any() and (
+            cover < WEAK_COVER or busy):
         u = np.clip(np.rint(fit.cx + at * _FINE[0]), 0, mask.shape[1] - 1).astype(np.intp)
         v = np.clip(np.rint(fit.cy + at * _FINE[1]), 0, mask.shape[0] - 1).astype(np.intp)
         sat = float(np.median(saturation[v[on], u[on]]))
