@@ -96,14 +96,16 @@ def test_the_set_covers_the_issue() -> None:
 # Measured when these tests were written (bench.vision_pbr on the whole set):
 TAGS_NOW = ("307 of 307 visible tags found, mean 0.019 in, max 0.072 in, no false tag (was 286 "
             "of 307, mean 0.020, max 0.082)")
-COLOUR_NOW = ("97 of 311 visible bases found (31%): 25 mm 45/90, 28 mm 29/63, 30 mm 14/49, "
-              "32 mm 9/61, 40 mm 0/26, 50 mm 0/22; mean 0.071 in, max 0.275 in")
+COLOUR_NOW = ("303 of 311 visible bases found (97.4%; 25 mm 85/90, 28 mm 62/63, 30 mm 49/49, "
+              "32 mm 60/61, 40 mm 26/26, 50 mm 21/22), mean 0.028 in, max 0.358 in (was 97 of "
+              "311, 31%, 40 and 50 mm never); the misses are partial rims in a dim lamp-lit "
+              "frame and in crowds")
 UNCERTAINTY_NOW = ("0 of 307 tags outside their stated uncertainty, which covers any base height "
                    "of 2-5 mm when it is not known (was 14 of 286, 11 of them on 5 mm bases)")
-FALSE_COLOUR_NOW = ("a tagless miniature with a red-painted torso on a plain grey-rimmed base is "
-                    "reported as a zombie base (coverage 0.33, confidence 0.31-0.35): "
-                    "colour_crowd_b at (3.30, 1.21), tags_street_b in colour mode at "
-                    "(23.07, 20.50)")
+FALSE_COLOUR_NOW = ("2 false bases in 311 (was 1, the red-torsoed miniature, now refused): a "
+                    "zombie base at (7.83, 30.64) in colour_crowd_a's row along the far edge "
+                    "and one at (19.16, 20.38) in colour_street_b; none in the tags frames "
+                    "located in colour mode (was 1)")
 
 
 def test_no_false_tag(scores: list[pbr.FrameScore]) -> None:
@@ -133,8 +135,12 @@ def test_what_is_found_today(scores: list[pbr.FrameScore]) -> None:
     tags, colour = pbr.summary(scores, "tags"), pbr.summary(scores, "colour")
     assert tags["found_share"] >= 0.9
     assert tags["mean_in"] <= pbr.TAGS_DONE["mean_in"] and tags["max_in"] <= pbr.TAGS_DONE["max_in"]
-    assert colour["found_share"] >= 0.3 and colour["mean_in"] <= 0.1
-    assert colour["by_base_mm"][25]["found"] >= 0.45 * colour["by_base_mm"][25]["visible"]
+    assert colour["found_share"] >= 0.95
+    assert colour["mean_in"] <= pbr.COLOUR_DONE["mean_in"]
+    # every size is looked for and found (issue 16: 40 and 50 mm were never found)
+    for mm, got in colour["by_base_mm"].items():
+        assert got["found"] >= 0.9 * got["visible"], (mm, got)
+    assert colour["false"] <= 2
 
 
 def test_tags_within_their_uncertainty(scores: list[pbr.FrameScore]) -> None:
