@@ -17,7 +17,7 @@ from i18n import Message
 from rules.limits import check_arbitration
 from service.explain import arbitrate_explained
 from service.helptext import HelpText
-from service.jsonio import language, print_error, print_json, read_json
+from service.jsonio import language, print_error, print_rows, read_json
 from service.workers import time_budget
 
 ARBITRATE_BUDGET = 10.0  # seconds, as the service's arbitration workers (service/app.py)
@@ -47,5 +47,5 @@ def run(args: argparse.Namespace) -> int:
         for i, item in enumerate(result["answers"]):
             print(f"{i + 1}. {item['explain']}")
         return 0
-    print_json(result)
+    print_rows(result)
     return 0

@@ -26,7 +26,8 @@ from geometry.errors import SurviveUsError
 from i18n import Message, language_of
 
 __all__ = ["InputError", "JsonRefused", "read_json", "parse_json", "text_problem",
-           "print_json", "print_error", "language", "set_language", "environment_language",
+           "print_json", "print_rows", "print_error", "language", "set_language",
+           "environment_language",
            "os_reason", "MAX_DEPTH", "MAX_DIGITS"]
 
 MAX_DEPTH = 32  # objects and lists inside each other; the deepest real record is 11
@@ -259,6 +260,24 @@ def os_reason(error: OSError) -> Message:
 def print_json(data: Any, pretty: bool = True) -> None:
     json.dump(data, sys.stdout, indent=2 if pretty else None, ensure_ascii=False)
     sys.stdout.write("\n")
+
+
+def print_rows(data: dict[str, Any]) -> None:
+    """An object whose lists may be long (a thousand answers): one line per list item.
+
+    Still one JSON document, and as easy to read or diff as an indented one, but written by
+    json's C encoder: indenting forces its pure-Python one, which costs more than answering
+    a thousand sight questions."""
+    out = sys.stdout
+    out.write("{")
+    for n, (key, value) in enumerate(data.items()):
+        out.write(("," if n else "") + "\n  " + json.dumps(key) + ": ")
+        if isinstance(value, list) and value:
+            out.write("[\n    " + ",\n    ".join(json.dumps(item, ensure_ascii=False)
+                                                  for item in value) + "\n  ]")
+        else:
+            out.write(json.dumps(value, ensure_ascii=False))
+    out.write("\n}\n")
 
 
 def print_error(error: SurviveUsError, *, as_json: bool) -> int:
