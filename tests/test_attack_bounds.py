@@ -345,3 +345,21 @@ def test_one_address_holds_at_most_8_streams(small_pools: Any) -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(pytest.main([__file__, "-q"]))
+
+
+def test_an_import_is_held_to_the_arbitration_limits(tmp_path: Path) -> None:
+    """A record whose start holds more figures than any table needs is refused before its
+    replay builds anything (413 over_limit, named where)."""
+    from api_support import make_app, start_game
+
+    client = make_app(tmp_path).test_client()
+    game = start_game(client, "nettoyage", 3)
+    export = client.get(f"/api/v1/games/{game['id']}/export",
+                        headers={"Authorization": f"Bearer {game['token']}"}).json["export"]
+    one = export["start"]["figures"][0]
+    export["start"]["figures"] = [{**one, "id": f"x{n}", "x": 1 + n % 29, "y": 1 + n // 29}
+                                  for n in range(400)]
+    r = client.post("/api/v1/games/import", json={"export": export, "seed": 3})
+    assert r.status_code == 413, r.json
+    assert r.json["error"]["code"] == "over_limit"
+    assert r.json["error"]["where"] == "export.start.figures"

@@ -22,6 +22,7 @@ from i18n import Message, note_text, render
 from rules import legal
 from rules.actions import actor, parse_action
 from rules.game import ZOMBIES, Game, Note
+from rules.limits import LimitError, check_arbitration
 from rules.names import figure_names
 from rules.odds import action_odds
 from rules.settings import Settings
@@ -198,6 +199,16 @@ def replay_export(export: dict[str, Any], where: str) -> tuple[Game, list[dict[s
                                          for m in markers):
         raise ApiError(Message("service.export.hidden", {"where": where}),
                        f"{where}.start.markers", code="incomplete_export")
+    start = export["start"]
+    scene = start.get("scene")
+    if isinstance(scene, dict):  # no bigger a table than an arbitration may ask about
+        try:
+            check_arbitration({"scene": {**scene, "figures": start.get("figures")},
+                               "questions": []})
+        except LimitError as error:
+            inner = error.where.replace("scene.figures", "figures", 1)  # beside the scene
+            error.where = f"{where}.start.{inner}"
+            raise
     try:
         game = Game.replay(export)
     except SurviveUsError as error:
