@@ -93,6 +93,7 @@ BUSY_SPECKS = 0.25  # specks of a side's colour per square inch of table that ma
 BUSY_COVER = 0.5  # the rim share a base must show on a busy mat
 STRAY_FACING = 0.7  # cosine: a stray pixel's normal within 45 degrees of facing away
 ARC_SIZE_SURE = 0.35  # an arc this much of its circle tells a size no one looked for
+OFFSET_REFIT_PX = 0.25  # partial arcs are refitted with the frame's radius offset beyond this
 SPREAD_SHARE = 0.5  # unexplained rim pixels just outside a circle, per inlier, that refuse it
 
 
@@ -259,7 +260,7 @@ def find_bases(image_bgr: Image, calibration: Calibration,
         fit = raw.fit
         sens = 0.0
         if not fit.free_radius:
-            if abs(offset) > 0.05:
+            if abs(offset) > OFFSET_REFIT_PX:
                 tol = _tolerance(raw.expected_px)
                 fit = refine(raw.points, fit.cx, fit.cy, raw.expected_px + offset, tol, False)
             sens = radius_sensitivity(raw.points[fit.inliers], fit.cx, fit.cy)
@@ -726,7 +727,7 @@ def _leftovers(points: FloatArray, claimed: BoolArray, found: Sequence[_Raw],
     """Blobs of the side's colour of a base's size or more where no base was found, each with
     the reason (its size)."""
     rmin = float(radii.min())
-    free = points[~claimed]
+    free = points[~claimed & (points[:, 4] >= SPECK)]  # specks make no blob of their own
     if len(free) < MIN_CONTOUR:
         return []
     out: list[tuple[float, float, Message]] = []
