@@ -94,6 +94,9 @@ BUSY_COVER = 0.5  # the rim share a base must show on a busy mat
 STRAY_FACING = 0.7  # cosine: a stray pixel's normal within 45 degrees of facing away
 ARC_SIZE_SURE = 0.35  # an arc this much of its circle tells a size no one looked for
 OFFSET_REFIT_PX = 0.25  # partial arcs are refitted with the frame's radius offset beyond this
+PAINT_SURE_COVER = 0.7  # bases seen this well tell a side's paint in the frame
+PAINT_HUE = 4.0  # hue units (2 degrees each) a weaker circle's colour may differ from it...
+PAINT_CHROMA = 0.6  # ...and the share of its chroma it must have
 SPREAD_SHARE = 0.5  # unexplained rim pixels just outside a circle, per inlier, that refuse it
 
 
@@ -248,6 +251,8 @@ def find_bases(image_bgr: Image, calibration: Calibration,
         mask = side_mask(hsv, side.ranges, strength)
         found, refused = _search(mask, side, sizes, ppi * scale, config, strength,
                                  _camera_foot(calibration, ppi), hsv[:, :, 1])
+        found, odd = _one_paint(found, mask, hsv, strength)
+        refused += odd
         raws += found
         rejected += [Rejected(side.side, *_to_table(calibration, u, v, ppi, height), why)
                      for u, v, why in refused]
@@ -284,6 +289,45 @@ def find_bases(image_bgr: Image, calibration: Calibration,
     rejected += dropped
     bases.sort(key=lambda b: (b.side, b.y, b.x))
     return ColourResult(tuple(bases), tuple(rejected), ppi, offset)
+
+
+def _paint(raw: _Raw, mask: Image, hsv: Image, strength: Image) -> tuple[float, float] | None:
+    """(hue, chroma) medians of the paint just inside a base's fitted edge (None: none seen).
+    Hue is taken relative to red's wrap (-90..89), so reds near 0 and 179 are close."""
+    fit = raw.fit
+    on = _ring_points(mask, fit.cx, fit.cy, fit.radius - 1.0)
+    if not on.any():
+        return None
+    u = np.clip(np.rint(fit.cx + (fit.radius - 1.0) * _FINE[0]), 0, mask.shape[1] - 1)
+    v = np.clip(np.rint(fit.cy + (fit.radius - 1.0) * _FINE[1]), 0, mask.shape[0] - 1)
+    ui, vi = u.astype(np.intp)[on], v.astype(np.intp)[on]
+    hue = (hsv[vi, ui, 0].astype(np.float64) + 90.0) % 180.0 - 90.0
+    return float(np.median(hue)), float(np.median(strength[vi, ui]))
+
+
+def _one_paint(found: list[_Raw], mask: Image, hsv: Image, strength: Image,
+               ) -> tuple[list[_Raw], list[tuple[float, float, Message]]]:
+    """One side's rims share one paint: a weakly seen circle whose colour differs from the
+    paint of that side's well-seen bases in the same frame (another hue, or much less colour:
+    skin between a hand's fingers, a miniature's red cloth, a rug) is not a rim. Needs at
+    least three well-seen bases to know the paint."""
+    paints = [_paint(r, mask, hsv, strength) for r in found]
+    sure = [p for r, p in zip(found, paints, strict=True)
+            if p is not None and r.cover >= PAINT_SURE_COVER]
+    if len(sure) < 3:
+        return found, []
+    hue = float(np.median([p[0] for p in sure]))
+    strong = float(np.median([p[1] for p in sure]))
+    kept: list[_Raw] = []
+    odd: list[tuple[float, float, Message]] = []
+    for raw, p in zip(found, paints, strict=True):
+        if p is not None and raw.cover < PAINT_SURE_COVER and (
+                abs(p[0] - hue) > PAINT_HUE or p[1] < PAINT_CHROMA * strong):
+            odd.append((raw.fit.cx, raw.fit.cy, Message("camera.colour.reject.paint", {
+                "hue": round(abs(p[0] - hue) * 2.0, 1), "share": p[1] / max(strong, 1.0)})))
+        else:
+            kept.append(raw)
+    return kept, odd
 
 
 def _overlaps(bases: list[BaseDetection]) -> tuple[list[BaseDetection], list[Rejected]]:
