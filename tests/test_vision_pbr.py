@@ -96,16 +96,15 @@ def test_the_set_covers_the_issue() -> None:
 # Measured when these tests were written (bench.vision_pbr on the whole set):
 TAGS_NOW = ("307 of 307 visible tags found, mean 0.019 in, max 0.072 in, no false tag (was 286 "
             "of 307, mean 0.020, max 0.082)")
-COLOUR_NOW = ("303 of 311 visible bases found (97.4%; 25 mm 85/90, 28 mm 62/63, 30 mm 49/49, "
-              "32 mm 60/61, 40 mm 26/26, 50 mm 21/22), mean 0.028 in, max 0.358 in (was 97 of "
+COLOUR_NOW = ("302 of 311 visible bases found (97.1%; 25 mm 85/90, 28 mm 62/63, 30 mm 49/49, "
+              "32 mm 59/61, 40 mm 26/26, 50 mm 21/22), mean 0.027 in, max 0.359 in (was 97 of "
               "311, 31%, 40 and 50 mm never); the misses are partial rims in a dim lamp-lit "
-              "frame and in crowds")
+              "frame (5) and in crowds")
 UNCERTAINTY_NOW = ("0 of 307 tags outside their stated uncertainty, which covers any base height "
                    "of 2-5 mm when it is not known (was 14 of 286, 11 of them on 5 mm bases)")
-FALSE_COLOUR_NOW = ("2 false bases in 311 (was 1, the red-torsoed miniature, now refused): a "
-                    "zombie base at (7.83, 30.64) in colour_crowd_a's row along the far edge "
-                    "and one at (19.16, 20.38) in colour_street_b; none in the tags frames "
-                    "located in colour mode (was 1)")
+FALSE_COLOUR_NOW = ("1 false base in 311 (the red-torsoed miniature and a hand are refused now): "
+                    "a zombie base at (7.83, 30.65) in colour_crowd_a's row along the far edge; "
+                    "none in the tags frames located in colour mode (was 1)")
 
 
 def test_no_false_tag(scores: list[pbr.FrameScore]) -> None:
@@ -140,7 +139,7 @@ def test_what_is_found_today(scores: list[pbr.FrameScore]) -> None:
     # every size is looked for and found (issue 16: 40 and 50 mm were never found)
     for mm, got in colour["by_base_mm"].items():
         assert got["found"] >= 0.9 * got["visible"], (mm, got)
-    assert colour["false"] <= 2
+    assert colour["false"] <= 1
 
 
 def test_tags_within_their_uncertainty(scores: list[pbr.FrameScore]) -> None:
