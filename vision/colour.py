@@ -217,6 +217,7 @@ class _Raw:
     cover: float
     size_mm: float  # the size it was fitted with (partial arcs) or found nearest (full rims)
     expected_px: float  # that size's rim radius on the rectified table
+    size_step_px: float = 0.0  # radius difference to the nearest other size looked for
 
 
 def search_sizes(side: SideColour, hints: FigureHints = NO_HINTS) -> tuple[float, ...]:
@@ -272,6 +273,8 @@ def find_bases(image_bgr: Image, calibration: Calibration,
         x, y = _to_table(calibration, fit.cx, fit.cy, ppi, height)
         sigma_px = math.sqrt(max(float(np.linalg.eigvalsh(fit.cov).max()), 0.0) * CORRELATION)
         radius_term = SIGMAS * sens * max(offset_spread, 0.35)
+        # an arc's size may be the neighbouring one: the centre moves by sens x the step
+        radius_term = math.hypot(radius_term, sens * raw.size_step_px)
         spread_px = math.hypot(SIGMAS * sigma_px, radius_term)
         # a base height not set by the game may be anything in BASE_HEIGHT_RANGE_MM: how far
         # that moves the parallax correction (up to ~0.05 in at the edge of a steep view)
@@ -501,7 +504,9 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
             refused.append((fit.cx, fit.cy, problem))
             continue
         taken.append((fit.cx, fit.cy, fit.radius))
-        found.append(_Raw(side, fit, mine, cover, float(sizes[k]), size_r))
+        others = np.abs(np.delete(radii, k) - size_r)
+        step = float(others.min()) if len(others) else 0.0
+        found.append(_Raw(side, fit, mine, cover, float(sizes[k]), size_r, step))
         d = np.hypot(local[:, 0] - fit.cx, local[:, 1] - fit.cy)
         claimed[cand.near[d <= fit.radius + _tolerance(fit.radius)]] = True
     found = _jointly(found)
@@ -653,7 +658,8 @@ def _jointly(found: list[_Raw]) -> list[_Raw]:
                 nxt.append(raw)
                 continue
             cover = coverage(mine[refit.inliers], refit.cx, refit.cy)
-            nxt.append(_Raw(raw.side, refit, mine, cover, raw.size_mm, raw.expected_px))
+            nxt.append(_Raw(raw.side, refit, mine, cover, raw.size_mm, raw.expected_px,
+                            raw.size_step_px))
         found = nxt
     return found
 
