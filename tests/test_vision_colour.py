@@ -256,3 +256,15 @@ def test_hints_narrow_the_sizes() -> None:
         25.0, 28.0, 30.0, 32.0, 40.0, 50.0)
     assert search_sizes(SideColour("zombies", (HsvRange(168, 10),), 60.0)) == (
         25.0, 28.0, 30.0, 32.0, 40.0, 50.0, 60.0)
+
+
+def test_locate_passes_the_hints_to_colour_mode() -> None:
+    """`vision.locate.locate(..., hints=)` narrows colour mode's sizes as `find_bases` does."""
+    from vision.locate import locate
+
+    figs = [sc.ColourFigure("zombies", 15, 15, base_mm=40), sc.ColourFigure("zombies", 5, 15)]
+    frame = sc.render_colour(figs, effects=WEBCAM, seed=6)
+    alone = locate(frame.image, "colour").figures
+    assert sorted(f["base_mm"] for f in alone) == [25.0, 40.0]
+    told = locate(frame.image, "colour", hints=FigureHints(base_mm={"zombies": (25.0,)}))
+    assert [f["base_mm"] for f in told.figures] == [25.0]

@@ -107,7 +107,7 @@ def locate(image: Image, mode: str = "tags", settings: CalibrationFile | None = 
         answer["rejected"] = [r.to_json() for r in result.rejected]
         answer["rectified_px_per_in"] = result.px_per_in
     else:
-        figures = _colour(image, cal, settings)
+        figures = _colour(image, cal, settings, hints)
         answer["figures"] = figures
     answer["timing_ms"] = {"calibration": round((t_cal - start) * 1e3, 1),
                            "figures": round((time.perf_counter() - t_cal) * 1e3, 1)}
