@@ -28,7 +28,7 @@ from i18n.catalogs import LANGS, LOCALE, po_files, read_file
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("geometry", "rules", "ai", "scenarios", "vision", "service", "i18n")
 KEYWORDS = {"Message": None, "render_text": None}
-# the command line's help texts: `t("help.band.check")` (service/helptext.py)
+# the command line's help texts: `t("help.band.check")` (service/cli/helptext.py)
 _HELP_KEYWORDS = {"t": None}
 _JS_KEY = re.compile(r"""\bt\(\s*["']([\w.-]+)["']""")
 _JS_PREFIX = re.compile(r"\bt\(\s*`([\w.-]*)\$\{")

@@ -13,7 +13,7 @@ import pytest
 import sqlalchemy as sa
 from api_support import auth, error_of, make_app, play_to_end
 
-from service.cmd_campaign import summary
+from service.cli.campaign import summary
 from service.storage.tables import campaigns
 
 BANDS = Path(__file__).parent.parent / "rules" / "data" / "bands"

@@ -1,5 +1,5 @@
 """The command line's help, usage lines and parse errors speak one language, French or
-English, never a mix (service/helptext.py, i18n/locale/*/LC_MESSAGES/help.po).
+English, never a mix (service/cli/helptext.py, i18n/locale/*/LC_MESSAGES/help.po).
 
 The words come from the catalogs, not a list kept here: every help text of the chosen
 language is shown somewhere, and no English text that differs from its French one shows
@@ -17,7 +17,7 @@ import pytest
 
 from i18n.catalogs import LOCALE, read_file
 from service.cli import asked_language, build_parser, main
-from service.helptext import ARGPARSE_PLURALS, ARGPARSE_WORDS, argparse_speaks
+from service.cli.helptext import ARGPARSE_PLURALS, ARGPARSE_WORDS, argparse_speaks
 
 HELP = {lang: read_file(LOCALE / lang / "LC_MESSAGES" / "help.po", lang) for lang in ("fr", "en")}
 OTHER = {"fr": "en", "en": "fr"}

@@ -4,7 +4,7 @@ history, export and import.
 
 Creating (or importing) a campaign answers a secret token, stored only as its sha256; every
 change needs `Authorization: Bearer TOKEN`. Anyone with the campaign's id may read it. The
-campaign's games share its token. The logic is the CLI's (`service/cmd_campaign.py`,
+campaign's games share its token. The logic is the CLI's (`service/cli/campaign.py`,
 `scenarios/campaign_record.py`).
 """
 
@@ -34,7 +34,7 @@ from scenarios.campaign_record import (
 )
 from service.api.games import read_game, replay_export, shown_export, stored_game, token_sent
 from service.app import services
-from service.cmd_campaign import summary
+from service.cli.campaign import summary
 from service.errors import ApiError, NotFound
 from service.schemas import (
     AccessOut,

@@ -153,7 +153,7 @@ def _band(body: GameIn) -> Roster | None:
 def post_game(body: GameIn) -> dict[str, Any]:
     band = _band(body)
     if body.table is not None:
-        from service.cmd_scenarios import _check_table
+        from service.cli.scenarios import _check_table
 
         _check_table(body.table)
     game = start_scenario(body.scenario, band, body.seed, table=body.table,

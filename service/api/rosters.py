@@ -17,7 +17,7 @@ from rules.catalog import load_catalog
 from rules.settings import Settings
 from rules.warband import Roster, validate
 from service.app import services
-from service.cmd_band import costs
+from service.cli.band import costs
 from service.language import request_lang
 from service.schemas import CreatedRosterOut, RosterIn, RosterOut, ValidationOut
 from service.storage import records

@@ -26,8 +26,8 @@ from scenarios.campaign import draw_campaign
 from scenarios.cards import Card
 from scenarios.setup import DEFAULT_BAND
 from scenarios.setup_sheet import map_svg, sheet
-from service.cmd_odds import odds_words
-from service.cmd_scenarios import find_card, listing
+from service.cli.odds import odds_words
+from service.cli.scenarios import find_card, listing
 from service.errors import ApiError, NotFound
 from service.explain import arbitrate_explained
 from service.language import request_lang
@@ -187,7 +187,7 @@ def _setup(scenario_id: str, query: SetupQuery) -> tuple[Card, Game, dict[str, A
     if query.band is not None and query.roster_id is not None:
         raise ApiError(Message("service.game.band_or_roster"), "band")
     if query.table is not None:
-        from service.cmd_scenarios import _check_table
+        from service.cli.scenarios import _check_table
 
         _check_table(query.table)
     if query.roster_id is not None:

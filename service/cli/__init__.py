@@ -1,4 +1,4 @@
-"""The `survive-us` command line. Each command lives in its own `service/cmd_*.py` module."""
+"""The `survive-us` command line. Each command lives in its own `service/cli/*.py` module."""
 
 from __future__ import annotations
 
@@ -10,30 +10,30 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from i18n import LANGS, language_of, render_text
-from service.helptext import HelpText, Parser
+from service.cli.helptext import HelpText, Parser
 from service.jsonio import environment_language, language, set_language
 
-# Each command's module (service/cmd_*.py), in the order the help lists them, with the
+# Each command's module (service/cli/*.py), in the order the help lists them, with the
 # commands it registers. A run imports only its command's module: the others (the HTTP
 # app, the database, the camera, the AI's model) cost start-up time for nothing.
 MODULES: dict[str, tuple[str, ...]] = {
-    "cmd_arbitrate": ("arbitrate",), "cmd_rules": ("rules",), "cmd_odds": ("odds",),
-    "cmd_band": ("band",), "cmd_replay": ("replay",), "cmd_demo": ("demo",),
-    "cmd_scenarios": ("scenarios", "scenario"), "cmd_campaign": ("campaign",),
-    "cmd_simulate": ("simulate",), "cmd_balance": ("balance",), "cmd_vision": ("vision",),
-    "cmd_markers": ("markers",), "cmd_serve": ("serve",),
+    "arbitrate": ("arbitrate",), "rules": ("rules",), "odds": ("odds",),
+    "band": ("band",), "replay": ("replay",), "demo": ("demo",),
+    "scenarios": ("scenarios", "scenario"), "campaign": ("campaign",),
+    "simulate": ("simulate",), "balance": ("balance",), "vision": ("vision",),
+    "markers": ("markers",), "serve": ("serve",),
 }
 MAX_SEED = 2**53  # the largest seed the HTTP API takes (service/schemas.py, Seed)
 COMMAND_MODULES = {command: name for name, commands in MODULES.items() for command in commands}
 
 
 def command_module(name: str) -> ModuleType:
-    return importlib.import_module(f"service.{name}")
+    return importlib.import_module(f"service.cli.{name}")
 
 
 def build_parser(lang: str | None = None, command: str | None = None) -> argparse.ArgumentParser:
     """The command line in `lang` (default: the environment's locale): its help texts, usage
-    lines and parse errors (service/helptext.py). With `command` (one of ours), only that
+    lines and parse errors (service/cli/helptext.py). With `command` (one of ours), only that
     command's module is imported and registered; otherwise all of them."""
     lang = language_of(lang or environment_language())
     t = HelpText(lang)

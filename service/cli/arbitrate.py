@@ -15,8 +15,8 @@ from ai.words import said
 from geometry.errors import SurviveUsError
 from i18n import Message
 from rules.limits import check_arbitration
+from service.cli.helptext import HelpText
 from service.explain import arbitrate_explained
-from service.helptext import HelpText
 from service.jsonio import language, print_error, print_rows, read_json
 from service.workers import time_budget
 

@@ -24,9 +24,9 @@ from typing import Any
 from geometry.errors import SurviveUsError
 from i18n import Message
 from service import lookup
-from service.batch_options import add_batch_options, check_batch_options, progress_bar
-from service.cmd_simulate import require_extra
-from service.helptext import HelpText
+from service.cli.batch_options import add_batch_options, check_batch_options, progress_bar
+from service.cli.helptext import HelpText
+from service.cli.simulate import require_extra
 from service.jsonio import language, os_reason, print_error, print_json, read_json
 
 __all__ = ["register", "BalanceError"]
@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
     except SurviveUsError as error:
         return print_error(error, as_json=args.json)
     except (KeyError, OSError) as error:
-        from service.cmd_simulate import band_problem
+        from service.cli.simulate import band_problem
 
         return print_error(BalanceError(band_problem(args.band, error), "band"),
                            as_json=args.json)

@@ -21,7 +21,7 @@ from i18n import Message, render_text
 from rules.catalog import Catalog, load_catalog
 from rules.settings import Settings
 from rules.warband import Roster, RosterError, cost_breakdown, member_name, points, validate
-from service.helptext import HelpText
+from service.cli.helptext import HelpText
 from service.jsonio import language, print_error, print_json, read_json
 from service.words import localized, said
 

@@ -10,7 +10,7 @@ from typing import Any
 from geometry.errors import SurviveUsError
 from i18n import Message, render_text
 from service import lookup
-from service.helptext import HelpText
+from service.cli.helptext import HelpText
 
 __all__ = ["add_batch_options", "check_batch_options", "progress_bar"]
 

@@ -51,8 +51,8 @@ from scenarios.campaign_record import (
     result_from_game,
 )
 from scenarios.cards import Card, load_cards
-from service.cmd_scenarios import kind_word
-from service.helptext import HelpText
+from service.cli.helptext import HelpText
+from service.cli.scenarios import kind_word
 from service.jsonio import language, os_reason, print_error, print_json, read_json
 from service.words import NONE, said, status_word
 

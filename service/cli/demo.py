@@ -16,7 +16,7 @@ from i18n import Message, render_text
 from rules.arbitration import activatable_zombies, enemies, shooting_targets
 from scenarios.tables import load_table, table_data
 from service import lookup
-from service.helptext import HelpText
+from service.cli.helptext import HelpText
 from service.jsonio import language, print_error
 from service.words import say
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from geometry.errors import SurviveUsError
 from i18n import Message, render
-from service.helptext import HelpText
+from service.cli.helptext import HelpText
 from service.jsonio import language, print_error, print_json
 from vision.layout import DEFAULT_LAYOUT, Layout
 

@@ -16,7 +16,7 @@ from rules.catalog import Catalog, load_catalog
 from rules.errors import InvalidActionError
 from rules.odds import OddsQuestion, attack_odds
 from service import lookup
-from service.helptext import HelpText
+from service.cli.helptext import HelpText
 from service.jsonio import language, print_error, print_json
 
 __all__ = ["register", "odds_words", "profile_name"]

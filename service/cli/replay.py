@@ -19,7 +19,7 @@ from rules.actions import parse_action
 from rules.errors import InvalidActionError
 from rules.game import Game
 from scenarios import play as _scenario_play  # noqa: F401  (rebuilds refereed games)
-from service.helptext import HelpText
+from service.cli.helptext import HelpText
 from service.jsonio import language, print_error, print_json, read_json
 from service.words import said, side_word
 

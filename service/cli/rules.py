@@ -17,7 +17,7 @@ from geometry.errors import DataError
 from i18n import Message, render_text
 from rules.catalog import Catalog, load_catalog
 from rules.warband import class_name
-from service.helptext import HelpText
+from service.cli.helptext import HelpText
 from service.jsonio import language, print_error
 
 __all__ = ["register"]

@@ -31,7 +31,7 @@ from scenarios.cards import Card, Text, load_cards
 from scenarios.play_policy import POLICIES
 from scenarios.setup import DEFAULT_BAND, setup_scenario
 from service import lookup
-from service.helptext import HelpText
+from service.cli.helptext import HelpText
 from service.jsonio import language, print_error, print_json
 from service.words import localized, said, say, side_word, status_word
 

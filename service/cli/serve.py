@@ -14,7 +14,7 @@ import argparse
 import sys
 from typing import Any
 
-from service.helptext import HelpText
+from service.cli.helptext import HelpText
 
 __all__ = ["register", "run"]
 

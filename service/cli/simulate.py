@@ -22,8 +22,8 @@ from babel.numbers import format_decimal, format_percent
 from geometry.errors import SurviveUsError
 from i18n import LANGS, Message, render_text
 from service import lookup
-from service.batch_options import add_batch_options, check_batch_options, progress_bar
-from service.helptext import HelpText
+from service.cli.batch_options import add_batch_options, check_batch_options, progress_bar
+from service.cli.helptext import HelpText
 from service.jsonio import language, os_reason, print_error, print_json
 
 __all__ = ["register", "SimulateError"]

@@ -26,7 +26,7 @@ from babel.numbers import format_decimal
 
 from geometry.errors import SurviveUsError
 from i18n import Message, render
-from service.helptext import HelpText
+from service.cli.helptext import HelpText
 from service.jsonio import language, print_error, print_json
 
 if TYPE_CHECKING:
