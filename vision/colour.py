@@ -31,8 +31,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
 
 from geometry.units import DEFAULT_BASE_MM, MM_PER_INCH, base_radius
 from i18n import Message
@@ -81,6 +79,7 @@ THIN_FILL = 0.3  # a rim's paint under less than this share of its circle's edge
 THIN_RMS_IN = 0.025  # ...with its edge this loose (inches rms) is scattered colour
 _FINE_RING = np.linspace(0.0, 2.0 * math.pi, 72, endpoint=False)
 _FINE = (np.cos(_FINE_RING), np.sin(_FINE_RING))
+_EDGE_DR = np.array([[0.5], [1.0], [1.5]])  # pixels inside a circle's edge: its paint
 SPECK = 16  # boundary curves shorter than this (pixels) are specks, never a bigger base
 FAINT_RUNS = 5  # a rim seen in this many separate bits or more, or with paint under less
 FAINT_FILL = 0.35  # than this share of its edge...
@@ -255,13 +254,16 @@ def find_bases(image_bgr: Image, calibration: Calibration,
         found, odd = _one_paint(found, mask, hsv, strength)
         refused += odd
         raws += found
-        rejected += [Rejected(side.side, *_to_table(calibration, u, v, ppi, height), why)
-                     for u, v, why in refused]
+        where = _to_table(calibration, np.array([(u, v) for u, v, _ in refused],
+                                                     dtype=np.float64).reshape(-1, 2),
+                               ppi, height).tolist()
+        rejected += [Rejected(side.side, x, y, why)
+                     for (x, y), (_, _, why) in zip(where, refused, strict=True)]
     offsets = [r.fit.radius - r.expected_px for r in raws if r.fit.free_radius]
     offset = float(np.clip(np.median(offsets), -MAX_OFFSET_PX, MAX_OFFSET_PX)) if offsets \
         else 0.0
     offset_spread = float(np.std(offsets)) if len(offsets) > 2 else 0.5
-    bases: list[BaseDetection] = []
+    fits: list[tuple[CircleFit, float]] = []
     for raw in raws:
         fit = raw.fit
         sens = 0.0
@@ -270,17 +272,23 @@ def find_bases(image_bgr: Image, calibration: Calibration,
                 tol = _tolerance(raw.expected_px)
                 fit = refine(raw.points, fit.cx, fit.cy, raw.expected_px + offset, tol, False)
             sens = radius_sensitivity(raw.points[fit.inliers], fit.cx, fit.cy)
-        x, y = _to_table(calibration, fit.cx, fit.cy, ppi, height)
-        sigma_px = math.sqrt(max(float(np.linalg.eigvalsh(fit.cov).max()), 0.0) * CORRELATION)
+        fits.append((fit, sens))
+    centres = np.array([(f.cx, f.cy) for f, _ in fits], dtype=np.float64).reshape(-1, 2)
+    at = _to_table(calibration, centres, ppi, height).tolist()
+    # a base height not set by the game may be anything in BASE_HEIGHT_RANGE_MM: how far
+    # that moves the parallax correction (up to ~0.05 in at the edge of a steep view)
+    heights = [] if height_known else [
+        _to_table(calibration, centres, ppi, h / MM_PER_INCH).tolist()
+        for h in BASE_HEIGHT_RANGE_MM]
+    bases: list[BaseDetection] = []
+    for n, (raw, (fit, sens)) in enumerate(zip(raws, fits, strict=True)):
+        x, y = at[n]
+        sigma_px = math.sqrt(max(_largest_eigenvalue(fit.cov), 0.0) * CORRELATION)
         radius_term = SIGMAS * sens * max(offset_spread, 0.35)
         # an arc's size may be the neighbouring one: the centre moves by sens x the step
         radius_term = math.hypot(radius_term, sens * raw.size_step_px)
         spread_px = math.hypot(SIGMAS * sigma_px, radius_term)
-        # a base height not set by the game may be anything in BASE_HEIGHT_RANGE_MM: how far
-        # that moves the parallax correction (up to ~0.05 in at the edge of a steep view)
-        unsure = 0.0 if height_known else max(
-            math.dist((x, y), _to_table(calibration, fit.cx, fit.cy, ppi, h / MM_PER_INCH))
-            for h in BASE_HEIGHT_RANGE_MM)
+        unsure = max((math.dist((x, y), other[n]) for other in heights), default=0.0)
         uncertainty = math.hypot(spread_px / ppi, SYSTEMATIC_IN, calibration.reprojection_in,
                                  unsure)
         quality = math.exp(-((fit.rms / 1.0) ** 2) / 2.0)
@@ -294,18 +302,32 @@ def find_bases(image_bgr: Image, calibration: Calibration,
     return ColourResult(tuple(bases), tuple(rejected), ppi, offset)
 
 
-def _paint(raw: _Raw, mask: Image, hsv: Image, strength: Image) -> tuple[float, float] | None:
-    """(hue, chroma) medians of the paint just inside a base's fitted edge (None: none seen).
-    Hue is taken relative to red's wrap (-90..89), so reds near 0 and 179 are close."""
-    fit = raw.fit
-    on = _ring_points(mask, fit.cx, fit.cy, fit.radius - 1.0)
-    if not on.any():
-        return None
-    u = np.clip(np.rint(fit.cx + (fit.radius - 1.0) * _FINE[0]), 0, mask.shape[1] - 1)
-    v = np.clip(np.rint(fit.cy + (fit.radius - 1.0) * _FINE[1]), 0, mask.shape[0] - 1)
-    ui, vi = u.astype(np.intp)[on], v.astype(np.intp)[on]
-    hue = (hsv[vi, ui, 0].astype(np.float64) + 90.0) % 180.0 - 90.0
-    return float(np.median(hue)), float(np.median(strength[vi, ui]))
+def _paints(found: Sequence[_Raw], mask: Image, hsv: Image, strength: Image,
+            ) -> list[tuple[float, float] | None]:
+    """(hue, chroma) medians of the paint just inside each base's fitted edge (None: none
+    seen), all bases at once. Hue is taken relative to red's wrap (-90..89), so reds near 0
+    and 179 are close."""
+    if not found:
+        return []
+    cx = np.array([r.fit.cx for r in found])[:, None]
+    cy = np.array([r.fit.cy for r in found])[:, None]
+    at = np.array([r.fit.radius for r in found])[:, None] - 1.0
+    u = np.rint(cx + at * _FINE[0]).astype(np.intp)
+    v = np.rint(cy + at * _FINE[1]).astype(np.intp)
+    h, w = mask.shape[:2]
+    inside = (u >= 0) & (v >= 0) & (u < w) & (v < h)
+    ui, vi = np.minimum(np.maximum(u, 0), w - 1), np.minimum(np.maximum(v, 0), h - 1)
+    on = inside & (mask[vi, ui] > 0)
+    hue = np.where(on, (hsv[vi, ui, 0].astype(np.float64) + 90.0) % 180.0 - 90.0, np.nan)
+    paint = np.where(on, strength[vi, ui].astype(np.float64), np.nan)
+    seen = on.any(axis=1)
+    out: list[tuple[float, float] | None] = [None] * len(found)
+    if seen.any():
+        hues = np.nanmedian(hue[seen], axis=1)
+        chromas = np.nanmedian(paint[seen], axis=1)
+        for n, a, b in zip(np.flatnonzero(seen), hues, chromas, strict=True):
+            out[int(n)] = (float(a), float(b))
+    return out
 
 
 def _one_paint(found: list[_Raw], mask: Image, hsv: Image, strength: Image,
@@ -314,7 +336,7 @@ def _one_paint(found: list[_Raw], mask: Image, hsv: Image, strength: Image,
     paint of that side's well-seen bases in the same frame (another hue, or much less colour:
     skin between a hand's fingers, a miniature's red cloth, a rug) is not a rim. Needs at
     least three well-seen bases to know the paint."""
-    paints = [_paint(r, mask, hsv, strength) for r in found]
+    paints = _paints(found, mask, hsv, strength)
     sure = [p for r, p in zip(found, paints, strict=True)
             if p is not None and r.cover >= PAINT_SURE_COVER]
     if len(sure) < 3:
@@ -363,13 +385,20 @@ def _parallax_scale(calibration: Calibration, height: float) -> float:
     return float(pose.centre[2] / (pose.centre[2] - height))
 
 
-def _to_table(calibration: Calibration, u: float, v: float, ppi: float,
-              height: float) -> tuple[float, float]:
-    """Rectified pixel -> table inches of a point on the base top, parallax removed."""
-    seen = rectified_to_table(np.array([[u, v]]), calibration.layout, ppi)
+def _to_table(calibration: Calibration, uv: FloatArray, ppi: float,
+                   height: float) -> FloatArray:
+    """Rectified pixels (N x 2) -> table inches of points on the base top, parallax
+    removed."""
+    seen = rectified_to_table(uv, calibration.layout, ppi)
     if calibration.pose is not None and calibration.pose.centre[2] > height:
         seen = calibration.lift(seen, height)
-    return float(seen[0, 0]), float(seen[0, 1])
+    return seen
+
+
+def _largest_eigenvalue(cov: FloatArray) -> float:
+    """The larger eigenvalue of a symmetric 2 x 2 matrix (closed form)."""
+    a, b, d = float(cov[0, 0]), float(cov[0, 1]), float(cov[1, 1])
+    return (a + d) / 2.0 + math.hypot((a - d) / 2.0, b)
 
 
 def _tolerance(radius_px: float) -> float:
@@ -573,13 +602,16 @@ def _score_all(candidates: Sequence[_Candidate], points: FloatArray, radii: Floa
     p = points[idx]
     dx, dy = p[:, 0] - cx, p[:, 1] - cy
     d = np.sqrt(dx * dx + dy * dy)
-    faces = dx * p[:, 2] + dy * p[:, 3] >= MIN_FACING * d
-    ang = np.floor((np.arctan2(dy, dx) + math.pi) * (COVERAGE_BINS / (2 * math.pi)))
-    sector = np.clip(ang.astype(np.intp), 0, COVERAGE_BINS - 1)
     tol = np.maximum(1.2, 0.12 * radii)
+    # only pixels facing away and within a tolerance of some size can count
+    keep = np.flatnonzero((dx * p[:, 2] + dy * p[:, 3] >= MIN_FACING * d)
+                          & (d >= float((radii - tol).min()) - 1e-6)
+                          & (d <= float((radii + tol).max()) + 1e-6))
+    owner, dx, dy, d = owner[keep], dx[keep], dy[keep], d[keep]
+    ang = np.floor((np.arctan2(dy, dx) + math.pi) * (COVERAGE_BINS / (2 * math.pi)))
+    sector = np.minimum(ang.astype(np.intp), COVERAGE_BINS - 1)  # arctan2 >= -pi
     gap = np.abs(d[:, None] - radii[None, :]) / tol[None, :]
-    inl = (gap <= 1.0) & faces[:, None]
-    row, k = np.nonzero(inl)
+    row, k = np.nonzero(gap <= 1.0)
     nk = len(radii)
     pair = owner[row] * nk + k
     hist = np.bincount(pair * COVERAGE_BINS + sector[row],
@@ -591,11 +623,12 @@ def _score_all(candidates: Sequence[_Candidate], points: FloatArray, radii: Floa
         len(candidates), nk) / np.maximum(counts, 1)
     score = cover - FIT_WEIGHT * spread
     best = np.argmax(score, axis=1)
-    for n, cand in enumerate(candidates):
-        kb = int(best[n])
-        if counts[n, kb] >= 3:
-            cand.k, cand.cover, cand.score, cand.inliers = kb, float(cover[n, kb]), \
-                float(score[n, kb]), int(counts[n, kb])
+    pick = np.arange(len(candidates))
+    rows = zip(best.tolist(), cover[pick, best].tolist(), score[pick, best].tolist(),
+               counts[pick, best].tolist(), strict=True)
+    for cand, (kb, cv, sc, ct) in zip(candidates, rows, strict=True):
+        if ct >= 3:
+            cand.k, cand.cover, cand.score, cand.inliers = kb, cv, sc, ct
         else:
             cand.k, cand.cover, cand.score, cand.inliers = -1, 0.0, 0.0, 0
 
@@ -609,13 +642,14 @@ def _score(cand: _Candidate, points: FloatArray, claimed: BoolArray, radii: Floa
     p = points[near]
     dx, dy = p[:, 0] - cand.cx, p[:, 1] - cand.cy
     d = np.sqrt(dx * dx + dy * dy)
-    faces = dx * p[:, 2] + dy * p[:, 3] >= MIN_FACING * d
-    ang = np.floor((np.arctan2(dy, dx) + math.pi) * (COVERAGE_BINS / (2 * math.pi)))
-    sector = np.clip(ang.astype(np.intp), 0, COVERAGE_BINS - 1)
     tol = np.maximum(1.2, 0.12 * radii)
+    keep = (dx * p[:, 2] + dy * p[:, 3] >= MIN_FACING * d) \
+        & (d >= float((radii - tol).min()) - 1e-6) & (d <= float((radii + tol).max()) + 1e-6)
+    dx, dy, d = dx[keep], dy[keep], d[keep]
+    ang = np.floor((np.arctan2(dy, dx) + math.pi) * (COVERAGE_BINS / (2 * math.pi)))
+    sector = np.minimum(ang.astype(np.intp), COVERAGE_BINS - 1)  # arctan2 >= -pi
     gap = np.abs(d[:, None] - radii[None, :]) / tol[None, :]
-    inl = (gap <= 1.0) & faces[:, None]  # m x K
-    kk = np.nonzero(inl)
+    kk = np.nonzero(gap <= 1.0)  # m x K, facing away
     if len(kk[0]) < 3:
         return
     hist = np.bincount(kk[1] * COVERAGE_BINS + sector[kk[0]],
@@ -795,23 +829,21 @@ def _leftovers(points: FloatArray, claimed: BoolArray, found: Sequence[_Raw],
 
 
 def _clusters(points: FloatArray, gap: float) -> list[FloatArray]:
-    """Points split into clusters: cells of `gap` pixels, neighbouring occupied cells joined."""
+    """Points split into clusters: cells of `gap` pixels, neighbouring occupied cells joined
+    (diagonals too); clusters in the order of their first cell (by column, then row)."""
     cell = np.floor(points[:, :2] / gap).astype(np.intp)
-    keys, inverse = np.unique(cell, axis=0, return_inverse=True)
-    inverse = inverse.ravel()
-    index = {(int(a), int(b)): n for n, (a, b) in enumerate(keys)}
-    rows, cols = [], []
-    for n, (a, b) in enumerate(keys):
-        for da in (-1, 0, 1):
-            for db in (-1, 0, 1):
-                m = index.get((int(a) + da, int(b) + db))
-                if m is not None:
-                    rows.append(n)
-                    cols.append(m)
-    graph = csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(keys), len(keys)))
-    _, label = connected_components(graph, directed=False)
-    of_point = label[inverse]
-    return [points[of_point == g] for g in range(int(label.max()) + 1)]
+    cell -= cell.min(axis=0)
+    w, h = (int(n) + 1 for n in cell.max(axis=0))
+    grid = np.zeros((h, w), np.uint8)
+    grid[cell[:, 1], cell[:, 0]] = 1
+    _, label = cv2.connectedComponents(grid, connectivity=8)
+    of_point: IntArray = np.asarray(label, dtype=np.intp)[cell[:, 1], cell[:, 0]]
+    count = int(of_point.max())
+    # number clusters by their first cell in column-major order, as a sort of the cells would
+    first = np.full(count + 1, np.iinfo(np.intp).max, dtype=np.intp)
+    np.minimum.at(first, of_point, cell[:, 0] * h + cell[:, 1])
+    order = np.argsort(first[1:], kind="stable") + 1
+    return [points[of_point == g] for g in order]
 
 
 def _mm(px: float, ppi: float) -> float:
@@ -843,28 +875,31 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
                                                                    2)})
     # A painted band under the circle's edge wherever the rim is seen; scattered specks of
     # colour give edge pixels in many directions (coverage) but little paint (fill).
-    on, at = max(((_ring_points(mask, fit.cx, fit.cy, fit.radius - dr), fit.radius - dr)
-                  for dr in (0.5, 1.0, 1.5)), key=lambda t: int(np.count_nonzero(t[0])))
-    fill = float(np.mean(on))
+    edge = fit.radius - _EDGE_DR
+    h, w = mask.shape[:2]
+    us = np.rint(fit.cx + edge * _FINE[0]).astype(np.intp)
+    vs = np.rint(fit.cy + edge * _FINE[1]).astype(np.intp)
+    rings = (us >= 0) & (vs >= 0) & (us < w) & (vs < h)
+    us, vs = np.minimum(np.maximum(us, 0), w - 1), np.minimum(np.maximum(vs, 0), h - 1)
+    rings &= mask[vs, us] > 0
+    best = int(np.argmax(np.count_nonzero(rings, axis=1)))  # the first of equals
+    on = rings[best]
+    u, v = us[best][on], vs[best][on]
+    fill = np.count_nonzero(on) / len(on)
     if fill < THIN_FILL and fit.rms > THIN_RMS_IN * ppi:
         return Message("camera.colour.reject.scattered", {"share": fill})
     # Paint is strong where seen, in a few long arcs; specks of a mat that just pass the
     # colour's floor come in many short bits, or cover little of the edge.
-    runs = int(np.count_nonzero(on & ~np.roll(on, 1)))
-    if strength is not None and on.any() and (runs >= FAINT_RUNS or fill < FAINT_FILL):
-        u = np.clip(np.rint(fit.cx + at * _FINE[0]), 0, mask.shape[1] - 1).astype(np.intp)
-        v = np.clip(np.rint(fit.cy + at * _FINE[1]), 0, mask.shape[0] - 1).astype(np.intp)
-        paint = float(np.median(strength[v[on], u[on]]))
-        if paint < FAINT_CHROMA * chroma_floor:
-            return Message("camera.colour.reject.scattered", {"share": fill})
+    runs = int(np.count_nonzero(on[1:] & ~on[:-1])) + int(on[0] and not on[-1])
+    paint = _median(strength[v, u]) if strength is not None and len(u) else 0.0
+    if strength is not None and len(u) and (runs >= FAINT_RUNS or fill < FAINT_FILL) \
+            and paint < FAINT_CHROMA * chroma_floor:
+        return Message("camera.colour.reject.scattered", {"share": fill})
     # A weak arc (any arc on a busy mat) whose colour only brushes the range's floors
     # (saturation and chroma) is the mat's own tint: a rim's paint sits well inside its range.
-    if strength is not None and saturation is not None and on.any() and (
+    if strength is not None and saturation is not None and len(u) and (
             cover < WEAK_COVER or busy):
-        u = np.clip(np.rint(fit.cx + at * _FINE[0]), 0, mask.shape[1] - 1).astype(np.intp)
-        v = np.clip(np.rint(fit.cy + at * _FINE[1]), 0, mask.shape[0] - 1).astype(np.intp)
-        sat = float(np.median(saturation[v[on], u[on]]))
-        paint = float(np.median(strength[v[on], u[on]]))
+        sat = _median(saturation[v, u])
         if sat < sat_floor + BRUSH_SAT and paint < FAINT_CHROMA * chroma_floor:
             return Message("camera.colour.reject.scattered", {"share": fill})
     # Colour beyond the base edge: a large patch of this colour, not a rim.
@@ -879,16 +914,6 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
     return None
 
 
-def _ring_points(mask: Image, cx: float, cy: float, radius: float) -> BoolArray:
-    """Whether each of 72 points of a circle falls on the mask (off the image: no)."""
-    u = np.rint(cx + radius * _FINE[0]).astype(np.intp)
-    v = np.rint(cy + radius * _FINE[1]).astype(np.intp)
-    inside = (u >= 0) & (v >= 0) & (u < mask.shape[1]) & (v < mask.shape[0])
-    on = np.zeros(len(u), dtype=bool)
-    on[inside] = mask[v[inside], u[inside]] > 0
-    return on
-
-
 def _ring_share(mask: Image, cx: float, cy: float, radius: float,
                 ring: tuple[FloatArray, FloatArray] | None = None) -> float:
     """Share of the points of a circle (48, or `ring`'s cosines and sines) that fall on the
@@ -897,7 +922,16 @@ def _ring_share(mask: Image, cx: float, cy: float, radius: float,
     u = np.rint(cx + radius * cos).astype(np.intp)
     v = np.rint(cy + radius * sin).astype(np.intp)
     inside = (u >= 0) & (v >= 0) & (u < mask.shape[1]) & (v < mask.shape[0])
-    return float(np.mean(mask[v[inside], u[inside]] > 0)) if inside.any() else 0.0
+    n = int(np.count_nonzero(inside))
+    return int(np.count_nonzero(mask[v[inside], u[inside]])) / n if n else 0.0
+
+
+def _median(values: npt.NDArray[Any]) -> float:
+    """np.median of a non-empty 1-D array, without its generic machinery (called often on
+    a few dozen values)."""
+    a = np.sort(values)
+    m = len(a) // 2
+    return float(a[m]) if len(a) % 2 else (float(a[m - 1]) + float(a[m])) / 2.0
 
 
 def _why_not(points: FloatArray, radii: FloatArray, sizes: Sequence[float],

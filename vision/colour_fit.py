@@ -207,7 +207,7 @@ def coverage(points: FloatArray, cx: float, cy: float) -> float:
         return 0.0
     ang = np.arctan2(points[:, 1] - cy, points[:, 0] - cx)
     bins = np.floor((ang + math.pi) / (2 * math.pi) * COVERAGE_BINS).astype(np.intp)
-    seen = np.bincount(np.clip(bins, 0, COVERAGE_BINS - 1), minlength=COVERAGE_BINS)
+    seen = np.bincount(np.minimum(bins, COVERAGE_BINS - 1), minlength=COVERAGE_BINS)  # >= 0
     return float(np.count_nonzero(seen)) / COVERAGE_BINS
 
 
