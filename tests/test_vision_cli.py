@@ -209,6 +209,15 @@ def test_colour_mode(capsys, files, tmp_path):
     assert code == 0 and out["mode"] == "colour" and out["table"]["found"]
     got = sorted((f["side"], round(f["x"]), round(f["y"])) for f in out["figures"])
     assert got == [("survivors", 3, 3), ("survivors", 6, 7), ("zombies", 9, 4)]
+    # in words: each base with the size it was found at, then the count
+    assert main(["--lang", "en", "vision", "locate", str(path), "--mode", "colour",
+                 "--calibration", str(files / "small.json")]) == 0
+    text = capsys.readouterr().out
+    assert "zombie base, 25 mm: x 9." in text and text.rstrip().endswith("Figures found: 3.")
+    # the same photo read for tags (the default mode) says why nothing was seen
+    assert main(["--lang", "fr", "vision", "locate", str(path), "--calibration",
+                 str(files / "small.json")]) == 0
+    assert "essayez --mode colour" in capsys.readouterr().out
 
 
 # -- markers PDF ----------------------------------------------------------------------------

@@ -221,13 +221,21 @@ def run_locate(args: argparse.Namespace) -> int:
             for f in answer["figures"]:
                 where = {"x": _inches(f["x"]), "y": _inches(f["y"]),
                          "u": _inches(f.get("uncertainty", 0.0))}
-                line = Message("camera.cli.tag_at", {"tag": str(f["tag"]), **where}) \
-                    if "tag" in f else \
-                    Message("camera.cli.base_at", {"side": side(str(f.get("side", ""))), **where})
+                if "tag" in f:
+                    line = Message("camera.cli.tag_at", {"tag": str(f["tag"]), **where})
+                elif "base_mm" in f:  # colour mode says the size it found
+                    line = Message("camera.cli.base_sized", {
+                        "side": side(str(f.get("side", ""))), "mm": f"{f['base_mm']:g}", **where})
+                else:
+                    line = Message("camera.cli.base_at", {"side": side(str(f.get("side", ""))),
+                                                          **where})
                 print("  " + _say(line))
             for r in answer.get("rejected", []):
                 print("  " + _say(Message("camera.cli.rejected", {
                     "tag": str(r["tag"]), "reason": r.get("reason_words") or r["reason"]})))
+            # a count, or a word on why nothing was seen (most often: the other mode's photo)
+            print(_say(Message("camera.cli.count", {"n": len(answer["figures"])}))
+                  if answer["figures"] else _say(Message(f"camera.cli.none_{args.mode}")))
     return 0 if result.found else 1
 
 
