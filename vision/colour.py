@@ -79,6 +79,7 @@ THIN_FILL = 0.3  # a rim's paint under less than this share of its circle's edge
 THIN_RMS_IN = 0.025  # ...with its edge this loose (inches rms) is scattered colour
 _FINE_RING = np.linspace(0.0, 2.0 * math.pi, 72, endpoint=False)
 _FINE = (np.cos(_FINE_RING), np.sin(_FINE_RING))
+_NINE = (np.repeat([-1, 0, 1], 3), np.tile([-1, 0, 1], 3))  # a cell's 3 x 3 neighbourhood
 _EDGE_DR = np.array([[0.5], [1.0], [1.5]])  # pixels inside a circle's edge: its paint
 SPECK = 16  # boundary curves shorter than this (pixels) are specks, never a bigger base
 FAINT_RUNS = 5  # a rim seen in this many separate bits or more, or with paint under less
@@ -194,16 +195,21 @@ def chroma(hsv: Image) -> Image:
     return out
 
 
-def side_mask(hsv: Image, ranges: Sequence[HsvRange], chroma_image: Image | None = None) -> Image:
-    """255 where a pixel falls in any of the ranges (HSV box and chroma floor)."""
+def side_mask(hsv: Image, ranges: Sequence[HsvRange], chroma_image: Image | None = None,
+              floors: dict[int, Image] | None = None) -> Image:
+    """255 where a pixel falls in any of the ranges (HSV box and chroma floor). `floors`
+    keeps the chroma floors' masks from one call to the next on the same image."""
     c = chroma(hsv) if chroma_image is None else chroma_image
+    floors = {} if floors is None else floors
     mask: Image | None = None
     for r in ranges:
-        strong = cv2.inRange(c, r.chroma_min, 255)
-        for lo, hi in r.boxes():
-            m = cv2.bitwise_and(cv2.inRange(hsv, np.array(lo, np.uint8), np.array(hi, np.uint8)),
-                                strong)
-            mask = m if mask is None else cv2.bitwise_or(mask, m)
+        if r.chroma_min not in floors:
+            floors[r.chroma_min] = cv2.inRange(c, r.chroma_min, 255)
+        boxes = [cv2.inRange(hsv, np.array(lo, np.uint8), np.array(hi, np.uint8))
+                 for lo, hi in r.boxes()]
+        m = boxes[0] if len(boxes) == 1 else cv2.bitwise_or(boxes[0], boxes[1])
+        m = cv2.bitwise_and(m, floors[r.chroma_min])
+        mask = m if mask is None else cv2.bitwise_or(mask, m)
     assert mask is not None
     return mask
 
@@ -246,9 +252,10 @@ def find_bases(image_bgr: Image, calibration: Calibration,
     raws: list[_Raw] = []
     rejected: list[Rejected] = []
     strength = chroma(hsv)
+    floors: dict[int, Image] = {}
     for side in config.sides:
         sizes = search_sizes(side, hints)
-        mask = side_mask(hsv, side.ranges, strength)
+        mask = side_mask(hsv, side.ranges, strength, floors)
         found, refused = _search(mask, side, sizes, ppi * scale, config, strength,
                                  _camera_foot(calibration, ppi), hsv[:, :, 1])
         found, odd = _one_paint(found, mask, hsv, strength)
@@ -323,8 +330,7 @@ def _paints(found: Sequence[_Raw], mask: Image, hsv: Image, strength: Image,
     seen = on.any(axis=1)
     out: list[tuple[float, float] | None] = [None] * len(found)
     if seen.any():
-        hues = np.nanmedian(hue[seen], axis=1)
-        chromas = np.nanmedian(paint[seen], axis=1)
+        hues, chromas = _row_medians(hue[seen]), _row_medians(paint[seen])
         for n, a, b in zip(np.flatnonzero(seen), hues, chromas, strict=True):
             out[int(n)] = (float(a), float(b))
     return out
@@ -557,21 +563,22 @@ def _vote(points: FloatArray, radii: FloatArray, shape: tuple[int, ...],
     ok = (iu >= 0) & (iu < w) & (iv >= 0) & (iv < h)
     cell = iv[ok] * w + iu[ok]
 
-    def summed(weights: FloatArray | None) -> Image:
-        grid = np.bincount(cell, weights, minlength=h * w).astype(np.float32).reshape(h, w)
-        out: Image = cv2.boxFilter(grid, -1, (3, 3), normalize=False,
-                                   borderType=cv2.BORDER_CONSTANT)
-        return out
-
-    acc = summed(None)
+    grid = np.bincount(cell, None, minlength=h * w).astype(np.float32).reshape(h, w)
+    acc: Image = cv2.boxFilter(grid, -1, (3, 3), normalize=False, borderType=cv2.BORDER_CONSTANT)
     rmin = float(radii.min())
     floor = VOTE_SHARE * min_coverage * 2.0 * math.pi * rmin
-    peaks = (acc >= cv2.dilate(acc, np.ones((3, 3), np.uint8))) & (acc >= floor)
-    ys, xs = np.nonzero(peaks)
-    if len(ys) == 0:
+    above = np.flatnonzero(acc.ravel() >= floor)
+    dilated = cv2.dilate(acc, np.ones((3, 3), np.uint8)).ravel()
+    flat = acc.ravel()
+    above = above[flat[above] >= dilated[above]]
+    if len(above) == 0:
         return []
-    su, sv = summed(u[ok]), summed(v[ok])
-    strength = acc[ys, xs]
+    ys, xs = above // w, above % w
+    # the mean of the votes in each peak's 3 x 3 cells (each cell's sum rounded to float32
+    # as a float32 grid would hold it; cells off the grid hold none)
+    su, sv = (_around(np.bincount(cell, weights, minlength=h * w), ys, xs, h, w)
+              for weights in (u[ok], v[ok]))
+    strength = flat[above]
     order = np.argsort(-strength, kind="stable")
     empty = np.zeros(0, dtype=np.intp)
     out: list[_Candidate] = []
@@ -582,11 +589,23 @@ def _vote(points: FloatArray, radii: FloatArray, shape: tuple[int, ...],
         if near[y, x]:
             continue
         total = float(acc[y, x])
-        out.append(_Candidate(float(su[y, x]) / total, float(sv[y, x]) / total, empty,
+        out.append(_Candidate(float(su[n]) / total, float(sv[n]) / total, empty,
                               votes=total))
         cv2.circle(near, (x, y), apart, 1, -1)
         if len(out) >= MAX_CANDIDATES:
             break
+    return out
+
+
+def _around(grid: npt.NDArray[Any], ys: IntArray, xs: IntArray, h: int, w: int) -> FloatArray:
+    """Sums over the 3 x 3 cells around each (y, x) of a flat h x w grid, as a float32 box
+    filter gives them (cells off the grid count nothing)."""
+    y = (ys[:, None] + _NINE[0]).ravel()
+    x = (xs[:, None] + _NINE[1]).ravel()
+    ok = (y >= 0) & (y < h) & (x >= 0) & (x < w)
+    cells = np.where(ok, grid[np.where(ok, y * w + x, 0)], 0.0)
+    total = cells.astype(np.float32).astype(np.float64).reshape(len(ys), 9).sum(axis=1)
+    out: FloatArray = total.astype(np.float32)
     return out
 
 
@@ -924,6 +943,15 @@ def _ring_share(mask: Image, cx: float, cy: float, radius: float,
     inside = (u >= 0) & (v >= 0) & (u < mask.shape[1]) & (v < mask.shape[0])
     n = int(np.count_nonzero(inside))
     return int(np.count_nonzero(mask[v[inside], u[inside]])) / n if n else 0.0
+
+
+def _row_medians(values: FloatArray) -> FloatArray:
+    """The median of each row's values that are not NaN (each row holds at least one)."""
+    ordered = np.sort(values, axis=1)  # NaN sorts last
+    count = np.count_nonzero(~np.isnan(values), axis=1)
+    rows = np.arange(len(values))
+    out: FloatArray = (ordered[rows, (count - 1) // 2] + ordered[rows, count // 2]) / 2.0
+    return out
 
 
 def _median(values: npt.NDArray[Any]) -> float:
