@@ -181,14 +181,15 @@ def test_the_spec_documents_the_limits_answers(server: tuple[str, int, int]) -> 
 # -- budgets: quadratic work within the limits --------------------------------------------------
 @pytest.fixture(scope="module")
 def small_pools(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """The app with one-worker pools and budgets of a few seconds."""
+    """The app with one-worker pools and budgets of a second: the heavy requests below take
+    3.4 s (arbitration) on a quiet machine, so they pass the budget on any machine."""
     from service.app import create_app
 
     db = tmp_path_factory.mktemp("pools") / "pools.sqlite3"
     app = create_app({
         "DATABASE_URL": f"sqlite:///{db}", "TESTING": True,
         "ARBITRATE_POOL": PoolSettings("test-arbitrate", size=1, waiting=0, per_client=4,
-                                       wait=5.0, budget=3.0, preload=("service.explain",)),
+                                       wait=5.0, budget=1.0, preload=("service.explain",)),
         "FRAME_POOL": PoolSettings("test-camera", size=1, waiting=0, per_client=1, wait=0.5,
                                    budget=1.0, preload=("service.camera_work",
                                                         "vision.locate"))})
@@ -201,14 +202,14 @@ def small_pools(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 def test_quadratic_paths_within_the_limits_stop_at_the_budget(small_pools: Any) -> None:
     """100 path questions among 160 scattered squares (640 corners, every limit met) take
-    about 15 s: the worker stops at its budget with a 413 that says so, and takes work again."""
+    3-15 s: the worker stops at its budget with a 413 that says so, and takes work again."""
     client = small_pools.test_client()
     start = time.perf_counter()
     r = client.post("/api/v1/arbitrate", json=scattered_squares(160, 100))
     took = time.perf_counter() - start
     assert r.status_code == 413, r.json
     assert r.json["error"]["code"] == "over_budget"
-    assert r.json["error"]["words"] == {"code": "limits.budget", "params": {"s": 3}}
+    assert r.json["error"]["words"] == {"code": "limits.budget", "params": {"s": 1}}
     assert took < 15
     again = client.post("/api/v1/arbitrate", json=scattered_squares(4, 1))
     assert again.status_code == 200, again.json
