@@ -173,6 +173,16 @@ def test_markers_outside_the_photo_are_not_called_hidden():
         "outside": [Message("camera.corner.top_right")]})
     assert "the top-left one is hidden: uncover it" in err.value.message
     assert "so that the top-right one, outside the photo, comes into view" in err.value.message
+    # cut by the photo's edge, most of each marker still in it: outside too (a new user's
+    # crop was told to uncover them)
+    whole = scenes.small_frame().image
+    right = {d.id: d for d in find_corner_markers(whole, scenes.SMALL)}
+    # a tenth of each marker beyond the edge
+    edge = int(min(float(right[i].corners[:, 0].max()) - 0.1 * float(np.ptp(
+        right[i].corners[:, 0])) for i in (1, 2)))
+    crossed = whole[:, :edge]
+    assert missing_markers(scenes.SMALL, find_corner_markers(crossed, scenes.SMALL),
+                           (edge, crossed.shape[0])) == ([], [1, 2])
     # covered, not out of the photo: the message of test_two_markers_refused
     hidden = scenes.small_frame(hidden=(1, 2)).image
     assert missing_markers(scenes.SMALL, find_corner_markers(hidden, scenes.SMALL),

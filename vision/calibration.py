@@ -477,10 +477,13 @@ def too_few_markers(layout: Layout, ids: Sequence[int],
 def missing_markers(layout: Layout, detections: Sequence[Detection],
                     image_size: tuple[int, int] | None) -> tuple[list[int], list[int]]:
     """The corner markers not found, split into those inside the photo (something hides
-    them) and those outside it (a quarter of a marker or more beyond its edge), where two or more
+    them) and those outside it or cut by its edge (a corner beyond the edge), where two or more
     markers found put them: two markers predict the others within a fifth of a marker on the
-    rendered frames. A marker too near the edge to tell counts as hidden. ([], []) when fewer
-    than two markers were found or the frame's size is not known."""
+    rendered frames. A marker put across the edge is said to be outside: even if it were just
+    inside, a marker touching the photo's edge is badly framed, and moving the camera back
+    is the advice that works either way (a new user cropped a photo through two markers and
+    was told to uncover them). ([], []) when fewer than two markers were found or the frame's
+    size is not known."""
     found = {d.id: d for d in detections if d.id in layout.corner_ids}
     absent = [i for i in layout.corner_ids if i not in found]
     if len(found) < 2 or image_size is None or not absent:
@@ -495,11 +498,10 @@ def missing_markers(layout: Layout, detections: Sequence[Detection],
     outside: list[int] = []
     for marker in absent:
         quad = _apply(np.asarray(hom, dtype=np.float64), layout.corner_points(marker))
-        side = float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
         # how far inside the frame its worst corner is (negative: beyond the edge)
         inside = float(np.min(np.concatenate([quad[:, 0] + 0.5, w - 0.5 - quad[:, 0],
                                               quad[:, 1] + 0.5, h - 0.5 - quad[:, 1]])))
-        (outside if inside < -0.25 * side else covered).append(marker)
+        (outside if inside < 0.0 else covered).append(marker)
     return covered, outside
 
 
