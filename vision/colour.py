@@ -576,8 +576,7 @@ def _vote(points: FloatArray, radii: FloatArray, shape: tuple[int, ...],
     ys, xs = above // w, above % w
     # the mean of the votes in each peak's 3 x 3 cells (each cell's sum rounded to float32
     # as a float32 grid would hold it; cells off the grid hold none)
-    su, sv = (_around(np.bincount(cell, weights, minlength=h * w), ys, xs, h, w)
-              for weights in (u[ok], v[ok]))
+    su, sv = _around(cell, (u[ok], v[ok]), ys, xs, h, w)
     strength = flat[above]
     order = np.argsort(-strength, kind="stable")
     empty = np.zeros(0, dtype=np.intp)
@@ -597,15 +596,28 @@ def _vote(points: FloatArray, radii: FloatArray, shape: tuple[int, ...],
     return out
 
 
-def _around(grid: npt.NDArray[Any], ys: IntArray, xs: IntArray, h: int, w: int) -> FloatArray:
-    """Sums over the 3 x 3 cells around each (y, x) of a flat h x w grid, as a float32 box
-    filter gives them (cells off the grid count nothing)."""
+def _around(cell: IntArray, weights: tuple[FloatArray, ...], ys: IntArray, xs: IntArray,
+            h: int, w: int) -> list[FloatArray]:
+    """For each set of weights of the votes in flat cells `cell` of an h x w grid: the sums
+    over the 3 x 3 cells around each (y, x), as a float32 box filter of the float32 grid of
+    cell sums gives them (cells off the grid count nothing). Only the cells asked about are
+    summed (each in the votes' order, as a bincount of the whole grid would)."""
     y = (ys[:, None] + _NINE[0]).ravel()
     x = (xs[:, None] + _NINE[1]).ravel()
     ok = (y >= 0) & (y < h) & (x >= 0) & (x < w)
-    cells = np.where(ok, grid[np.where(ok, y * w + x, 0)], 0.0)
-    total = cells.astype(np.float32).astype(np.float64).reshape(len(ys), 9).sum(axis=1)
-    out: FloatArray = total.astype(np.float32)
+    wanted = np.sort(y[ok] * w + x[ok])
+    wanted = wanted[np.concatenate(([True], wanted[1:] != wanted[:-1]))]  # each once
+    where = np.searchsorted(wanted, np.where(ok, y * w + x, 0))
+    need = np.zeros(h * w, dtype=bool)
+    need[wanted] = True
+    chosen = need[cell]
+    slot = np.searchsorted(wanted, cell[chosen])
+    out: list[FloatArray] = []
+    for weight in weights:
+        sums = np.bincount(slot, weight[chosen], minlength=len(wanted)).astype(np.float32)
+        cells = np.where(ok, sums[np.minimum(where, len(wanted) - 1)], np.float32(0.0))
+        total: FloatArray = cells.astype(np.float64).reshape(len(ys), 9).sum(axis=1)
+        out.append(total.astype(np.float32))
     return out
 
 
@@ -636,7 +648,7 @@ def _score_all(candidates: Sequence[_Candidate], points: FloatArray, radii: Floa
     hist = np.bincount(pair * COVERAGE_BINS + sector[row],
                        minlength=len(candidates) * nk * COVERAGE_BINS)
     hist = hist.reshape(len(candidates), nk, COVERAGE_BINS)
-    cover = np.count_nonzero(hist, axis=2) / COVERAGE_BINS
+    cover = (hist > 0).sum(axis=2) / COVERAGE_BINS
     counts = hist.sum(axis=2)
     spread = np.bincount(pair, gap[row, k], minlength=len(candidates) * nk).reshape(
         len(candidates), nk) / np.maximum(counts, 1)
@@ -673,7 +685,7 @@ def _score(cand: _Candidate, points: FloatArray, claimed: BoolArray, radii: Floa
         return
     hist = np.bincount(kk[1] * COVERAGE_BINS + sector[kk[0]],
                        minlength=len(radii) * COVERAGE_BINS).reshape(len(radii), COVERAGE_BINS)
-    cover = np.count_nonzero(hist, axis=1) / COVERAGE_BINS
+    cover = (hist > 0).sum(axis=1) / COVERAGE_BINS
     counts = hist.sum(axis=1)
     spread = np.bincount(kk[1], gap[kk], minlength=len(radii)) / np.maximum(counts, 1)
     score = cover - FIT_WEIGHT * spread
@@ -901,7 +913,7 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
     rings = (us >= 0) & (vs >= 0) & (us < w) & (vs < h)
     us, vs = np.minimum(np.maximum(us, 0), w - 1), np.minimum(np.maximum(vs, 0), h - 1)
     rings &= mask[vs, us] > 0
-    best = int(np.argmax(np.count_nonzero(rings, axis=1)))  # the first of equals
+    best = int(np.argmax(rings.sum(axis=1)))  # the first of equals
     on = rings[best]
     u, v = us[best][on], vs[best][on]
     fill = np.count_nonzero(on) / len(on)
@@ -948,7 +960,7 @@ def _ring_share(mask: Image, cx: float, cy: float, radius: float,
 def _row_medians(values: FloatArray) -> FloatArray:
     """The median of each row's values that are not NaN (each row holds at least one)."""
     ordered = np.sort(values, axis=1)  # NaN sorts last
-    count = np.count_nonzero(~np.isnan(values), axis=1)
+    count = (~np.isnan(values)).sum(axis=1)
     rows = np.arange(len(values))
     out: FloatArray = (ordered[rows, (count - 1) // 2] + ordered[rows, count // 2]) / 2.0
     return out
