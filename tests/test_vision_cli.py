@@ -282,10 +282,15 @@ def test_markers_sheets_speak_french(capsys, tmp_path):
     assert "cette barre doit mesurer 1 pouce (25,4 mm)" in text and "corner" not in text
 
 
-def test_markers_bad_table_size(capsys, tmp_path):
-    code, out = run(capsys, "markers", "--out", str(tmp_path / "m.pdf"), "--table-width", "-3",
+@pytest.mark.parametrize("value", ["-3", "3", "1e6", "nan", "wide"])
+def test_markers_bad_table_size(capsys, tmp_path, value):
+    """A side the sheet cannot serve (two corner markers with their paper overlap below 6 in)
+    is refused naming the option, as the user typed it."""
+    code, out = run(capsys, "markers", "--out", str(tmp_path / "m.pdf"), "--table-width", value,
                     "--json")
-    assert code == 2 and "table_width must be a positive number" in out["error"]["message"]
+    assert code == 2 and out["error"]["where"] == "--table-width"
+    assert out["error"]["message"].startswith(f"--table-width {value}: give the table's side")
+    assert not (tmp_path / "m.pdf").exists()
 
 
 def test_markers_custom_layout_is_printed(capsys, tmp_path):
