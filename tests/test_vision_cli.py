@@ -109,7 +109,8 @@ def test_locate_text_output(capsys, files):
     assert main(["--lang", "en", "vision", "locate", str(files / "frame.jpg"), "--calibration",
                  str(files / "small.json")]) == 0
     out = capsys.readouterr().out
-    assert "Table found from corner markers 0, 1, 2, and 3" in out and "tag 7: x" in out
+    assert ("Table found from the bottom-left, bottom-right, top-right, and top-left corner "
+            "markers") in out and "tag 7: x" in out
 
 
 def test_locate_speaks_french(capsys, files):
@@ -117,7 +118,9 @@ def test_locate_speaks_french(capsys, files):
     assert main(["--lang", "fr", "vision", "locate", str(files / "frame.jpg"), "--calibration",
                  str(files / "small.json")]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Table trouvée grâce aux marqueurs de coin 0, 1, 2 et 3 (écart ")
+    assert out.startswith(
+        "Table trouvée grâce aux marqueurs des coins en bas à gauche, en bas à droite, "
+        "en haut à droite et en haut à gauche (écart ")
     assert re.search(r"\n  étiquette 7 : x \d+,\d\d ps, y \d+,\d\d ps \(± \d+,\d\d ps\)\n", out)
     assert "Table found" not in out and "tag 7" not in out and " in," not in out
     assert main(["--lang", "fr", "vision", "locate", str(files / "hidden.png"),

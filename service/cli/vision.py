@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -107,9 +107,12 @@ def _decimal(value: float, places: int = 2) -> str:
     return str(format_decimal(value, format="#,##0." + "0" * places, locale=language()))
 
 
-def _table_line(table: dict[str, Any]) -> str:
-    """How the table was located, for a person."""
-    markers = [str(m) for m in table["markers"]]
+def _table_line(table: dict[str, Any], corner_ids: Sequence[int]) -> str:
+    """How the table was located, for a person: the corners named as the failures name them
+    (bottom-left...), not by the markers' ids."""
+    from vision.words import corners
+
+    markers = corners(corner_ids, [m for m in table["markers"] if m in corner_ids])
     error = {"px": table["reprojection_px"], "mm": table["reprojection_in"] * 25.4}
     if table.get("source") == "saved":
         if not markers:
@@ -217,7 +220,7 @@ def run_locate(args: argparse.Namespace) -> int:
             print(_say(Message("camera.cli.no_table", {
                 "reason": table.get("reason_words") or table["reason"]})))
         else:
-            print(_table_line(table))
+            print(_table_line(table, settings.layout.corner_ids))
             for f in answer["figures"]:
                 where = {"x": _inches(f["x"]), "y": _inches(f["y"]),
                          "u": _inches(f.get("uncertainty", 0.0))}
