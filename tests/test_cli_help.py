@@ -118,7 +118,7 @@ def test_every_help_text_is_a_catalog_text() -> None:
      ["argument --length : un nombre entier était attendu, pas « x »"]),
     ("en", ["campaign", "draw", "--length", "x"],
      ["argument --length: a whole number was expected, not 'x'"]),
-    ("fr", ["markers", "--out", "m.pdf", "--table-width", "x"],
+    ("fr", ["vision", "watch", "0", "--every", "x"],
      ["un nombre était attendu, pas « x »"]),
     ("fr", ["serve", "--port"], ["argument --port : un argument attendu"]),
     ("fr", ["rules", "dump", "extra"], ["arguments non reconnus : extra"]),
