@@ -41,6 +41,8 @@ from bench.tables import bench_figures, bench_terrain
 CLIENTS = 20
 STEPS = 12  # actions per game
 SIGHT_REPEATS = 6  # 10 x 100 arbitrations per client
+REFUSED: list[int] = []  # 429/503 answers met by the sight loads (the heavy-work pool full)
+REFUSED_WAIT = 0.05  # seconds a refused client waits before asking again
 PACE = 1.0  # seconds between a paced client's requests (a player acts every few seconds)
 # `survive-us serve`'s default: each open page's event stream holds a thread while it is
 # open, so the threads must outnumber the pages around a table (and a club's tables); 4
@@ -223,8 +225,12 @@ def sight_load(port: int, request: dict[str, Any], clients: int,
         for _ in range(repeats):
             start = time.perf_counter()
             status, body = client.call("POST", "/api/v1/arbitrate", encoded)
-            took = time.perf_counter() - start
-            assert status == 200 and len(body["answers"]) == 1000
+            while status in (429, 503):  # heavy work is queued (docs/api.md, Limits): a
+                REFUSED.append(status)   # polite client waits a moment and asks again
+                time.sleep(REFUSED_WAIT)
+                status, body = client.call("POST", "/api/v1/arbitrate", encoded)
+            took = time.perf_counter() - start  # the wait counts: it is what a player waits
+            assert status == 200 and len(body["answers"]) == 1000, body
             samples.append(took)
             if pace is not None:
                 time.sleep(max(0.0, pace - took))
@@ -359,7 +365,10 @@ def run() -> list[Row]:
             ms(ours.samples["sight one"], 0.95),
             f"median {ms(ours.samples['sight b2b'], 0.5)}; {ours.rate['sight b2b']:.1f} "
             f"requests/s with {CLIENTS} clients vs {ours.rate['sight one']:.1f} with 1. "
-            f"Same load on: {compare('sight b2b')}"),
+            f"Same load on: {compare('sight b2b')}. A 1000-question request is heavy work, "
+            f"queued in the arbitration pool (docs/api.md, Limits): the sight loads met "
+            f"{len(REFUSED)} refusals (429/503), each waited {REFUSED_WAIT * 1e3:.0f} ms and "
+            f"asked again, the wait counted in the times"),
     ]
     return rows
 
