@@ -873,8 +873,9 @@ def _clusters(points: FloatArray, gap: float) -> list[FloatArray]:
     # number clusters by their first cell in column-major order, as a sort of the cells would
     first = np.full(count + 1, np.iinfo(np.intp).max, dtype=np.intp)
     np.minimum.at(first, of_point, cell[:, 0] * h + cell[:, 1])
-    order = np.argsort(first[1:], kind="stable") + 1
-    return [points[of_point == g] for g in order]
+    by_label = points[np.argsort(of_point, kind="stable")]  # each cluster's points in order
+    groups = np.split(by_label, np.cumsum(np.bincount(of_point, minlength=count + 1))[1:-1])
+    return [groups[g] for g in np.argsort(first[1:], kind="stable")]  # groups[0]: label 1
 
 
 def _mm(px: float, ppi: float) -> float:
