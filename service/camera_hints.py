@@ -1,7 +1,9 @@
 """What a game tells the camera about its bases: each side's sizes and each base's height.
 
-The sizes come from the figures on the table (their `base_mm`), so colour mode looks for the
-bases the game holds; the heights from the game's camera settings, set by the player per side
+The sizes: colour mode looks for the figures' own `base_mm` and, beside them, every common
+size, because a card's set-up gives every figure 25 mm whatever base stands on the real table
+(nothing yet lets a player set a band's base size), and a size the game does not know must not
+hide a figure. The heights come from the game's camera settings, set by the player per side
 (a band's bases are usually all alike) or per figure, so the parallax correction lifts each
 tag by its own base. A height nobody set stays the default guess, and the camera widens its
 uncertainty to cover the usual range (vision/hints.py).
@@ -19,7 +21,7 @@ from typing import Any
 
 from i18n import Message
 from rules.game import Game
-from vision.hints import FigureHints
+from vision.hints import COMMON_BASE_MM, FigureHints
 
 SIDES = ("survivors", "zombies", "civilians")
 #: Bases thinner than a card or thicker than a stack of coins are a typing slip (mm).
@@ -72,6 +74,7 @@ def hints_for(game: Game, settings: Mapping[str, Any]) -> FigureHints:
         height = per_figure.get(figure_id, per_side.get(tagged.side))
         if height is not None:
             by_tag[int(tag)] = float(height)
-    return FigureHints(base_mm={side: tuple(sorted(v)) for side, v in sizes.items()},
+    return FigureHints(base_mm={side: tuple(sorted(v | set(COMMON_BASE_MM)))
+                                for side, v in sizes.items()},
                        height_mm_by_tag=by_tag,
                        height_mm_by_side={side: float(h) for side, h in per_side.items()})

@@ -199,7 +199,9 @@ def _identify(game: Game, seen: list[Seen], mode: str,
             else:
                 ids[figure] = n
         return ids, unknown, appeared, notes
-    known = [KnownFigure(f.id, f.side, f.x, f.y, float(f.move) * MOVES_GATE, f.base_mm)
+    # base sizes are not passed: a card's set-up gives every figure 25 mm whatever stands on
+    # the table, and size-aware matching would then refuse a real 32 mm base (docs/vision.md)
+    known = [KnownFigure(f.id, f.side, f.x, f.y, float(f.move) * MOVES_GATE)
              for f in on_table.values()]
     result = match_figures(known, seen)
     for a in result.matched:

@@ -21,10 +21,13 @@ def _game() -> Game:
                      big, gone], seed=1)
 
 
-def test_sizes_come_from_the_figures_on_the_table() -> None:
-    hints = hints_for(_game(), {})
-    assert hints.sizes_for("zombies") == (25.0, 40.0)  # the removed 50 mm zombie is not looked for
-    assert hints.sizes_for("survivors") == (32.0,)
+def test_sizes_are_the_figures_and_the_common_ones() -> None:
+    game = _game()
+    game.figures["s1"].base_mm = 33.0  # a size no shop sells: looked for beside the common
+    hints = hints_for(game, {})
+    assert hints.sizes_for("survivors") == tuple(sorted((33.0, *COMMON_BASE_MM)))
+    # every common size too: a card's set-up says 25 mm whatever stands on the table
+    assert hints.sizes_for("zombies") == COMMON_BASE_MM
     assert hints.sizes_for("civilians") == COMMON_BASE_MM  # none in the game: any common size
 
 
