@@ -212,6 +212,7 @@ def test_colour_mode(capsys, files, tmp_path):
     assert code == 0 and out["mode"] == "colour" and out["table"]["found"]
     got = sorted((f["side"], round(f["x"]), round(f["y"])) for f in out["figures"])
     assert got == [("survivors", 3, 3), ("survivors", 6, 7), ("zombies", 9, 4)]
+    assert out["rejected"] == []  # marks refused would be listed, each with its reason
     # in words: each base with the size it was found at, then the count
     assert main(["--lang", "en", "vision", "locate", str(path), "--mode", "colour",
                  "--calibration", str(files / "small.json")]) == 0

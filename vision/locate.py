@@ -107,20 +107,21 @@ def locate(image: Image, mode: str = "tags", settings: CalibrationFile | None = 
         answer["rejected"] = [r.to_json() for r in result.rejected]
         answer["rectified_px_per_in"] = result.px_per_in
     else:
-        figures = _colour(image, cal, settings, hints)
+        figures, rejected = _colour(image, cal, settings, hints)
         answer["figures"] = figures
+        answer["rejected"] = rejected  # marks of a side's colour not taken, and why
     answer["timing_ms"] = {"calibration": round((t_cal - start) * 1e3, 1),
                            "figures": round((time.perf_counter() - t_cal) * 1e3, 1)}
     return Located(cal, figures, answer)
 
 
 def _colour(image: Image, cal: Calibration, settings: CalibrationFile,
-            hints: FigureHints = NO_HINTS) -> list[dict[str, Any]]:
+            hints: FigureHints = NO_HINTS) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The bases found, and the marks of a side's colour refused with their reason."""
     if not colour_available():
         raise VisionError(Message("camera.locate.no_colour"), "mode")
     module = importlib.import_module("vision.colour")
     # colour_config reads the calibration file's "colours" section (defaults when absent);
     # the hints say which base sizes each side has (every common size when they are silent)
-    found: list[dict[str, Any]] = module.colour_figures(image, cal,
-                                                        module.colour_config(settings), hints)
-    return found
+    result = module.find_bases(image, cal, module.colour_config(settings), hints)
+    return [b.to_json() for b in result.bases], [r.to_json() for r in result.rejected]

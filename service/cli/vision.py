@@ -234,8 +234,12 @@ def run_locate(args: argparse.Namespace) -> int:
                                                           **where})
                 print("  " + _say(line))
             for r in answer.get("rejected", []):
+                reason = r.get("reason_words") or r["reason"]
                 print("  " + _say(Message("camera.cli.rejected", {
-                    "tag": str(r["tag"]), "reason": r.get("reason_words") or r["reason"]})))
+                    "tag": str(r["tag"]), "reason": reason}) if "tag" in r else Message(
+                    "camera.cli.rejected_mark", {"side": side(str(r.get("side", ""))),
+                                                 "x": _inches(r["x"]), "y": _inches(r["y"]),
+                                                 "reason": reason})))
             # a count, or a word on why nothing was seen (most often: the other mode's photo)
             print(_say(Message("camera.cli.count", {"n": len(answer["figures"])}))
                   if answer["figures"] else _say(Message(f"camera.cli.none_{args.mode}")))
