@@ -44,7 +44,9 @@ SHOWN = 10  # a schema's refusals said in an error; the others are counted
 FRAME_POOL = PoolSettings("camera", size=2, waiting=2, per_client=1, wait=20.0, budget=15.0,
                           memory_mb=1024, preload=("service.camera_work", "vision.locate"))
 ARBITRATE_POOL = PoolSettings("arbitrate", size=1, waiting=4, per_client=2, wait=10.0,
-                              budget=10.0, memory_mb=1024, preload=("service.explain",))
+                              budget=10.0, memory_mb=1024,
+                              # paths' Dijkstra: scipy is slow to import, not in a budget
+                              preload=("service.explain", "scipy.sparse.csgraph"))
 WEB_TYPES = {".webmanifest": "application/manifest+json"}  # the page's files mimetypes misses
 
 
@@ -215,8 +217,10 @@ ERROR_SCHEMA = {
                        "words": {"type": "object", "required": ["code", "params"],
                                  "properties": {"code": {"type": "string"},
                                                 "params": {"type": "object"}}}}}}}
-_ERROR_TEXT = {"400": "Malformed JSON", "401": "Token missing", "404": "Unknown id, or not "
-               "yours", "409": "Stale version", "413": "Body over 1 MB, or over a limit "
+_ERROR_TEXT = {"400": "Malformed JSON", "401": "Token missing",
+               "403": "The token does not open this (not_yours), or a write sent by a page "
+               "of another site (cross_site)", "404": "Unknown id", "409": "Stale version",
+               "413": "Body over 1 MB, or over a limit "
                "of the work one request may ask (docs/api.md)",
                "422": "Invalid request or illegal action",
                "429": "This client's share of heavy work or live streams is in use",
@@ -243,6 +247,8 @@ def _spec(app: APIFlask) -> None:
                     codes += ["400", "413"]
                 if method in ("post", "put", "delete", "patch") and "{" in path:
                     codes += ["401", "409"]
+                if op.get("security"):  # a wrong token: 403 not_yours, reads included
+                    codes += ["401", "403"]
                 if (path, method) in _BUSY:
                     codes += ["429", "503"]
                 for code in codes:

@@ -156,7 +156,7 @@ def _document(spec: Any) -> Any:
         for method, op in item.items():
             if not isinstance(op, dict) or "responses" not in op:
                 continue
-            if method.upper() in WRITES:
+            if method.upper() in WRITES and "403" not in op["responses"]:
                 op["responses"]["403"] = {"description": "Sent by a page of another site",
                                           **_ERROR}
             content = op.get("requestBody", {}).get("content", {})

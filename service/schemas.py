@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 
 __all__ = [
     "Strict", "Words", "ErrorOut", "Die", "Json",
@@ -34,8 +36,26 @@ def _whole(value: Any) -> Any:
     return value
 
 
+class _Bounds:
+    """Bounds put on `Whole` under JSON Schema's names: pydantic cannot move `ge`/`le` into
+    the integer behind a validator and leaves them in the OpenAPI document as `ge` and `le`,
+    which no client reads (Schemathesis then sends a seed of -1 as valid data)."""
+
+    NAMES = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum",
+             "lt": "exclusiveMaximum"}
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: CoreSchema,
+                                     handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+        answer = handler(schema)
+        for ours, theirs in cls.NAMES.items():
+            if ours in answer:
+                answer[theirs] = answer.pop(ours)
+        return answer
+
+
 Json = dict[str, Any]
-Whole = Annotated[int, BeforeValidator(_whole)]  # an integer, also written 710.0
+Whole = Annotated[int, BeforeValidator(_whole), _Bounds]  # an integer, also written 710.0
 Die = Annotated[Whole, Field(ge=1, le=6)]
 Seed = Annotated[Whole, Field(ge=0, le=2**53)]
 Id = Annotated[str, Field(min_length=1, max_length=64)]
@@ -244,7 +264,7 @@ class GameOut(Strict):
 
 
 class AccessOut(Strict):
-    write: bool = Field(description="the token sent opens this for changes (else 401 or 404)")
+    write: bool = Field(description="the token sent opens this for changes (else 401 or 403)")
 
 
 class CreatedGameOut(GameOut):

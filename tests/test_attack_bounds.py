@@ -189,7 +189,8 @@ def small_pools(tmp_path_factory: pytest.TempPathFactory) -> Any:
     app = create_app({
         "DATABASE_URL": f"sqlite:///{db}", "TESTING": True,
         "ARBITRATE_POOL": PoolSettings("test-arbitrate", size=1, waiting=0, per_client=4,
-                                       wait=5.0, budget=1.0, preload=("service.explain",)),
+                                       wait=5.0, budget=1.0,
+                                       preload=("service.explain", "scipy.sparse.csgraph")),
         "FRAME_POOL": PoolSettings("test-camera", size=1, waiting=0, per_client=1, wait=0.5,
                                    budget=1.0, preload=("service.camera_work",
                                                         "vision.locate"))})
@@ -211,7 +212,12 @@ def test_quadratic_paths_within_the_limits_stop_at_the_budget(small_pools: Any) 
     assert r.json["error"]["code"] == "over_budget"
     assert r.json["error"]["words"] == {"code": "limits.budget", "params": {"s": 1}}
     assert took < 15
-    again = client.post("/api/v1/arbitrate", json=scattered_squares(4, 1))
+    # the pool takes work again (on a loaded machine a fresh worker may still be starting:
+    # a second try is allowed, a third is not)
+    for _ in range(2):
+        again = client.post("/api/v1/arbitrate", json=scattered_squares(4, 1))
+        if again.status_code == 200:
+            break
     assert again.status_code == 200, again.json
     assert again.json["answers"][0]["reachable"]
 

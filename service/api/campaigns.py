@@ -166,7 +166,7 @@ def get_campaign(campaign_id: str) -> dict[str, Any]:
 @bp.get("/campaigns/<id:campaign_id>/access")
 @bp.output(AccessOut)
 @bp.doc(summary="Whether the token sent opens this campaign (and its games) for changes "
-        "(401 without a token, 404 when it does not open it)", security="Bearer")
+        "(401 without a token, 403 when it does not open it)", security="Bearer")
 def get_campaign_access(campaign_id: str) -> dict[str, Any]:
     with services().db.read() as conn:
         row = records.get_campaign(conn, campaign_id)

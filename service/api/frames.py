@@ -341,8 +341,11 @@ FRAME_BODY = {
             "properties": {
                 "frame": {"type": "string", "format": "binary"},
                 "mode": {"type": "string", "enum": ["tags", "colour"]},
-                "calibration": {"type": "string",
-                                "description": "a calibration file's JSON (docs/vision.md)"}}}},
+                "calibration": {"type": "object",
+                                "description": "a calibration file's JSON (docs/vision.md); "
+                                               "a part that is not JSON is a 400"}}},
+            # the part holds JSON text: a client that reads the spec sends an object as JSON
+            "encoding": {"calibration": {"contentType": "application/json"}}},
     },
 }
 

@@ -232,7 +232,7 @@ def get_game(game_id: str) -> dict[str, Any]:
 @bp.get("/games/<id:game_id>/access")
 @bp.output(AccessOut)
 @bp.doc(summary="Whether the token sent opens this game for changes: a page checks a pasted "
-        "token before keeping it (401 without a token, 404 when it does not open it)",
+        "token before keeping it (401 without a token, 403 when it does not open it)",
         security="Bearer")
 def get_game_access(game_id: str) -> dict[str, Any]:
     with services().db.read() as conn:

@@ -99,7 +99,7 @@ def get_validation(roster_id: str) -> dict[str, Any]:
 @bp.put("/rosters/<id:roster_id>")
 @bp.input(RosterIn, arg_name="body")
 @bp.output(RosterOut)
-@bp.doc(summary="Replace a stored band (token needed)")
+@bp.doc(summary="Replace a stored band (token needed)", security="Bearer")
 def put_roster(roster_id: str, body: RosterIn) -> dict[str, Any]:
     db = services().db
     with db.write() as conn:
@@ -113,7 +113,7 @@ def put_roster(roster_id: str, body: RosterIn) -> dict[str, Any]:
 
 @bp.delete("/rosters/<id:roster_id>")
 @bp.output({}, status_code=204)
-@bp.doc(summary="Delete a stored band (token needed)")
+@bp.doc(summary="Delete a stored band (token needed)", security="Bearer")
 def delete_roster(roster_id: str) -> Response:
     with services().db.write() as conn:
         row = records.get_roster(conn, roster_id, lock=True)

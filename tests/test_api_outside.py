@@ -1,0 +1,104 @@
+"""What an outside client reads in the OpenAPI document agrees with what the server does
+(found by an outside Schemathesis run against `survive-us serve`, issue 17):
+
+- numeric bounds are JSON Schema's `minimum` / `maximum`: pydantic left the bounds of a
+  `Whole` (an integer also written 710.0) as `ge` / `le`, which no client reads, so a seed
+  of -1 or a die of 7 passed for valid data;
+- an operation that takes a token documents 401 and 403: a wrong token is a 403 `not_yours`,
+  on the reads that check one (`/access`, `/export`) as on the writes;
+- a roster's PUT and DELETE say they take the token."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from api_support import auth, make_app, start_game
+
+BOUND_NAMES = {"ge", "le", "gt", "lt"}
+BANDS = Path(__file__).parent.parent / "rules" / "data" / "bands"
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return make_app(tmp_path_factory.mktemp("outside")).test_client()
+
+
+@pytest.fixture(scope="module")
+def spec(client: Any) -> dict[str, Any]:
+    document: dict[str, Any] = client.get("/openapi.json").get_json()
+    return document
+
+
+def _keys(node: Any, where: str = "") -> list[tuple[str, str]]:
+    """Every (place, key) of a JSON document."""
+    found: list[tuple[str, str]] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            found.append((where, key))
+            found += _keys(value, f"{where}/{key}")
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            found += _keys(value, f"{where}/{index}")
+    return found
+
+
+def _operations(spec: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [(method.upper(), path, op) for path, item in spec["paths"].items()
+            for method, op in item.items() if isinstance(op, dict) and "responses" in op]
+
+
+def test_bounds_use_json_schema_names(spec: dict[str, Any]) -> None:
+    assert [f"{where}/{key}" for where, key in _keys(spec) if key in BOUND_NAMES] == []
+    dice = spec["components"]["schemas"]["ActionIn"]["properties"]["dice"]["anyOf"][0]
+    assert dice["items"] == {"type": "integer", "minimum": 1, "maximum": 6}
+    seed = spec["components"]["schemas"]["GameIn"]["properties"]["seed"]
+    assert (seed["minimum"], seed["maximum"]) == (0, 2**53)
+    after = spec["paths"]["/api/v1/games/{game_id}/events"]["get"]["parameters"]
+    assert {"type": "integer", "minimum": 0} in [
+        option for p in after if p["name"] == "after" for option in p["schema"]["anyOf"]]
+
+
+def test_a_bound_the_spec_states_is_the_one_the_server_holds(client: Any) -> None:
+    """The documented bounds are enforced as written (a whole float counts as an integer)."""
+    for seed, status in ((-1, 422), (0, 201), (2**53, 201), (2**53 + 1, 422), (3.0, 201)):
+        response = client.post("/api/v1/games", json={"scenario": "nettoyage", "seed": seed})
+        assert response.status_code == status, (seed, response.get_json())
+
+
+def test_every_operation_taking_a_token_documents_401_and_403(spec: dict[str, Any]) -> None:
+    secured = [(method, path, op) for method, path, op in _operations(spec)
+               if op.get("security")]
+    assert {(m, p) for m, p, _ in secured} >= {
+        ("GET", "/api/v1/games/{game_id}/access"), ("GET", "/api/v1/games/{game_id}/export"),
+        ("GET", "/api/v1/campaigns/{campaign_id}/access"),
+        ("GET", "/api/v1/campaigns/{campaign_id}/export"),
+        ("PUT", "/api/v1/rosters/{roster_id}"), ("DELETE", "/api/v1/rosters/{roster_id}")}
+    missing = [(m, p) for m, p, op in secured if not {"401", "403"} <= set(op["responses"])]
+    assert missing == []
+
+
+@pytest.mark.parametrize("route", ["access", "export"])
+def test_a_wrong_token_on_a_read_is_the_documented_403(client: Any, spec: dict[str, Any],
+                                                       route: str) -> None:
+    game = start_game(client)
+    response = client.get(f"/api/v1/games/{game['id']}/{route}", headers=auth("wrong"))
+    assert response.status_code == 403
+    assert response.get_json()["error"]["code"] == "not_yours"
+    documented = spec["paths"][f"/api/v1/games/{{game_id}}/{route}"]["get"]["responses"]
+    assert "403" in documented
+
+
+def test_a_rosters_change_without_its_token_is_the_documented_401(client: Any,
+                                                                  spec: dict[str, Any]) -> None:
+    roster = json.loads((BANDS / "cops_and_kids.json").read_text())
+    created = client.post("/api/v1/rosters", json={"roster": roster})
+    assert created.status_code == 201, created.get_json()
+    roster_id = created.get_json()["id"]
+    item = spec["paths"]["/api/v1/rosters/{roster_id}"]
+    put = client.put(f"/api/v1/rosters/{roster_id}", json={"roster": roster})
+    delete = client.delete(f"/api/v1/rosters/{roster_id}", headers=auth("wrong"))
+    assert (put.status_code, delete.status_code) == (401, 403)
+    assert {"401", "403"} <= set(item["put"]["responses"]) & set(item["delete"]["responses"])
