@@ -6,10 +6,13 @@
   of -1 or a die of 7 passed for valid data;
 - an operation that takes a token documents 401 and 403: a wrong token is a 403 `not_yours`,
   on the reads that check one (`/access`, `/export`) as on the writes;
-- a roster's PUT and DELETE say they take the token."""
+- a roster's PUT and DELETE say they take the token;
+- the frame's `calibration` part is JSON (it was "any string", and a non-JSON one is a 400)."""
 
 from __future__ import annotations
 
+import base64
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -18,6 +21,8 @@ import pytest
 from api_support import auth, make_app, start_game
 
 BOUND_NAMES = {"ge", "le", "gt", "lt"}
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAg"
+                       "ABSK+kcQAAAABJRU5ErkJggg==")  # one grey pixel
 BANDS = Path(__file__).parent.parent / "rules" / "data" / "bands"
 
 
@@ -102,3 +107,20 @@ def test_a_rosters_change_without_its_token_is_the_documented_401(client: Any,
     delete = client.delete(f"/api/v1/rosters/{roster_id}", headers=auth("wrong"))
     assert (put.status_code, delete.status_code) == (401, 403)
     assert {"401", "403"} <= set(item["put"]["responses"]) & set(item["delete"]["responses"])
+
+
+def test_the_frames_calibration_part_is_documented_as_json(client: Any,
+                                                           spec: dict[str, Any]) -> None:
+    """The part holds a calibration file's JSON: the spec says so (an object sent as
+    application/json), and a part that is not JSON is the documented 400."""
+    post = spec["paths"]["/api/v1/games/{game_id}/frames"]["post"]
+    form = post["requestBody"]["content"]["multipart/form-data"]
+    assert form["schema"]["properties"]["calibration"]["type"] == "object"
+    assert form["encoding"] == {"calibration": {"contentType": "application/json"}}
+    assert "400" in post["responses"]
+    game = start_game(client)
+    response = client.post(f"/api/v1/games/{game['id']}/frames", headers=auth(game["token"]),
+                           data={"frame": (io.BytesIO(PNG), "frame.png", "image/png"),
+                                 "calibration": ""}, content_type="multipart/form-data")
+    assert response.status_code == 400
+    assert response.get_json()["error"]["where"] == "body.calibration"
