@@ -268,3 +268,33 @@ def test_locate_passes_the_hints_to_colour_mode() -> None:
     assert sorted(f["base_mm"] for f in alone) == [25.0, 40.0]
     told = locate(frame.image, "colour", hints=FigureHints(base_mm={"zombies": (25.0,)}))
     assert [f["base_mm"] for f in told.figures] == [25.0]
+
+
+def test_a_rim_in_shade_is_the_side_paint(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A zombie half hidden behind a low wall stands in the wall's deep shade (a lamp's dim
+    # corner): its rim holds under half the chroma of the lit zombies' rims, the same hue and
+    # saturation. Less light, not another paint: it is found (it was refused as "not the
+    # paint of this side's other rims" before; a lamp-lit rendered tuning frame showed it).
+    import cv2  # only for drawing the shade into the test frame
+    wall = sf.Block(13.5, 17.2, 16.5, 19.0, height=0.6)
+    figs = [sc.ColourFigure("zombies", 15, 19.5), sc.ColourFigure("zombies", 5, 5),
+            sc.ColourFigure("zombies", 25, 5), sc.ColourFigure("zombies", 5, 25),
+            sc.ColourFigure("zombies", 25, 25)]
+    frame = sc.render_colour(figs, [wall], effects=sf.Effects(noise_sigma=1.5), seed=4)
+    shade = np.zeros(frame.image.shape[:2], np.uint8)
+    corners = frame.frame.project(np.array([[12.5, 17, 0], [17.5, 17, 0], [17.5, 22, 0],
+                                            [12.5, 22, 0]], dtype=np.float64))
+    cv2.fillPoly(shade, [np.round(corners).astype(np.int32)], 1)
+    img = frame.image.copy()
+    img[shade > 0] = (img[shade > 0].astype(np.float64) * 0.4).round().astype(np.uint8)
+    cal = calibrate(img)
+
+    def shaded_found() -> list[BaseDetection]:
+        return [b for b in find_bases(img, cal).bases if math.hypot(b.x - 15, b.y - 19.5) < 0.15]
+
+    seen = shaded_found()
+    assert len(seen) == 1 and seen[0].coverage < 0.7
+    assert len(find_bases(img, cal).bases) == 5
+    # the shade is what the rule is for: without it the same rim is refused for its paint
+    monkeypatch.setattr("vision.colour.SHADE_SAT", 9.0)
+    assert shaded_found() == []

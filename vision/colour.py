@@ -97,6 +97,8 @@ OFFSET_REFIT_PX = 0.25  # partial arcs are refitted with the frame's radius offs
 PAINT_SURE_COVER = 0.7  # bases seen this well tell a side's paint in the frame
 PAINT_HUE = 4.0  # hue units (2 degrees each) a weaker circle's colour may differ from it...
 PAINT_CHROMA = 0.6  # ...and the share of its chroma it must have
+SHADE_HUE = 2.0  # hue units and share of saturation within which less chroma is the same
+SHADE_SAT = 0.9  # paint in less light (light scales chroma; hue and saturation are ratios)
 SPREAD_SHARE = 0.5  # unexplained rim pixels just outside a circle, per inlier, that refuse it
 
 
@@ -310,10 +312,10 @@ def find_bases(image_bgr: Image, calibration: Calibration,
 
 
 def _paints(found: Sequence[_Raw], mask: Image, hsv: Image, strength: Image,
-            ) -> list[tuple[float, float] | None]:
-    """(hue, chroma) medians of the paint just inside each base's fitted edge (None: none
-    seen), all bases at once. Hue is taken relative to red's wrap (-90..89), so reds near 0
-    and 179 are close."""
+            ) -> list[tuple[float, float, float] | None]:
+    """(hue, chroma, saturation) medians of the paint just inside each base's fitted edge
+    (None: none seen), all bases at once. Hue is taken relative to red's wrap (-90..89), so
+    reds near 0 and 179 are close."""
     if not found:
         return []
     cx = np.array([r.fit.cx for r in found])[:, None]
@@ -327,12 +329,14 @@ def _paints(found: Sequence[_Raw], mask: Image, hsv: Image, strength: Image,
     on = inside & (mask[vi, ui] > 0)
     hue = np.where(on, (hsv[vi, ui, 0].astype(np.float64) + 90.0) % 180.0 - 90.0, np.nan)
     paint = np.where(on, strength[vi, ui].astype(np.float64), np.nan)
+    sat = np.where(on, hsv[vi, ui, 1].astype(np.float64), np.nan)
     seen = on.any(axis=1)
-    out: list[tuple[float, float] | None] = [None] * len(found)
+    out: list[tuple[float, float, float] | None] = [None] * len(found)
     if seen.any():
         hues, chromas = _row_medians(hue[seen]), _row_medians(paint[seen])
-        for n, a, b in zip(np.flatnonzero(seen), hues, chromas, strict=True):
-            out[int(n)] = (float(a), float(b))
+        sats = _row_medians(sat[seen])
+        for n, a, b, c in zip(np.flatnonzero(seen), hues, chromas, sats, strict=True):
+            out[int(n)] = (float(a), float(b), float(c))
     return out
 
 
@@ -341,7 +345,9 @@ def _one_paint(found: list[_Raw], mask: Image, hsv: Image, strength: Image,
     """One side's rims share one paint: a weakly seen circle whose colour differs from the
     paint of that side's well-seen bases in the same frame (another hue, or much less colour:
     skin between a hand's fingers, a miniature's red cloth, a rug) is not a rim. Needs at
-    least three well-seen bases to know the paint."""
+    least three well-seen bases to know the paint. Less colour of the very same hue and
+    saturation is the same paint in less light (a lamp's dim corner, a shadow): light scales
+    chroma, not the ratios that hue and saturation are."""
     paints = _paints(found, mask, hsv, strength)
     sure = [p for r, p in zip(found, paints, strict=True)
             if p is not None and r.cover >= PAINT_SURE_COVER]
@@ -349,11 +355,13 @@ def _one_paint(found: list[_Raw], mask: Image, hsv: Image, strength: Image,
         return found, []
     hue = float(np.median([p[0] for p in sure]))
     strong = float(np.median([p[1] for p in sure]))
+    vivid = float(np.median([p[2] for p in sure]))
     kept: list[_Raw] = []
     odd: list[tuple[float, float, Message]] = []
     for raw, p in zip(found, paints, strict=True):
+        shaded = p is not None and abs(p[0] - hue) <= SHADE_HUE and p[2] >= SHADE_SAT * vivid
         if p is not None and raw.cover < PAINT_SURE_COVER and (
-                abs(p[0] - hue) > PAINT_HUE or p[1] < PAINT_CHROMA * strong):
+                abs(p[0] - hue) > PAINT_HUE or (p[1] < PAINT_CHROMA * strong and not shaded)):
             odd.append((raw.fit.cx, raw.fit.cy, Message("camera.colour.reject.paint", {
                 "hue": round(abs(p[0] - hue) * 2.0, 1), "share": p[1] / max(strong, 1.0)})))
         else:
