@@ -288,6 +288,9 @@ def test_a_rim_in_shade_is_the_side_paint(monkeypatch: pytest.MonkeyPatch) -> No
     img = frame.image.copy()
     img[shade > 0] = (img[shade > 0].astype(np.float64) * 0.4).round().astype(np.uint8)
     cal = calibrate(img)
+    # the rule alone (the dim part's value and chroma not evened, as in a shade too small
+    # for the light estimate)
+    monkeypatch.setattr("vision.colour.DIM_GAIN", 1.0)
 
     def shaded_found() -> list[BaseDetection]:
         return [b for b in find_bases(img, cal).bases if math.hypot(b.x - 15, b.y - 19.5) < 0.15]
@@ -298,3 +301,27 @@ def test_a_rim_in_shade_is_the_side_paint(monkeypatch: pytest.MonkeyPatch) -> No
     # the shade is what the rule is for: without it the same rim is refused for its paint
     monkeypatch.setattr("vision.colour.SHADE_SAT", 9.0)
     assert shaded_found() == []
+
+
+def test_a_base_in_a_dim_corner_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A lamp lights the table unevenly: one part gets a fifth of the light, where a rim's paint
+    # falls under the colour's value and chroma floors. Value and chroma are evened there by
+    # the mat's own brightness (saturation and hue keep), so the base is found.
+    import cv2  # only for drawing the dim part into the test frame
+    figs = [sc.ColourFigure("zombies", 22, 22), sc.ColourFigure("zombies", 5, 5),
+            sc.ColourFigure("zombies", 25, 5), sc.ColourFigure("zombies", 5, 25)]
+    frame = sc.render_colour(figs, effects=sf.Effects(noise_sigma=1.0), seed=4)
+    dim = np.zeros(frame.image.shape[:2], np.uint8)
+    corners = frame.frame.project(np.array([[17, 17, 0], [27, 17, 0], [27, 27, 0], [17, 27, 0]],
+                                           dtype=np.float64))
+    cv2.fillPoly(dim, [np.round(corners).astype(np.int32)], 1)
+    img = frame.image.copy()
+    img[dim > 0] = (img[dim > 0].astype(np.float64) * 0.2).round().astype(np.uint8)
+    cal = calibrate(img)
+
+    def dim_found() -> list[BaseDetection]:
+        return [b for b in find_bases(img, cal).bases if math.hypot(b.x - 22, b.y - 22) < 0.1]
+
+    assert len(dim_found()) == 1 and len(find_bases(img, cal).bases) == 4
+    monkeypatch.setattr("vision.colour.DIM_GAIN", 1.0)  # not evened: under the floors
+    assert dim_found() == []

@@ -99,6 +99,8 @@ PAINT_HUE = 4.0  # hue units (2 degrees each) a weaker circle's colour may diffe
 PAINT_CHROMA = 0.6  # ...and the share of its chroma it must have
 SHADE_HUE = 2.0  # hue units and share of saturation within which less chroma is the same
 SHADE_SAT = 0.9  # paint in less light (light scales chroma; hue and saturation are ratios)
+DIM_SHARE = 0.7  # parts of the table lit under this share of its typical light are evened
+DIM_GAIN = 2.5  # at most this much
 SPREAD_SHARE = 0.5  # unexplained rim pixels just outside a circle, per inlier, that refuse it
 
 
@@ -254,6 +256,7 @@ def find_bases(image_bgr: Image, calibration: Calibration,
     raws: list[_Raw] = []
     rejected: list[Rejected] = []
     strength = chroma(hsv)
+    hsv, strength = _evened(hsv, strength, ppi)
     floors: dict[int, Image] = {}
     for side in config.sides:
         sizes = search_sizes(side, hints)
@@ -309,6 +312,33 @@ def find_bases(image_bgr: Image, calibration: Calibration,
     rejected += dropped
     bases.sort(key=lambda b: (b.side, b.y, b.x))
     return ColourResult(tuple(bases), tuple(rejected), ppi, offset)
+
+
+def _evened(hsv: Image, strength: Image, ppi: float) -> tuple[Image, Image]:
+    """Value and chroma brightened where the table lies in shadow or out of a lamp's beam
+    (saturation and hue are ratios and keep): the light falling on each part of the table is
+    the brightness of its mat (a median over cells of an inch, smoothed), and where it is under
+    `DIM_SHARE` of the table's typical light, value and chroma are scaled up toward what that
+    light would give (at most `DIM_GAIN` times), so a rim's paint passes the same floors in
+    a lamp's dim corner as under it. Evenly lit tables are left as they are."""
+    value = hsv[:, :, 2]
+    h, w = value.shape[:2]
+    cell = max(int(round(ppi)), 1)
+    small = cv2.resize(value, (max(w // cell, 1), max(h // cell, 1)),
+                       interpolation=cv2.INTER_AREA)
+    light = cv2.medianBlur(small, 5) if min(small.shape) >= 5 else small
+    typical = float(np.percentile(light, 50))
+    if typical <= 0.0:
+        return hsv, strength
+    gain_small = np.clip(DIM_SHARE * typical / np.maximum(light.astype(np.float32), 1.0),
+                         1.0, DIM_GAIN).astype(np.float32)
+    if float(gain_small.max()) <= 1.0:
+        return hsv, strength
+    gain = cv2.resize(gain_small, (w, h), interpolation=cv2.INTER_LINEAR)
+    out = hsv.copy()
+    out[:, :, 2] = cv2.multiply(value, gain, dtype=cv2.CV_8U)
+    evened: Image = cv2.multiply(strength, gain, dtype=cv2.CV_8U)
+    return out, evened
 
 
 def _paints(found: Sequence[_Raw], mask: Image, hsv: Image, strength: Image,
