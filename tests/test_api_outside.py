@@ -124,3 +124,18 @@ def test_the_frames_calibration_part_is_documented_as_json(client: Any,
                                  "calibration": ""}, content_type="multipart/form-data")
     assert response.status_code == 400
     assert response.get_json()["error"]["where"] == "body.calibration"
+
+
+@pytest.mark.parametrize("extra", [{"x-unknown": "42"},
+                                   {"other": (io.BytesIO(b"x"), "o.png", "image/png")}])
+def test_a_frame_part_the_spec_does_not_name_is_refused(client: Any, extra: dict[str, Any]
+                                                        ) -> None:
+    """The multipart frame takes frame, mode and calibration only (the spec forbids others, as
+    a JSON body's unknown fields): an outside Schemathesis run sent one and got a 200."""
+    game = start_game(client)
+    response = client.post(f"/api/v1/games/{game['id']}/frames", headers=auth(game["token"]),
+                           data={"frame": (io.BytesIO(PNG), "frame.png", "image/png"), **extra},
+                           content_type="multipart/form-data")
+    assert response.status_code == 422, response.get_json()
+    name = next(iter(extra))
+    assert response.get_json()["error"]["where"] == f"body.{name}"

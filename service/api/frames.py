@@ -216,6 +216,9 @@ def _other_format(data: bytes) -> None:
                        code="unsupported_media_type", status=415)
 
 
+FORM_PARTS = {"frame", "mode", "calibration"}  # a multipart frame's parts (the spec's)
+
+
 def _frame_bytes() -> tuple[bytes, str | None, str | None]:
     """(image bytes, declared type or None, form fields mode / calibration)."""
     if request.content_length is not None and request.content_length > MAX_FRAME_BYTES:
@@ -230,6 +233,10 @@ def _frame_bytes() -> tuple[bytes, str | None, str | None]:
             if part is None:
                 raise ApiError(Message("camera.api.no_frame_part"), "body.frame",
                                code="invalid_request")
+            extra = sorted((set(request.form) | set(request.files)) - FORM_PARTS)
+            if extra:  # as for a JSON body: a part nobody reads is the client's mistake
+                raise ApiError(Message("service.field.unknown", {"field": f"body.{extra[0]}"}),
+                               f"body.{extra[0]}", code="invalid_request")
             declared = part.mimetype if part.mimetype in FRAME_TYPES else None
             return part.read(MAX_FRAME_BYTES + 1), declared, request.form.get("calibration")
     except RequestEntityTooLarge:
