@@ -222,6 +222,10 @@ def test_colour_mode(capsys, files, tmp_path):
     assert main(["--lang", "fr", "vision", "locate", str(path), "--calibration",
                  str(files / "small.json")]) == 0
     assert "essayez --mode colour" in capsys.readouterr().out
+    # American spelling: the same mode
+    code, spelled = run(capsys, "vision", "locate", str(path), "--mode", "color",
+                        "--calibration", str(files / "small.json"), "--json")
+    assert code == 0 and spelled["mode"] == "colour" and len(spelled["figures"]) == 3
 
 
 # -- markers PDF ----------------------------------------------------------------------------

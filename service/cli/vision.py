@@ -50,7 +50,8 @@ def register(sub: Any, t: HelpText) -> None:
 
     loc = vsub.add_parser("locate", help=t("help.vision.locate"))
     loc.add_argument("image", metavar="IMAGE", help=t("help.vision.locate.image"))
-    loc.add_argument("--mode", choices=MODES, default="tags", help=t("help.vision.mode"))
+    loc.add_argument("--mode", type=_mode, choices=MODES, default="tags",
+                     help=t("help.vision.mode"))
     loc.add_argument("--calibration", metavar="FILE", help=t("help.vision.calibration"))
     loc.add_argument("--px-per-in", metavar="PX", help=t("help.vision.locate.px_per_in"))
     loc.add_argument("--base-height-mm", metavar="MM",
@@ -83,7 +84,8 @@ def register(sub: Any, t: HelpText) -> None:
                    help=t("help.vision.watch.server"))
     w.add_argument("--token", default=os.environ.get("SURVIVE_US_TOKEN"), metavar="TOKEN",
                    help=t("help.vision.watch.token"))
-    w.add_argument("--mode", choices=MODES, default="tags", help=t("help.vision.mode"))
+    w.add_argument("--mode", type=_mode, choices=MODES, default="tags",
+                   help=t("help.vision.mode"))
     w.add_argument("--calibration", metavar="FILE", help=t("help.vision.calibration"))
     w.add_argument("--every", type=float, default=0.0, metavar="SECONDS",
                    help=t("help.vision.watch.every"))
@@ -105,6 +107,11 @@ def _inches(value: float, places: int = 2) -> str:
 
 def _decimal(value: float, places: int = 2) -> str:
     return str(format_decimal(value, format="#,##0." + "0" * places, locale=language()))
+
+
+def _mode(word: str) -> str:
+    """The mode as typed: American "color" is the same mode as "colour"."""
+    return "colour" if word == "color" else word
 
 
 def _table_line(table: dict[str, Any], corner_ids: Sequence[int]) -> str:
