@@ -5,22 +5,16 @@ does)."""
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-import pytest
-import sqlalchemy as sa
 from api_support import make_app
-
-from service.storage.db import normalise_url
+from pg_support import POSTGRES, fresh_schema
 
 __all__ = ["BACKENDS", "app_on", "POSTGRES"]
 
-POSTGRES = os.environ.get("SURVIVE_US_TEST_POSTGRES")
 BACKENDS = ["sqlite", "postgresql"]
 
 
@@ -29,19 +23,12 @@ def app_on(backend: str, folder: Path, **config: Any) -> Iterator[Any]:
     if backend == "sqlite":
         yield make_app(folder, **config)
         return
-    if not POSTGRES:
-        pytest.skip("SURVIVE_US_TEST_POSTGRES is not set")
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(normalise_url(POSTGRES))
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
-    sep = "&" if "?" in POSTGRES else "?"
-    url = f"{POSTGRES}{sep}options={quote(f'-csearch_path={schema}')}"
-    app = make_app(folder, DATABASE_URL=url, **config)
-    try:
-        yield app
-    finally:
-        app.extensions["survive_us"].db.dispose()
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
-        admin.dispose()
+    with fresh_schema() as schema:
+        assert POSTGRES
+        sep = "&" if "?" in POSTGRES else "?"
+        url = f"{POSTGRES}{sep}options={quote(f'-csearch_path={schema}')}"
+        app = make_app(folder, DATABASE_URL=url, **config)
+        try:
+            yield app
+        finally:
+            app.extensions["survive_us"].db.dispose()

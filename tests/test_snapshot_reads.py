@@ -12,7 +12,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,13 +20,13 @@ from typing import Any
 import pytest
 import requests
 import sqlalchemy as sa
+from pg_support import POSTGRES, fresh_schema
 
 from service.live import LiveGames
 from service.storage import gamelog
-from service.storage.db import Database, normalise_url
+from service.storage.db import Database
 from service.storage.tables import events
 
-POSTGRES = os.environ.get("SURVIVE_US_TEST_POSTGRES")
 SURVIVE_US = Path(sys.executable).with_name("survive-us")
 
 
@@ -38,25 +37,18 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[st
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'store.sqlite3'}", {}
         return
-    if not POSTGRES:
-        pytest.skip("SURVIVE_US_TEST_POSTGRES is not set")
-    schema = f"r_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(normalise_url(POSTGRES))
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
-    env = {"PGOPTIONS": f"-csearch_path={schema}"}
-    old = os.environ.get("PGOPTIONS")
-    os.environ["PGOPTIONS"] = env["PGOPTIONS"]  # this process's connections too
-    try:
-        yield POSTGRES, env
-    finally:
-        if old is None:
-            os.environ.pop("PGOPTIONS", None)
-        else:
-            os.environ["PGOPTIONS"] = old
-        with admin.begin() as conn:
-            conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
-        admin.dispose()
+    with fresh_schema("r") as schema:
+        assert POSTGRES
+        env = {"PGOPTIONS": f"-csearch_path={schema}"}
+        old = os.environ.get("PGOPTIONS")
+        os.environ["PGOPTIONS"] = env["PGOPTIONS"]  # this process's connections too
+        try:
+            yield POSTGRES, env
+        finally:
+            if old is None:
+                os.environ.pop("PGOPTIONS", None)
+            else:
+                os.environ["PGOPTIONS"] = old
 
 
 def _app(url: str) -> Any:

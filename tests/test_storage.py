@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,11 +16,11 @@ import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from pg_support import POSTGRES, fresh_schema
 
 from service.storage.db import Database, normalise_url
 from service.storage.tables import events, games, metadata
 
-POSTGRES = os.environ.get("SURVIVE_US_TEST_POSTGRES")
 BACKENDS = ["sqlite", "postgresql"]
 
 
@@ -38,20 +37,13 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
         yield database
         database.dispose()
         return
-    if not POSTGRES:
-        pytest.skip("SURVIVE_US_TEST_POSTGRES is not set")
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(normalise_url(POSTGRES))
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f"CREATE SCHEMA {schema}")
-    database = Database(POSTGRES)
-    database.engine = sa.create_engine(
-        normalise_url(POSTGRES), connect_args={"options": f"-csearch_path={schema}"})
-    yield database
-    database.dispose()
-    with admin.begin() as conn:
-        conn.exec_driver_sql(f"DROP SCHEMA {schema} CASCADE")
-    admin.dispose()
+    with fresh_schema() as schema:
+        assert POSTGRES
+        database = Database(POSTGRES)
+        database.engine = sa.create_engine(
+            normalise_url(POSTGRES), connect_args={"options": f"-csearch_path={schema}"})
+        yield database
+        database.dispose()
 
 
 def test_migrations_match_the_tables(db: Database) -> None:
