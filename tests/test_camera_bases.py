@@ -26,7 +26,8 @@ def test_heights_are_checked_and_kept(client: Any) -> None:
     bad = error_of(client.put(url, json={"figure_base_height_mm": {"nobody": 4}}, headers=h),
                    422)
     assert bad["code"] == "invalid_camera" and bad["where"] == "figure_base_height_mm.nobody"
-    for wrong in ({"martians": 4}, {"zombies": 40}, {"zombies": "4"}):
+    for wrong in ({"martians": 4}, {"zombies": 40}, {"zombies": 0.0}, {"zombies": "4"},
+                  {"zombies": True}):
         assert "base_height_mm" in error_of(client.put(url, json={"base_height_mm": wrong},
                                                        headers=h), 422)["where"]
     body = {"base_height_mm": {"zombies": 5, "survivors": 3.5},

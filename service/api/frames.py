@@ -76,6 +76,7 @@ class CameraIn(Strict):
         default_factory=dict, max_length=250, description="tag id -> figure id (tags mode)",
         json_schema_extra={"propertyNames": {"pattern": TAG}})
     mode: Mode | None = Field(default=None, description="the mode frames use by default")
+    # a base thinner than a card or thicker than a stack of coins is a typing slip (mm)
     base_height_mm: dict[Side, Annotated[float, Field(ge=0.5, le=15)]] = Field(
         default_factory=dict, description="a side's base height in mm (the parallax "
         "correction; unset: 3.2 mm guessed, with a wider uncertainty)")
@@ -168,7 +169,7 @@ def put_camera(game_id: str, body: CameraIn) -> dict[str, Any]:
                     "tag": figures[figure]}), where, code="invalid_camera")
             figures[figure] = tag
         try:
-            check_heights(game, body.base_height_mm, body.figure_base_height_mm)
+            check_heights(game, body.figure_base_height_mm)
         except HeightError as error:
             raise ApiError(error.words, error.where, code="invalid_camera") from None
 
