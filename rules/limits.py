@@ -128,33 +128,23 @@ def check_arbitration(request: Any, limits: Limits = LIMITS) -> Workload:
                 raise LimitError(Message("limits.table", {
                     "side": side, "got": float(value), "max": limits.table_inches}),
                     f"scene.table.{side}")
-    if work.figures > limits.figures:
-        raise LimitError(Message("limits.figures", {"n": work.figures,
-                                                    "max": limits.figures}), "scene.figures")
-    if work.pieces > limits.pieces:
-        raise LimitError(Message("limits.pieces", {"n": work.pieces, "max": limits.pieces}),
-                         "scene.terrain")
+    _check_counts(work, limits, (("figures", "scene.figures"), ("pieces", "scene.terrain")))
     terrain = scene.get("terrain") if isinstance(scene, Mapping) else None
-    if isinstance(terrain, list):
-        for i, piece in enumerate(terrain):
-            n = _corners(piece)
-            if n > limits.piece_corners:
-                raise LimitError(Message("limits.piece_corners", {
-                    "n": n, "max": limits.piece_corners}), f"scene.terrain[{i}]")
-    if work.corners > limits.corners:
-        raise LimitError(Message("limits.corners", {"n": work.corners,
-                                                    "max": limits.corners}), "scene.terrain")
-    if work.questions > limits.questions:
-        raise LimitError(Message("limits.questions", {"n": work.questions,
-                                                      "max": limits.questions}), "questions")
-    if work.paths > limits.paths:
-        raise LimitError(Message("limits.paths", {"n": work.paths, "max": limits.paths}),
-                         "questions")
-    if work.regions > limits.regions:
-        raise LimitError(Message("limits.regions", {"n": work.regions,
-                                                    "max": limits.regions}), "questions")
-    if work.sight_pairs > limits.sight_pairs:
-        raise LimitError(Message("limits.sight_pairs", {"n": work.sight_pairs,
-                                                        "max": limits.sight_pairs}),
-                         "questions")
+    for i, piece in enumerate(terrain if isinstance(terrain, list) else []):
+        n = _corners(piece)
+        if n > limits.piece_corners:
+            raise LimitError(Message("limits.piece_corners", {
+                "n": n, "max": limits.piece_corners}), f"scene.terrain[{i}]")
+    _check_counts(work, limits, (("corners", "scene.terrain"), ("questions", "questions"),
+                                 ("paths", "questions"), ("regions", "questions"),
+                                 ("sight_pairs", "questions")))
     return work
+
+
+def _check_counts(work: Workload, limits: Limits, counts: tuple[tuple[str, str], ...]) -> None:
+    """Each count of `work` against its bound of the same name, in order: the first one passed
+    is refused (`limits.NAME`, named at `where`)."""
+    for name, where in counts:
+        n, bound = getattr(work, name), getattr(limits, name)
+        if n > bound:
+            raise LimitError(Message(f"limits.{name}", {"n": n, "max": bound}), where)
