@@ -14,7 +14,7 @@ import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from hypothesis import settings
@@ -32,6 +32,26 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+def _closing(app: Any) -> Any:
+    """`app`, with each response's body closed even when the browser drops the connection.
+
+    werkzeug's development server reads what is left of a dropped connection before it closes
+    the body, and that read can itself fail (connection reset), so the body of a file sent
+    by `send_from_directory` stays open and Python warns when it is collected (a CI run
+    failed on it, under `filterwarnings = error`). A generator's `finally` runs when it is
+    collected, so the file is closed there.
+    """
+    def wrapped(environ: dict[str, Any], start_response: Any) -> Iterator[bytes]:
+        body = app(environ, start_response)
+        try:
+            yield from body
+        finally:
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+    return wrapped
+
+
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from werkzeug.serving import WSGIRequestHandler, make_server
@@ -45,7 +65,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web") / "web.sqlite3"
     app = create_app({"DATABASE_URL": f"sqlite:///{db}", "SSE_POLL": 0.1,
                       "SSE_LIFETIME": 20.0, "TESTING": True})
-    server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)
+    server = make_server("127.0.0.1", 0, _closing(app), threaded=True,
+                         request_handler=QuietHandler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}/"

@@ -272,8 +272,9 @@ def steady(page: Page) -> None:
     """Wait until the page has stopped scrolling (choosing a figure scrolls its card into
     view, smoothly: the table moves meanwhile)."""
     page.wait_for_function("""() => new Promise((answer) => {
+        // a smooth scroll may start a frame or two late: still for 150 ms
         const y = window.scrollY;
-        requestAnimationFrame(() => requestAnimationFrame(() => answer(window.scrollY === y)));
+        setTimeout(() => requestAnimationFrame(() => answer(window.scrollY === y)), 150);
     })""")
 
 
@@ -302,6 +303,7 @@ def in_view(page: Page, point: tuple[float, float], figure: str | None = None
 
 def touch_drag(page: Page, start: tuple[float, float], end: tuple[float, float]) -> None:
     """Drag a figure with one finger (touch events, as a tablet sends them)."""
+    steady(page)
     sx, sy = table_point(page, *start)
     tx, ty = table_point(page, *end)
     cdp = page.context.new_cdp_session(page)
