@@ -84,6 +84,8 @@ def _number(value: float, spec: str | None, lang: str) -> str:
 
 
 def _value(value: Any, spec: str | None, lang: str) -> str:
+    if type(value) is str:  # the most common parameter, a name already in words
+        return value
     if isinstance(value, Message):
         return render(value, lang)
     if isinstance(value, bool):
@@ -99,29 +101,44 @@ def _value(value: Any, spec: str | None, lang: str) -> str:
     return "" if value is None else str(value)
 
 
+# A template's placeholders: the text before each, its name, spec and own text, and whether
+# it stands inside a sentence; then the text after the last.
+_Parts = tuple[tuple[tuple[str, str, str | None, str, bool], ...], str]
+
+
+@functools.lru_cache(maxsize=8192)  # a catalog has about 1,500 texts a language
+def _parts(template: str) -> _Parts:
+    """`template` cut at its placeholders once, not at every rendering (a thousand answers
+    share a few templates)."""
+    fields = []
+    last = 0
+    for match in _FIELD.finditer(template):
+        fields.append((template[last:match.start()], match.group(1), match.group(2),
+                       match.group(0), _inside_sentence(template[:match.start()])))
+        last = match.end()
+    return tuple(fields), template[last:]
+
+
 def render_text(code: str, params: Mapping[str, Any], lang: str = DEFAULT) -> str:
     """The catalog text of `code` in `lang` with its placeholders filled. A code missing
     from `lang` (which `python -m i18n check` reports) falls back to English, then to the
     code itself, so a person never gets an empty line."""
     lang = lang if lang in LANGS else DEFAULT
     template = catalog(lang).get(code) or catalog(DEFAULT).get(code) or code
-
+    fields, tail = _parts(template)
     out: list[str] = []
-    last = 0
-    for match in _FIELD.finditer(template):
-        out.append(template[last:match.start()])
-        last = match.end()
-        name, spec = match.group(1), match.group(2)
+    for before, name, spec, own, inside in fields:
         if name not in params:
-            out.append(match.group(0))
+            out += (before, own)
             continue
-        text = _value(params[name], spec, lang)
-        if _is_name(params[name]) and _inside_sentence(template[:match.start()]):
+        value = params[name]
+        text = _value(value, spec, lang)
+        if inside and _is_name(value):
             text = _lower_article(text)
             if lang == "fr":
-                out[-1], text = _contract(out[-1], text)
-        out.append(text)
-    out.append(template[last:])
+                before, text = _contract(before, text)
+        out += (before, text)
+    out.append(tail)
     return "".join(out)
 
 

@@ -13,42 +13,62 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from geometry.scene import Scene
 from geometry.space import Space
 from i18n import Message
 from rules.arbitration import THREAT_INCHES, activatable_zombies, answer, read_request
 
-__all__ = ["arbitrate_explained", "explain_words"]
+__all__ = ["arbitrate_explained", "explained", "explain_words"]
 
 
 def arbitrate_explained(request: Any) -> dict[str, list[dict[str, Any]]]:
     """`rules.arbitration.arbitrate` with `explain_words` (a list of messages) in each
     answer; raises the same errors."""
+    answers = []
+    for found, words in explained(request):
+        found["explain_words"] = [m.to_json() for m in words]
+        answers.append(found)
+    return {"answers": answers}
+
+
+def explained(request: Any) -> list[tuple[dict[str, Any], list[Message]]]:
+    """Each answer of `rules.arbitration.arbitrate` with its explanation as messages, to be
+    said or kept as JSON (`arbitrate_explained`); raises the same errors."""
     scene, questions = read_request(request)
     space = Space(scene)
     space.prefetch_sight([(q["from"], q["to"]) for q in questions
                           if isinstance(q, Mapping) and q.get("ask") == "line_of_sight"
                           and isinstance(q.get("from"), str) and isinstance(q.get("to"), str)])
-    answers = []
+    names = Names(scene)
+    out = []
     for i, q in enumerate(questions):
         found = answer(space, q, f"questions[{i}]")
-        found["explain_words"] = [m.to_json() for m in explain_words(space, q, found)]
-        answers.append(found)
-    return {"answers": answers}
+        out.append((found, explain_words(space, q, found, names)))
+    return out
 
 
-def _name(space: Space, figure_id: str) -> Any:
-    return space.scene.figure(figure_id).words
+class Names(dict[str, Any]):
+    """Each figure's words (`Figure.words`), read once for a request's many answers."""
+
+    def __init__(self, scene: Scene) -> None:
+        super().__init__()
+        self.scene = scene
+
+    def __missing__(self, figure_id: str) -> Any:
+        words = self[figure_id] = self.scene.figure(figure_id).words
+        return words
 
 
-def explain_words(space: Space, q: Mapping[str, Any], found: Mapping[str, Any]
-                  ) -> list[Message]:
-    """The answer `found` to question `q` in words."""
+def explain_words(space: Space, q: Mapping[str, Any], found: Mapping[str, Any],
+                  names: Names | None = None) -> list[Message]:
+    """The answer `found` to question `q` in words (`names`: the figures' words so far)."""
+    name = Names(space.scene) if names is None else names
     ask = q["ask"]
     if ask == "distance":
         return [Message("service.explain.distance", {
-            "a": _name(space, q["a"]), "b": _name(space, q["b"]), "d": found["inches"]})]
+            "a": name[q["a"]], "b": name[q["b"]], "d": found["inches"]})]
     if ask == "line_of_sight":
-        p = {"a": _name(space, q["from"]), "b": _name(space, q["to"]),
+        p = {"a": name[q["from"]], "b": name[q["to"]],
              "p": found["fraction"]}
         if not found["visible"]:
             return [Message("service.explain.unseen", p)]
@@ -56,28 +76,28 @@ def explain_words(space: Space, q: Mapping[str, Any], found: Mapping[str, Any]
             return [Message("service.explain.grazed", p)]
         return [Message("service.explain.seen", p)]
     if ask == "activatable_zombies":
-        return _zombies(space, found["zombies"])
+        return _zombies(space, found["zombies"], name)
     if ask == "engaged":
         if found["with"]:
             return [Message("service.explain.contact", {
-                "figure": _name(space, q["figure"]),
-                "enemies": [_name(space, f) for f in found["with"]]})]
-        return [Message("service.explain.no_contact", {"figure": _name(space, q["figure"])})]
+                "figure": name[q["figure"]],
+                "enemies": [name[f] for f in found["with"]]})]
+        return [Message("service.explain.no_contact", {"figure": name[q["figure"]]})]
     if ask == "shooting_targets":
-        return _shooting(space, q, found)
+        return _shooting(space, q, found, name)
     if ask == "path":
-        return [_path(space, q, found)]
+        return [_path(space, q, found, name)]
     if ask == "visibility":
         share = found["area"] / (space.scene.table.width * space.scene.table.depth)
-        return [Message("service.explain.visibility", {"figure": _name(space, q["figure"]),
+        return [Message("service.explain.visibility", {"figure": name[q["figure"]],
                                                        "p": share})]
     if ask == "reach":
-        return [Message("service.explain.reach", {"figure": _name(space, q["figure"]),
+        return [Message("service.explain.reach", {"figure": name[q["figure"]],
                                                   "d": float(q["inches"])})]
     return []
 
 
-def _zombies(space: Space, active: list[str]) -> list[Message]:
+def _zombies(space: Space, active: list[str], name: Names) -> list[Message]:
     """Each zombie: its nearest human, how far, whether it may activate (20 in)."""
     _active, nearest = activatable_zombies(space)
     if not nearest:
@@ -85,22 +105,23 @@ def _zombies(space: Space, active: list[str]) -> list[Message]:
     out = []
     for z, near in nearest.items():
         if near is None:
-            out.append(Message("service.explain.no_human", {"zombie": _name(space, z)}))
+            out.append(Message("service.explain.no_human", {"zombie": name[z]}))
             continue
-        p = {"zombie": _name(space, z), "human": _name(space, near[0]), "d": near[1]}
+        p = {"zombie": name[z], "human": name[near[0]], "d": near[1]}
         out.append(Message("service.explain.may_activate", p) if z in active
                    else Message("service.explain.too_far", p))
     return out
 
 
-def _shooting(space: Space, q: Mapping[str, Any], found: Mapping[str, Any]) -> list[Message]:
+def _shooting(space: Space, q: Mapping[str, Any], found: Mapping[str, Any],
+              name: Names) -> list[Message]:
     """How many zombies the shooter sees in range, which it may shoot and why."""
     shooter = q["shooter"]
     legal = list(found["legal"])
     out = [Message("service.explain.targets", {
-        "shooter": _name(space, shooter), "n": len(found["candidates"]),
+        "shooter": name[shooter], "n": len(found["candidates"]),
         "range": float(q["range"]),
-        "targets": [_name(space, z) for z in legal] or Message("service.explain.nobody")})]
+        "targets": [name[z] for z in legal] or Message("service.explain.nobody")})]
     if not legal:
         return out
     index = space.scene.index
@@ -110,21 +131,22 @@ def _shooting(space: Space, q: Mapping[str, Any], found: Mapping[str, Any]) -> l
     for z in legal:
         d = float(row[index[z]])
         if d <= nearest + 1e-6:
-            out.append(Message("service.explain.nearest_target", {"zombie": _name(space, z),
+            out.append(Message("service.explain.nearest_target", {"zombie": name[z],
                                                                    "d": d}))
             continue
         near = [s for s in survivors
                 if float(space.distances[index[z], index[s]]) <= THREAT_INCHES + 1e-9]
         out.append(Message("service.explain.threat", {
-            "zombie": _name(space, z), "survivor": _name(space, near[0]) if near else "",
+            "zombie": name[z], "survivor": name[near[0]] if near else "",
             "d": THREAT_INCHES}))
     return out
 
 
-def _path(space: Space, q: Mapping[str, Any], found: Mapping[str, Any]) -> Message:
+def _path(space: Space, q: Mapping[str, Any], found: Mapping[str, Any],
+          name: Names) -> Message:
     figure = q["figure"]
     x, y = float(q["to"][0]), float(q["to"][1])
-    p: dict[str, Any] = {"figure": _name(space, figure), "x": x, "y": y}
+    p: dict[str, Any] = {"figure": name[figure], "x": x, "y": y}
     if found["reachable"]:
         return Message("service.explain.route", {**p, "d": found["length"],
                                                  "n": len(found["waypoints"])})

@@ -13,10 +13,9 @@ from typing import Any
 
 from ai.words import said
 from geometry.errors import SurviveUsError
-from i18n import Message
 from rules.limits import check_arbitration
 from service.cli.helptext import HelpText
-from service.explain import arbitrate_explained
+from service.explain import explained
 from service.jsonio import language, print_error, print_rows, read_json
 from service.workers import time_budget
 
@@ -37,15 +36,17 @@ def run(args: argparse.Namespace) -> int:
         request = read_json(args.file)
         check_arbitration(request)  # the service's limits (docs/api.md, "Limits")
         with time_budget(ARBITRATE_BUDGET):
-            result = arbitrate_explained(request)
+            answers = explained(request)
     except SurviveUsError as error:
         return print_error(error, as_json=not args.explain)
     lang = language()
-    for item in result["answers"]:
-        item["explain"] = said([Message.from_json(m) for m in item["explain_words"]], lang)
+    # Said from the messages themselves; kept as their JSON beside (as `POST /arbitrate`).
+    for item, words in answers:
+        item["explain_words"] = [m.to_json() for m in words]
+        item["explain"] = said(words, lang)
     if args.explain:
-        for i, item in enumerate(result["answers"]):
+        for i, (item, _words) in enumerate(answers):
             print(f"{i + 1}. {item['explain']}")
         return 0
-    print_rows(result)
+    print_rows({"answers": [item for item, _words in answers]})
     return 0
