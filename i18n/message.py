@@ -21,10 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from babel.lists import format_list
-from babel.numbers import format_decimal, format_percent
-
 from i18n.catalogs import DEFAULT, LANGS, catalog
+from i18n.numbers import decimal_text, percent_text
 
 __all__ = ["Message", "Name", "note_text", "render", "render_text"]
 
@@ -71,16 +69,33 @@ def _is_name(value: Any) -> bool:
     return isinstance(value, Mapping) and bool(value) and set(value) <= set(LANGS)
 
 
-@functools.lru_cache(maxsize=4096, typed=True)  # Babel's formatting is slow; answers repeat
+@functools.lru_cache(maxsize=4096, typed=True)  # answers repeat their numbers
 def _number(value: float, spec: str | None, lang: str) -> str:
+    # Written as Babel would (i18n.numbers), which leaves it the numbers out of the ordinary.
+    if spec == "pct":
+        return percent_text(value, lang) or _babel_number(value, spec, lang)
+    if spec == "int" or (spec is None and isinstance(value, int)):
+        return decimal_text(round(value), 0, lang) or _babel_number(value, spec, lang)
+    text = decimal_text(value, 1, lang) or _babel_number(value, spec, lang)
+    if spec == "in":
+        return render_text("unit.inches", {"n": text}, lang)
+    return text
+
+
+def _babel_number(value: float, spec: str | None, lang: str) -> str:
+    from babel.numbers import format_decimal, format_percent  # here: its data loads slowly
+
     if spec == "pct":
         return str(format_percent(value, locale=lang))
     if spec == "int" or (spec is None and isinstance(value, int)):
         return str(format_decimal(round(value), locale=lang))
-    text = str(format_decimal(value, format="#,##0.0", locale=lang))
-    if spec == "in":
-        return render_text("unit.inches", {"n": text}, lang)
-    return text
+    return str(format_decimal(value, format="#,##0.0", locale=lang))
+
+
+def _list(items: list[str], lang: str) -> str:
+    from babel.lists import format_list  # here: Babel is slow to import and to load
+
+    return str(format_list(items, locale=lang))
 
 
 def _value(value: Any, spec: str | None, lang: str) -> str:
@@ -97,7 +112,7 @@ def _value(value: Any, spec: str | None, lang: str) -> str:
     if _is_name(value):
         return str(value.get(lang) or value.get(DEFAULT) or next(iter(value.values())))
     if isinstance(value, list | tuple):
-        return str(format_list([_value(v, spec, lang) for v in value], locale=lang))
+        return _list([_value(v, spec, lang) for v in value], lang)
     return "" if value is None else str(value)
 
 
