@@ -502,12 +502,9 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
     refused: list[tuple[float, float, Message]] = []
     claimed = np.zeros(len(points), dtype=bool)
     reach = float(radii.max()) + _tolerance(float(radii.max()))
-    xs = points[:, 0]
-    bounds = np.searchsorted(xs, [[c.cx - reach, c.cx + reach] for c in candidates])
-    for cand, (lo, hi) in zip(candidates, bounds, strict=True):
-        near = np.arange(lo, hi)
-        cand.near = near[np.abs(points[near, 1] - cand.cy) <= reach]
-    _score_all(candidates, points, radii)
+    owner, idx = _neighbourhoods(candidates, points, reach)
+    _score_all(candidates, points, radii, owner, idx)
+    radius_list = radii.tolist()
     taken: list[tuple[float, float, float]] = []
     # Lazy greedy: claims only ever lower a candidate's score, so a candidate re-scored and
     # still above every other's last score is the best. A candidate needs re-scoring only
@@ -532,12 +529,12 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         mine = local[~claimed[cand.near]]
         fit = refine(mine, cand.cx, cand.cy, r, _tolerance(r), True)
         cover = coverage(mine[fit.inliers], fit.cx, fit.cy)
-        k = int(np.argmin(np.abs(radii - fit.radius)))
+        k = _nearest(radius_list, fit.radius)
         if cover < FULL_COVERAGE:
             # the arc's own curvature tells the size when enough of it is seen; else the
             # size the candidate's arc fits best, from the candidate's centre. An arc seen
             # well enough whose curvature fits no size looked for is another size of base.
-            if cover >= ARC_SIZE_SURE and float(np.min(np.abs(radii - fit.radius) / radii)) \
+            if cover >= ARC_SIZE_SURE and min(abs(rr - fit.radius) / rr for rr in radius_list) \
                     > config.radius_tolerance:
                 refused.append((fit.cx, fit.cy, _check(fit, cover, r, radii, sizes, config,
                                                        mask) or Message(
@@ -577,8 +574,8 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
             refused.append((fit.cx, fit.cy, problem))
             continue
         taken.append((fit.cx, fit.cy, fit.radius))
-        others = np.abs(np.delete(radii, k) - size_r)
-        step = float(others.min()) if len(others) else 0.0
+        step = min((abs(rr - size_r) for j, rr in enumerate(radius_list) if j != k),
+                   default=0.0)
         found.append(_Raw(side, fit, mine, cover, float(sizes[k]), size_r, step))
         d = np.hypot(local[:, 0] - fit.cx, local[:, 1] - fit.cy)
         claimed[cand.near[d <= fit.radius + _tolerance(fit.radius)]] = True
@@ -621,13 +618,15 @@ def _vote(points: FloatArray, radii: FloatArray, shape: tuple[int, ...],
     out: list[_Candidate] = []
     near = np.zeros((h, w), np.uint8)  # within 0.6 rmin of a stronger candidate
     apart = max(1, int(round(0.6 * rmin / VOTE_CELL)))
-    for n in order:  # plateaus and shoulders: one candidate per peak
-        x, y = int(xs[n]), int(ys[n])
+    # Python numbers for the loop (indexing numpy arrays one item at a time costs more)
+    xs_, ys_, su_, sv_ = xs.tolist(), ys.tolist(), su.tolist(), sv.tolist()
+    totals = strength.tolist()
+    for n in order.tolist():  # plateaus and shoulders: one candidate per peak
+        x, y = xs_[n], ys_[n]
         if near[y, x]:
             continue
-        total = float(acc[y, x])
-        out.append(_Candidate(float(su[n]) / total, float(sv[n]) / total, empty,
-                              votes=total))
+        total = totals[n]
+        out.append(_Candidate(su_[n] / total, sv_[n] / total, empty, votes=total))
         cv2.circle(near, (x, y), apart, 1, -1)
         if len(out) >= MAX_CANDIDATES:
             break
@@ -659,23 +658,48 @@ def _around(cell: IntArray, weights: tuple[FloatArray, ...], ys: IntArray, xs: I
     return out
 
 
-def _score_all(candidates: Sequence[_Candidate], points: FloatArray, radii: FloatArray) -> None:
+def _nearest(radii: Sequence[float], radius: float) -> int:
+    """Index of the size whose radius is nearest `radius` (the first of equals)."""
+    gaps = [abs(rr - radius) for rr in radii]
+    return gaps.index(min(gaps))
+
+
+def _neighbourhoods(candidates: Sequence[_Candidate], points: FloatArray, reach: float,
+                    ) -> tuple[IntArray, IntArray]:
+    """Set each candidate's `near`: the indices of the points (sorted by u) within `reach`
+    of it along both axes, in order. Returns them all concatenated (`idx`) with the
+    candidate each belongs to (`owner`), as `_score_all` takes them. (A loop: gathering
+    every candidate's strip of the table at once costs more than it saves.)"""
+    if not candidates:
+        empty = np.zeros(0, dtype=np.intp)
+        return empty, empty
+    bounds = np.searchsorted(points[:, 0], [[c.cx - reach, c.cx + reach] for c in candidates])
+    ys = points[:, 1]
+    for cand, (lo, hi) in zip(candidates, bounds.tolist(), strict=True):
+        near = np.arange(lo, hi)
+        cand.near = near[np.abs(ys[lo:hi] - cand.cy) <= reach]
+    owner: IntArray = np.repeat(np.arange(len(candidates)), [len(c.near) for c in candidates])
+    idx: IntArray = np.concatenate([c.near for c in candidates])
+    return owner, idx
+
+
+def _score_all(candidates: Sequence[_Candidate], points: FloatArray, radii: FloatArray,
+               owner: IntArray, idx: IntArray) -> None:
     """`_score` for every candidate at once, nothing claimed yet (one pass over all the
-    candidate-pixel pairs)."""
+    candidate-pixel pairs: point `idx[i]` near candidate `owner[i]`)."""
     if not candidates:
         return
-    owner = np.repeat(np.arange(len(candidates)), [len(c.near) for c in candidates])
-    idx = np.concatenate([c.near for c in candidates])
     cx = np.array([c.cx for c in candidates])[owner]
     cy = np.array([c.cy for c in candidates])[owner]
-    p = points[idx]
-    dx, dy = p[:, 0] - cx, p[:, 1] - cy
+    dx, dy = points[idx, 0] - cx, points[idx, 1] - cy
     d = np.sqrt(dx * dx + dy * dy)
     tol = np.maximum(1.2, 0.12 * radii)
-    # only pixels facing away and within a tolerance of some size can count
-    keep = np.flatnonzero((dx * p[:, 2] + dy * p[:, 3] >= MIN_FACING * d)
-                          & (d >= float((radii - tol).min()) - 1e-6)
+    # only pixels within a tolerance of some size and facing away can count (the distance
+    # test first: it leaves fewer pairs for the other)
+    keep = np.flatnonzero((d >= float((radii - tol).min()) - 1e-6)
                           & (d <= float((radii + tol).max()) + 1e-6))
+    owner, idx, dx, dy, d = owner[keep], idx[keep], dx[keep], dy[keep], d[keep]
+    keep = np.flatnonzero(dx * points[idx, 2] + dy * points[idx, 3] >= MIN_FACING * d)
     owner, dx, dy, d = owner[keep], dx[keep], dy[keep], d[keep]
     ang = np.floor((np.arctan2(dy, dx) + math.pi) * (COVERAGE_BINS / (2 * math.pi)))
     sector = np.minimum(ang.astype(np.intp), COVERAGE_BINS - 1)  # arctan2 >= -pi
@@ -929,7 +953,7 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
     """Why a fitted circle is not a base, or None."""
     tol = config.radius_tolerance
     mm_per_px = sizes[0] / (2.0 * float(radii[0]))
-    if fit.free_radius and float(np.min(np.abs(radii - fit.radius) / radii)) > tol:
+    if fit.free_radius and min(abs(rr - fit.radius) / rr for rr in radii.tolist()) > tol:
         return Message("camera.colour.reject.size", {
             "mm": round(2 * fit.radius * mm_per_px, 2),
             "expected": float(sizes[int(np.argmin(np.abs(radii - fit.radius)))]), "tol": tol})
@@ -972,13 +996,13 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
         sat = _median(saturation[v, u])
         if sat < sat_floor + BRUSH_SAT and paint < FAINT_CHROMA * chroma_floor:
             return Message("camera.colour.reject.scattered", {"share": fill})
-    # Colour beyond the base edge: a large patch of this colour, not a rim.
-    spill = _ring_share(mask, fit.cx, fit.cy, fit.radius + max(2.5, 0.25 * size_r))
+    # Colour beyond the base edge: a large patch of this colour, not a rim. Colour filling
+    # the middle: a patch of colour (a rug, a painted piece), not a rim round a miniature
+    # (whose own paint of that colour covers less than this ring).
+    spill, filled = _ring_shares(mask, fit.cx, fit.cy, (
+        fit.radius + max(2.5, 0.25 * size_r), FILLED_AT * fit.radius))
     if spill > 0.5:
         return Message("camera.colour.reject.spill", {"share": spill})
-    # Colour filling the middle: a patch of colour (a rug, a painted piece), not a rim round a
-    # miniature (whose own paint of that colour covers less than this ring).
-    filled = _ring_share(mask, fit.cx, fit.cy, FILLED_AT * fit.radius)
     if filled > MAX_FILLED:
         return Message("camera.colour.reject.filled", {"share": filled})
     return None
@@ -994,6 +1018,21 @@ def _ring_share(mask: Image, cx: float, cy: float, radius: float,
     inside = (u >= 0) & (v >= 0) & (u < mask.shape[1]) & (v < mask.shape[0])
     n = int(np.count_nonzero(inside))
     return int(np.count_nonzero(mask[v[inside], u[inside]])) / n if n else 0.0
+
+
+def _ring_shares(mask: Image, cx: float, cy: float, radii: tuple[float, float],
+                 ) -> tuple[float, float]:
+    """`_ring_share` of two circles round one centre, in one pass."""
+    r = np.array(radii)[:, None]
+    u = np.rint(cx + r * _RING_COS).astype(np.intp)
+    v = np.rint(cy + r * _RING_SIN).astype(np.intp)
+    inside = (u >= 0) & (v >= 0) & (u < mask.shape[1]) & (v < mask.shape[0])
+    hit = np.zeros(u.shape, dtype=bool)
+    hit[inside] = mask[v[inside], u[inside]] > 0
+    n = inside.sum(axis=1).tolist()
+    on = hit.sum(axis=1).tolist()
+    a, b = (k / m if m else 0.0 for k, m in zip(on, n, strict=True))
+    return a, b
 
 
 def _row_medians(values: FloatArray) -> FloatArray:

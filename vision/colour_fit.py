@@ -102,103 +102,92 @@ def refine(points: FloatArray, cx: float, cy: float, radius: float, tol: float,
     from its centre); `noise_floor` (pixels) bounds the residual used for the covariance from
     below, since boundary pixels of a thresholded mask are quantised to half a pixel whatever
     the fit says.
+
+    Called some 75 times a frame on a few hundred points: the cost is numpy's per-call
+    overhead, so each step makes as few array operations as it can (same arithmetic).
     """
     x, y = points[:, 0], points[:, 1]
     c0, c1, r = float(cx), float(cy), float(radius)
-    inl = np.zeros(len(points), dtype=bool)
+    inl: BoolArray | None = None
+    px, py = x, y
     for _ in range(rounds):
         dx, dy = x - c0, y - c1
         dist = np.sqrt(dx * dx + dy * dy)
         new = np.abs(dist - r) <= tol
         if points.shape[1] >= 4:
             new &= dx * points[:, 2] + dy * points[:, 3] >= MIN_FACING * dist
-        if np.count_nonzero(new) < 3 or np.array_equal(new, inl):
+        # the same inliers as the round before: the fit would not move
+        if np.count_nonzero(new) < 3 or (inl is not None and new.tobytes() == inl.tobytes()):
             break
         inl = new
         px, py = x[inl], y[inl]
-        for _ in range(GN_STEPS):
-            step = _gauss_newton_step(px, py, c0, c1, r, free_radius)
-            if step is None:
-                break
-            c0, c1 = c0 + step[0], c1 + step[1]
-            if free_radius:
-                r += step[2]
-            if max(abs(v) for v in step) < CONVERGED_PX:
-                break
-    pts = points[inl] if inl.any() else points
-    normal, _rhs, res = _normal_equations(pts, np.array([c0, c1]), r, free_radius)
-    k = 3 if free_radius else 2
-    dof = max(len(pts) - k, 1)
-    rms = float(math.sqrt(float(res @ res) / dof))
-    sigma = max(rms, noise_floor)
-    cov: FloatArray = sigma**2 * _centre_block_of_inverse(normal)
+        c0, c1, r = _gauss_newton(px, py, c0, c1, r, free_radius)
+    if inl is None:
+        inl = np.zeros(len(points), dtype=bool)
+    rms, cov = _centre_covariance(px, py, c0, c1, r, free_radius, noise_floor)
     return CircleFit(c0, c1, r, inl, rms, cov, free_radius)
 
 
-def _centre_block_of_inverse(normal: FloatArray) -> FloatArray:
-    """The top-left 2 x 2 block of the inverse of a 2 x 2 or 3 x 3 symmetric matrix (by its
-    adjugate); a singular one gives a huge covariance."""
-    m = normal
-    if m.shape[0] == 2:
-        det = float(m[0, 0] * m[1, 1] - m[0, 1] * m[1, 0])
-        adj = np.array([[m[1, 1], -m[0, 1]], [-m[1, 0], m[0, 0]]], dtype=np.float64)
-    else:
-        det = float(m[0, 0] * (m[1, 1] * m[2, 2] - m[1, 2] * m[2, 1])
-                    - m[0, 1] * (m[1, 0] * m[2, 2] - m[1, 2] * m[2, 0])
-                    + m[0, 2] * (m[1, 0] * m[2, 1] - m[1, 1] * m[2, 0]))
-        adj = np.array([[m[1, 1] * m[2, 2] - m[1, 2] * m[2, 1],
-                         m[0, 2] * m[2, 1] - m[0, 1] * m[2, 2]],
-                        [m[1, 2] * m[2, 0] - m[1, 0] * m[2, 2],
-                         m[0, 0] * m[2, 2] - m[0, 2] * m[2, 0]]], dtype=np.float64)
-    if abs(det) < 1e-12:
-        return np.full((2, 2), 1e6)
-    out: FloatArray = adj / det
-    return out
-
-
-def _gauss_newton_step(px: FloatArray, py: FloatArray, c0: float, c1: float, r: float,
-                       free_radius: bool) -> tuple[float, ...] | None:
-    """One Gauss-Newton step of the geometric circle fit, solved in closed form (2 x 2) or by
-    Cramer's rule (3 x 3): these small systems cost more to hand to LAPACK than to solve."""
-    dx, dy = px - c0, py - c1
-    rho = np.maximum(np.sqrt(dx * dx + dy * dy), 1e-9)
-    ux, uy = dx / rho, dy / rho
-    res = rho - r
-    a, b, d = float(ux @ ux), float(ux @ uy), float(uy @ uy)
-    gx, gy = float(ux @ res), float(uy @ res)
-    if not free_radius:
-        det = a * d - b * b
+def _gauss_newton(px: FloatArray, py: FloatArray, c0: float, c1: float, r: float,
+                  free_radius: bool) -> tuple[float, float, float]:
+    """Up to `GN_STEPS` Gauss-Newton steps of the geometric circle fit, each solved in closed
+    form (2 x 2) or by Cramer's rule (3 x 3): these small systems cost more to hand to LAPACK
+    than to solve. Stops early once a step moves less than `CONVERGED_PX`."""
+    n = float(len(px))
+    for _ in range(GN_STEPS):
+        ex, ey = px - c0, py - c1
+        rho = np.sqrt(ex * ex + ey * ey)
+        np.maximum(rho, 1e-9, out=rho)
+        ux, uy = ex / rho, ey / rho
+        res = rho - r
+        a, b, d = float(ux @ ux), float(ux @ uy), float(uy @ uy)
+        gx, gy = float(ux @ res), float(uy @ res)
+        if not free_radius:
+            det = a * d - b * b
+            if abs(det) < 1e-12:
+                break
+            s0, s1 = (d * gx - b * gy) / det, (a * gy - b * gx) / det
+            c0, c1 = c0 + s0, c1 + s1
+            if max(abs(s0), abs(s1)) < CONVERGED_PX:
+                break
+            continue
+        e, f, g = float(ux.sum()), float(uy.sum()), float(res.sum())
+        det = a * (d * n - f * f) - b * (b * n - f * e) + e * (b * f - d * e)
         if abs(det) < 1e-12:
-            return None
-        return (d * gx - b * gy) / det, (a * gy - b * gx) / det
-    e, f, n = float(ux.sum()), float(uy.sum()), float(len(px))
-    g = float(res.sum())
-    det = a * (d * n - f * f) - b * (b * n - f * e) + e * (b * f - d * e)
-    if abs(det) < 1e-12:
-        return None
-    s0 = gx * (d * n - f * f) - b * (gy * n - f * g) + e * (gy * f - d * g)
-    s1 = a * (gy * n - f * g) - gx * (b * n - f * e) + e * (b * g - gy * e)
-    s2 = a * (d * g - gy * f) - b * (b * g - gy * e) + gx * (b * f - d * e)
-    return s0 / det, s1 / det, s2 / det
+            break
+        s0 = (gx * (d * n - f * f) - b * (gy * n - f * g) + e * (gy * f - d * g)) / det
+        s1 = (a * (gy * n - f * g) - gx * (b * n - f * e) + e * (b * g - gy * e)) / det
+        s2 = (a * (d * g - gy * f) - b * (b * g - gy * e) + gx * (b * f - d * e)) / det
+        c0, c1, r = c0 + s0, c1 + s1, r + s2
+        if max(abs(s0), abs(s1), abs(s2)) < CONVERGED_PX:
+            break
+    return c0, c1, r
 
 
-def _normal_equations(pts: FloatArray, c: FloatArray, r: float,
-                      free_radius: bool) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """J^T J, -J^T res and the residuals of the geometric circle fit (J = d res / d params)."""
-    dx, dy = pts[:, 0] - c[0], pts[:, 1] - c[1]
-    rho = np.maximum(np.sqrt(dx * dx + dy * dy), 1e-9)
-    ux, uy = dx / rho, dy / rho
+def _centre_covariance(px: FloatArray, py: FloatArray, c0: float, c1: float, r: float,
+                       free_radius: bool, noise_floor: float) -> tuple[float, FloatArray]:
+    """The rms residual of the points from the circle and the 2 x 2 covariance of its centre:
+    sigma^2 times the centre block of the inverse of J^T J (by its adjugate), sigma the rms
+    bounded below by `noise_floor`; a singular J^T J gives a huge covariance."""
+    ex, ey = px - c0, py - c1
+    rho = np.sqrt(ex * ex + ey * ey)
+    np.maximum(rho, 1e-9, out=rho)
+    ux, uy = ex / rho, ey / rho
     res = rho - r
     a, b, d = float(ux @ ux), float(ux @ uy), float(uy @ uy)
-    gx, gy = float(ux @ res), float(uy @ res)
-    if free_radius:
-        e, f = float(ux.sum()), float(uy.sum())
-        normal = np.array([[a, b, e], [b, d, f], [e, f, float(len(pts))]])
-        rhs = np.array([gx, gy, float(res.sum())])
+    m = len(px)
+    rms = math.sqrt(float(res @ res) / max(m - (3 if free_radius else 2), 1))
+    if free_radius:  # J^T J = [[a, b, e], [b, d, f], [e, f, n]]
+        e, f, n = float(ux.sum()), float(uy.sum()), float(m)
+        det = a * (d * n - f * f) - b * (b * n - f * e) + e * (b * f - d * e)
+        adj = (d * n - f * f, e * f - b * n, f * e - b * n, a * n - e * e)
     else:
-        normal = np.array([[a, b], [b, d]])
-        rhs = np.array([gx, gy])
-    return normal, rhs, res
+        det = a * d - b * b
+        adj = (d, -b, -b, a)
+    block = np.full((2, 2), 1e6) if abs(det) < 1e-12 else np.array(
+        [[adj[0] / det, adj[1] / det], [adj[2] / det, adj[3] / det]])
+    cov: FloatArray = max(rms, noise_floor) ** 2 * block
+    return rms, cov
 
 
 def coverage(points: FloatArray, cx: float, cy: float) -> float:
