@@ -556,13 +556,18 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
                             fit, cover, k = alt, alt_cover, other
             # the rim going on past a partial arc's circle: a bigger size may explain it
             bigger = k + 1
-            while _stray(mine, fit, float(radii[k]), foot) > SPREAD_SHARE * max(
-                    int(np.count_nonzero(fit.inliers)), 1) and bigger < len(radii):
+            spills: bool | None = None  # for the fit as it stands (computed when needed)
+            while bigger < len(radii):
+                if spills is None:
+                    spills = _stray(mine, fit, float(radii[k]), foot) > SPREAD_SHARE * max(
+                        int(np.count_nonzero(fit.inliers)), 1)
+                if not spills:
+                    break
                 rb = float(radii[bigger])
                 alt = refine(mine, fit.cx, fit.cy, rb, _tolerance(rb), False)
                 alt_cover = coverage(mine[alt.inliers], alt.cx, alt.cy)
                 if alt_cover >= cover + GROW_COVER and alt.rms <= MAX_RMS_IN * px_per_in:
-                    fit, cover, k = alt, alt_cover, bigger
+                    fit, cover, k, spills = alt, alt_cover, bigger, None
                 bigger += 1
         size_r = float(radii[k])
         if cover < need:
