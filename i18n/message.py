@@ -148,7 +148,7 @@ def render_text(code: str, params: Mapping[str, Any], lang: str = DEFAULT) -> st
             continue
         value = params[name]
         text = _value(value, spec, lang)
-        if inside and _is_name(value):
+        if inside and type(value) is not str and _is_name(value):
             text = _lower_article(text)
             if lang == "fr":
                 before, text = _contract(before, text)

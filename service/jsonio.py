@@ -262,6 +262,11 @@ def print_json(data: Any, pretty: bool = True) -> None:
     sys.stdout.write("\n")
 
 
+# `json.dumps(x, ensure_ascii=False)`, its encoder made once (a thousand rows made a
+# thousand); what it writes is the service's own answers, which hold no reference cycle.
+_ROW = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+
+
 def print_rows(data: dict[str, Any]) -> None:
     """An object whose lists may be long (a thousand answers): one line per list item.
 
@@ -273,10 +278,9 @@ def print_rows(data: dict[str, Any]) -> None:
     for n, (key, value) in enumerate(data.items()):
         out.write(("," if n else "") + "\n  " + json.dumps(key) + ": ")
         if isinstance(value, list) and value:
-            out.write("[\n    " + ",\n    ".join(json.dumps(item, ensure_ascii=False)
-                                                  for item in value) + "\n  ]")
+            out.write("[\n    " + ",\n    ".join([_ROW(item) for item in value]) + "\n  ]")
         else:
-            out.write(json.dumps(value, ensure_ascii=False))
+            out.write(_ROW(value))
     out.write("\n}\n")
 
 

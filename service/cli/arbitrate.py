@@ -40,13 +40,13 @@ def run(args: argparse.Namespace) -> int:
     except SurviveUsError as error:
         return print_error(error, as_json=not args.explain)
     lang = language()
+    if args.explain:
+        for i, (_item, words) in enumerate(answers):
+            print(f"{i + 1}. {said(words, lang)}")
+        return 0
     # Said from the messages themselves; kept as their JSON beside (as `POST /arbitrate`).
     for item, words in answers:
         item["explain_words"] = [m.to_json() for m in words]
         item["explain"] = said(words, lang)
-    if args.explain:
-        for i, (item, _words) in enumerate(answers):
-            print(f"{i + 1}. {item['explain']}")
-        return 0
     print_rows({"answers": [item for item, _words in answers]})
     return 0
