@@ -649,15 +649,18 @@ def _around(cell: IntArray, weights: tuple[FloatArray, ...], ys: IntArray, xs: I
     ok = (y >= 0) & (y < h) & (x >= 0) & (x < w)
     wanted = np.sort(y[ok] * w + x[ok])
     wanted = wanted[np.concatenate(([True], wanted[1:] != wanted[:-1]))]  # each once
-    where = np.searchsorted(wanted, np.where(ok, y * w + x, 0))
-    need = np.zeros(h * w, dtype=bool)
-    need[wanted] = True
-    chosen = need[cell]
-    slot = np.searchsorted(wanted, cell[chosen])
+    # each wanted cell's place in `wanted`, by lookup (a zeroed grid: only the pages of the
+    # cells written are touched), -1 for the cells not wanted
+    slot_of = np.zeros(h * w, dtype=np.int32)
+    slot_of[wanted] = np.arange(1, len(wanted) + 1, dtype=np.int32)
+    where = slot_of[np.where(ok, y * w + x, 0)] - 1
+    slot = slot_of[cell] - 1
+    chosen = slot >= 0
+    slot = slot[chosen]
     out: list[FloatArray] = []
     for weight in weights:
         sums = np.bincount(slot, weight[chosen], minlength=len(wanted)).astype(np.float32)
-        cells = np.where(ok, sums[np.minimum(where, len(wanted) - 1)], np.float32(0.0))
+        cells = np.where(ok, sums[where], np.float32(0.0))
         total: FloatArray = cells.astype(np.float64).reshape(len(ys), 9).sum(axis=1)
         out.append(total.astype(np.float32))
     return out

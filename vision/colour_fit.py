@@ -104,7 +104,8 @@ def refine(points: FloatArray, cx: float, cy: float, radius: float, tol: float,
     the fit says.
 
     Called some 75 times a frame on a few hundred points: the cost is numpy's per-call
-    overhead, so each step makes as few array operations as it can (same arithmetic).
+    overhead, so each step makes as few array operations as it can (same arithmetic; the
+    `.dot` method is the `@` product without the matmul dispatch).
     """
     x, y = points[:, 0], points[:, 1]
     c0, c1, r = float(cx), float(cy), float(radius)
@@ -140,8 +141,8 @@ def _gauss_newton(px: FloatArray, py: FloatArray, c0: float, c1: float, r: float
         np.maximum(rho, 1e-9, out=rho)
         ux, uy = ex / rho, ey / rho
         res = rho - r
-        a, b, d = float(ux @ ux), float(ux @ uy), float(uy @ uy)
-        gx, gy = float(ux @ res), float(uy @ res)
+        a, b, d = float(ux.dot(ux)), float(ux.dot(uy)), float(uy.dot(uy))
+        gx, gy = float(ux.dot(res)), float(uy.dot(res))
         if not free_radius:
             det = a * d - b * b
             if abs(det) < 1e-12:
@@ -174,9 +175,9 @@ def _centre_covariance(px: FloatArray, py: FloatArray, c0: float, c1: float, r: 
     np.maximum(rho, 1e-9, out=rho)
     ux, uy = ex / rho, ey / rho
     res = rho - r
-    a, b, d = float(ux @ ux), float(ux @ uy), float(uy @ uy)
+    a, b, d = float(ux.dot(ux)), float(ux.dot(uy)), float(uy.dot(uy))
     m = len(px)
-    rms = math.sqrt(float(res @ res) / max(m - (3 if free_radius else 2), 1))
+    rms = math.sqrt(float(res.dot(res)) / max(m - (3 if free_radius else 2), 1))
     if free_radius:  # J^T J = [[a, b, e], [b, d, f], [e, f, n]]
         e, f, n = float(ux.sum()), float(uy.sum()), float(m)
         det = a * (d * n - f * f) - b * (b * n - f * e) + e * (b * f - d * e)
