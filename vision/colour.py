@@ -504,6 +504,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
     reach = float(radii.max()) + _tolerance(float(radii.max()))
     owner, idx = _neighbourhoods(candidates, points, reach)
     _score_all(candidates, points, radii, owner, idx)
+    bounds = _ring_bounds(radii)
     radius_list = radii.tolist()
     taken: list[tuple[float, float, float]] = []
     # Lazy greedy: claims only ever lower a candidate's score, so a candidate re-scored and
@@ -516,7 +517,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         cand = candidates[n]
         if any(math.hypot(cand.cx - x, cand.cy - y) < reach + rr + 2.0
                for x, y, rr in taken[when:]):
-            _score(cand, points, claimed, radii)
+            _score(cand, points, claimed, radii, bounds)
             if heap and cand.score < -heap[0][0]:
                 heapq.heappush(heap, (-cand.score, n, len(taken)))
                 continue
@@ -734,8 +735,17 @@ def _score_all(candidates: Sequence[_Candidate], points: FloatArray, radii: Floa
             cand.k, cand.cover, cand.score, cand.inliers = -1, 0.0, 0.0, 0
 
 
-def _score(cand: _Candidate, points: FloatArray, claimed: BoolArray, radii: FloatArray) -> None:
-    """The size whose circle at the candidate holds the most unclaimed rim, and how much."""
+def _ring_bounds(radii: FloatArray) -> tuple[FloatArray, float, float]:
+    """Each size's rim tolerance (`_tolerance`, vectorised) and the distances from a centre
+    between which a pixel can lie on some size's rim."""
+    tol = np.maximum(1.2, 0.12 * radii)
+    return tol, float((radii - tol).min()) - 1e-6, float((radii + tol).max()) + 1e-6
+
+
+def _score(cand: _Candidate, points: FloatArray, claimed: BoolArray, radii: FloatArray,
+           bounds: tuple[FloatArray, float, float]) -> None:
+    """The size whose circle at the candidate holds the most unclaimed rim, and how much
+    (`bounds` from `_ring_bounds`)."""
     near = cand.near[~claimed[cand.near]]
     cand.k, cand.cover, cand.score, cand.inliers = -1, 0.0, 0.0, 0
     if len(near) < 3:
@@ -743,9 +753,8 @@ def _score(cand: _Candidate, points: FloatArray, claimed: BoolArray, radii: Floa
     p = points[near]
     dx, dy = p[:, 0] - cand.cx, p[:, 1] - cand.cy
     d = np.sqrt(dx * dx + dy * dy)
-    tol = np.maximum(1.2, 0.12 * radii)
-    keep = (dx * p[:, 2] + dy * p[:, 3] >= MIN_FACING * d) \
-        & (d >= float((radii - tol).min()) - 1e-6) & (d <= float((radii + tol).max()) + 1e-6)
+    tol, lo, hi = bounds
+    keep = (dx * p[:, 2] + dy * p[:, 3] >= MIN_FACING * d) & (d >= lo) & (d <= hi)
     dx, dy, d = dx[keep], dy[keep], d[keep]
     ang = np.floor((np.arctan2(dy, dx) + math.pi) * (COVERAGE_BINS / (2 * math.pi)))
     sector = np.minimum(ang.astype(np.intp), COVERAGE_BINS - 1)  # arctan2 >= -pi

@@ -174,7 +174,7 @@ def refine_edges(gray: Image, corners: FloatArray, cell_px: float,
         keep = usable[side]
         if keep.sum() < 5:
             return None
-        keep &= strength[side] > 0.25 * float(np.median(strength[side][keep]))
+        keep &= strength[side] > 0.25 * _median(strength[side][keep])
         if keep.sum() < 5:
             return None
         vx, vy, x0, y0_ = cv2.fitLine(edge[side][keep].astype(np.float32), cv2.DIST_HUBER, 0,
@@ -191,6 +191,14 @@ def refine_edges(gray: Image, corners: FloatArray, cell_px: float,
     if float(np.max(np.linalg.norm(out - quad, axis=1))) > max(2.0, cell_px):
         return None  # the lines met far from the corners: not this quadrilateral's edges
     return out
+
+
+def _median(values: FloatArray) -> float:
+    """np.median of a non-empty 1-D array of finite numbers, by a sort (np.median's generic
+    machinery costs more than the few dozen values it is called on here)."""
+    a = np.sort(values)
+    m = len(a) // 2
+    return float(a[m]) if len(a) % 2 else (float(a[m - 1]) + float(a[m])) / 2.0
 
 
 def decode_quad(gray: Image, quad: FloatArray, dictionary: cv2.aruco.Dictionary,
