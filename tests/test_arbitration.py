@@ -151,3 +151,15 @@ def test_the_readme_example_request_answers(capsys: pytest.CaptureFixture[str]) 
     example = Path(__file__).parent.parent / "docs" / "examples" / "arbitrate.json"
     assert main(["arbitrate", str(example)]) == 0
     assert len(json.loads(capsys.readouterr().out)["answers"]) == 6
+
+
+EXPLAIN = Path(__file__).parent / "golden" / "explain"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_cli_explanations_are_said_as_before(lang: str, capsys: pytest.CaptureFixture[str]
+                                             ) -> None:
+    """`arbitrate --explain` word for word (named figures and places, French elisions and
+    contractions, numbers, lists): the words were made faster and must read the same."""
+    assert main(["--lang", lang, "arbitrate", "--explain", str(EXPLAIN / "request.json")]) == 0
+    assert capsys.readouterr().out == (EXPLAIN / f"{lang}.txt").read_text(encoding="utf-8")
