@@ -383,9 +383,9 @@ def _one_paint(found: list[_Raw], mask: Image, hsv: Image, strength: Image,
             if p is not None and r.cover >= PAINT_SURE_COVER]
     if len(sure) < 3:
         return found, []
-    hue = float(np.median([p[0] for p in sure]))
-    strong = float(np.median([p[1] for p in sure]))
-    vivid = float(np.median([p[2] for p in sure]))
+    hue = _median(np.array([p[0] for p in sure]))
+    strong = _median(np.array([p[1] for p in sure]))
+    vivid = _median(np.array([p[2] for p in sure]))
     kept: list[_Raw] = []
     odd: list[tuple[float, float, Message]] = []
     for raw, p in zip(found, paints, strict=True):
@@ -1002,14 +1002,16 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
     # Paint is strong where seen, in a few long arcs; specks of a mat that just pass the
     # colour's floor come in many short bits, or cover little of the edge.
     runs = int(np.count_nonzero(on[1:] & ~on[:-1])) + int(on[0] and not on[-1])
-    paint = _median(strength[v, u]) if strength is not None and len(u) else 0.0
-    if strength is not None and len(u) and (runs >= FAINT_RUNS or fill < FAINT_FILL) \
-            and paint < FAINT_CHROMA * chroma_floor:
+    faint = runs >= FAINT_RUNS or fill < FAINT_FILL
+    weak = saturation is not None and (cover < WEAK_COVER or busy)
+    # the paint's median chroma, only when one of the two tests below needs it
+    paint = _median(strength[v, u]) if strength is not None and len(u) and (faint or weak) \
+        else 0.0
+    if strength is not None and len(u) and faint and paint < FAINT_CHROMA * chroma_floor:
         return Message("camera.colour.reject.scattered", {"share": fill})
     # A weak arc (any arc on a busy mat) whose colour only brushes the range's floors
     # (saturation and chroma) is the mat's own tint: a rim's paint sits well inside its range.
-    if strength is not None and saturation is not None and len(u) and (
-            cover < WEAK_COVER or busy):
+    if strength is not None and saturation is not None and len(u) and weak:
         sat = _median(saturation[v, u])
         if sat < sat_floor + BRUSH_SAT and paint < FAINT_CHROMA * chroma_floor:
             return Message("camera.colour.reject.scattered", {"share": fill})
