@@ -515,8 +515,8 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
     while heap:
         _, n, when = heapq.heappop(heap)
         cand = candidates[n]
-        if any(math.hypot(cand.cx - x, cand.cy - y) < reach + rr + 2.0
-               for x, y, rr in taken[when:]):
+        cx, cy = cand.cx, cand.cy
+        if any(math.hypot(cx - x, cy - y) < reach + rr + 2.0 for x, y, rr in taken[when:]):
             _score(cand, points, claimed, radii, bounds)
             if heap and cand.score < -heap[0][0]:
                 heapq.heappush(heap, (-cand.score, n, len(taken)))
@@ -524,7 +524,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         if cand.cover < need:
             break
         r = float(radii[cand.k])
-        if any(math.hypot(cand.cx - x, cand.cy - y) < 0.75 * (r + rr) for x, y, rr in taken):
+        if any(math.hypot(cx - x, cy - y) < 0.75 * (r + rr) for x, y, rr in taken):
             continue
         local = points[cand.near]
         mine = local[~claimed[cand.near]]
@@ -780,10 +780,12 @@ def _jointly(found: list[_Raw]) -> list[_Raw]:
     pixels of its neighbour (touching bases); this gives them back."""
     for _ in range(JOINT_PASSES):
         nxt: list[_Raw] = []
-        for raw in found:
+        fits = [o.fit for o in found]
+        for n, raw in enumerate(found):
             f = raw.fit
-            near = [o.fit for o in found if o is not raw and math.hypot(
-                o.fit.cx - f.cx, o.fit.cy - f.cy) < f.radius + o.fit.radius + 4.0]
+            fx, fy, fr = f.cx, f.cy, f.radius
+            near = [o for m, o in enumerate(fits) if m != n and math.hypot(
+                o.cx - fx, o.cy - fy) < fr + o.radius + 4.0]
             if not near:
                 nxt.append(raw)
                 continue
