@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from i18n import Message, Name, render, render_text
+from i18n import Message, Name, joined
 from rules import legal
 from rules.actions import (
     Action,
@@ -217,4 +217,4 @@ def _special(rule: str, p: dict[str, Any]) -> Message:
 
 def said(messages: Iterable[Message], lang: str = "en") -> str:
     """Messages joined in one language ("...; ..." / "... ; ...")."""
-    return render_text("word.separator", {}, lang).join(render(m, lang) for m in messages)
+    return joined(messages, lang)

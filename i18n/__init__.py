@@ -11,7 +11,7 @@ every layer may use it.
 """
 
 from i18n.catalogs import LANGS, catalog, language_of
-from i18n.message import Message, Name, note_text, render, render_text
+from i18n.message import Message, Name, joined, note_text, render, render_text
 
-__all__ = ["LANGS", "Message", "Name", "catalog", "language_of", "note_text", "render",
-           "render_text"]
+__all__ = ["LANGS", "Message", "Name", "catalog", "joined", "language_of", "note_text",
+           "render", "render_text"]

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from i18n.catalogs import DEFAULT, LANGS, catalog
 from i18n.numbers import decimal_text, percent_text
 
-__all__ = ["Message", "Name", "note_text", "render", "render_text"]
+__all__ = ["Message", "Name", "joined", "note_text", "render", "render_text"]
 
 Name = dict[str, str]  # {"fr": "Rôdeur", "en": "Walker"}
 _FIELD = re.compile(r"\{(\w+)(?::(\w+))?\}")
@@ -197,6 +197,11 @@ def render(message: Message | Mapping[str, Any], lang: str = DEFAULT) -> str:
     if not isinstance(message, Message):
         message = Message.from_json(message)
     return render_text(message.code, message.params, lang)
+
+
+def joined(messages: Iterable[Message], lang: str = DEFAULT) -> str:
+    """Messages said one after another in `lang` ("...; ..." / "... ; ...")."""
+    return render_text("word.separator", {}, lang).join(render(m, lang) for m in messages)
 
 
 def note_text(note: Any, lang: str = DEFAULT) -> str:

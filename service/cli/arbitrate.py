@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from ai.words import said
 from geometry.errors import SurviveUsError
+from i18n import joined
 from rules.limits import check_arbitration
 from service.cli.helptext import HelpText
 from service.explain import explained
@@ -42,11 +42,11 @@ def run(args: argparse.Namespace) -> int:
     lang = language()
     if args.explain:
         for i, (_item, words) in enumerate(answers):
-            print(f"{i + 1}. {said(words, lang)}")
+            print(f"{i + 1}. {joined(words, lang)}")
         return 0
     # Said from the messages themselves; kept as their JSON beside (as `POST /arbitrate`).
     for item, words in answers:
         item["explain_words"] = [m.to_json() for m in words]
-        item["explain"] = said(words, lang)
+        item["explain"] = joined(words, lang)
     print_rows({"answers": [item for item, _words in answers]})
     return 0

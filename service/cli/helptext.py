@@ -21,8 +21,6 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn, TypeVar
 
-from babel import Locale
-
 from i18n import catalog, render_text
 
 __all__ = ["ARGPARSE_PLURALS", "ARGPARSE_WORDS", "HelpText", "Parser", "argparse_speaks"]
@@ -103,6 +101,8 @@ def _translator(lang: str) -> tuple[Callable[[str], str], Callable[[str, str, in
         code = ARGPARSE_PLURALS.get(singular)
         if code is None:
             return singular if n == 1 else plural
+        from babel import Locale  # here: only a parse error needs it, and it is slow to import
+
         form = "one" if Locale.parse(lang).plural_form(n) == "one" else "other"
         return _keep_spaces(singular, render_text(f"{code}.{form}", {}, lang))
 
