@@ -54,6 +54,14 @@ KILL_GRACE = 3.0  # seconds past the budget before a worker stuck in C code is k
 NICE = 10  # workers' scheduling priority below the server's
 
 
+def _import_roots() -> list[str]:
+    """Where a worker finds the project and its packages: this process's `sys.path`, less
+    package folders. OpenCV's loader puts its own folder there while it is imported, so a
+    worker started by one thread while another imports cv2 found `cv2/typing` as `typing`
+    and did not start (seen under load)."""
+    return [p for p in sys.path if p and not os.path.isfile(os.path.join(p, "__init__.py"))]
+
+
 class OverBudget(LimitError):
     """Work stopped at its time or memory budget (HTTP 413)."""
 
@@ -164,7 +172,7 @@ class _Worker:
                            "preload": list(settings.preload), "memory_mb": settings.memory_mb,
                            "budget": settings.budget})
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p)
+        env["PYTHONPATH"] = os.pathsep.join(_import_roots())
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-c", "import service.workers as w; w._child()", spec],
