@@ -9,7 +9,9 @@ Starts `survive-us serve` on a fresh SQLite file, then for `--seconds`:
   arbitration of 100 paths among 160 scattered squares (640 corners, stopped at the 10 s
   budget), the costliest arbitration still answered on a request thread (200 lines of sight
   over 64 corners), checkerboard photos (a marker search of seconds), and holds 64
-  half-sent requests and 8 event streams.
+  half-sent requests and 8 event streams; on a game of its own where the zombies decide,
+  it asks the hard AI's suggestion (up to a second of processor on a request thread) again
+  and again.
 
 Prints the clients' p50/p95/max latency, errors, the attacker's answers by status, and the
 memory (RSS) of the server and its workers at the start and the end.
@@ -128,9 +130,30 @@ class Client(threading.Thread):
             i += 1
 
 
-def attacker(port: int, game: dict[str, Any], stop: threading.Event, seen: Counter[str]
-             ) -> list[threading.Thread]:
+def zombies_deciding(base: str, game: dict[str, Any]) -> bytes:
+    """Play `game`'s survivors' first choices until the zombies decide; the body of the hard
+    AI's suggestion then."""
+    def call(method: str, path: str, body: Any = None) -> Any:
+        request = urllib.request.Request(
+            base + path, method=method, data=None if body is None else json.dumps(body).encode(),
+            headers={"Content-Type": "application/json",
+                     "Authorization": f"Bearer {game['token']}"})
+        return json.load(urllib.request.urlopen(request))
+
+    for _ in range(50):
+        now = call("GET", f"/api/v1/games/{game['id']}")
+        if now["deciding"] == "zombies":
+            return json.dumps({"version": now["version"], "level": "hard"}).encode()
+        listed = call("GET", f"/api/v1/games/{game['id']}/actions")["actions"]
+        call("POST", f"/api/v1/games/{game['id']}/actions",
+             {"version": now["version"], "action": listed[0]["action"]})
+    raise RuntimeError("the zombies never decide")
+
+
+def attacker(port: int, game: dict[str, Any], own: dict[str, Any], stop: threading.Event,
+             seen: Counter[str]) -> list[threading.Thread]:
     heavy = json.dumps(heavy_paths()).encode()
+    suggest = zombies_deciding(f"http://127.0.0.1:{port}", own)
     sight = json.dumps(inline_sight()).encode()
     photo = checkerboard_png(1920, 1080, 16)
 
@@ -189,6 +212,8 @@ def attacker(port: int, game: dict[str, Any], stop: threading.Event, seen: Count
                                             "application/json", "sight"), daemon=True),
         threading.Thread(target=loop, args=("POST", f"/api/v1/games/{game['id']}/frames",
                                             photo, "image/png", "photo"), daemon=True),
+        threading.Thread(target=loop, args=("POST", f"/api/v1/games/{own['id']}/ai/suggest",
+                                            suggest, "application/json", "ai"), daemon=True),
         threading.Thread(target=hold, daemon=True)]
     for t in threads:
         t.start()
@@ -217,7 +242,7 @@ def main() -> int:
                 time.sleep(0.3)
         time.sleep(5)  # the worker pools warm up
         games = []
-        for seed in range(5):
+        for seed in range(6):  # the sixth is the attacker's own
             request = urllib.request.Request(
                 base + "/api/v1/games", data=json.dumps({"scenario": "nettoyage",
                                                          "seed": seed}).encode(),
@@ -230,7 +255,7 @@ def main() -> int:
         for c in clients:
             c.start()
         if not args.no_attacker:
-            attacker(args.port, games[0], stop, seen)
+            attacker(args.port, games[0], games[5], stop, seen)
         memory = []
         end = time.monotonic() + args.seconds
         while time.monotonic() < end:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Literal, TypeAlias, TypeVar, get_args
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar, get_args
 
 from geometry.errors import DataError
 from rules.catalog_schema import EntryReader, Location, quote, read_entries, source_label
@@ -191,6 +191,13 @@ class Catalog:
     def __post_init__(self) -> None:
         for field in fields(self):  # read-only views, so a shared catalog cannot be edited
             object.__setattr__(self, field.name, MappingProxyType(dict(getattr(self, field.name))))
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled (a game sent to a worker process, service/workers.py): the default catalog
+        as a reference to it, loaded once in the process that reads it; another by value."""
+        if _default_catalog.cache_info().currsize and self is _default_catalog():
+            return load_catalog, ()
+        return Catalog, tuple(dict(getattr(self, f.name)) for f in fields(self))
 
     def skills_of(self, archetype: Archetype | str) -> tuple[Skill, ...]:
         """The skills an archetype offers, as objects."""

@@ -4,10 +4,11 @@
 `DATABASE_URL` (default: the environment's, else ./data/survive-us.sqlite3), `SSE_POLL`
 (seconds between event-table polls of a live stream), `SSE_LIFETIME` (seconds a stream stays
 open before the browser reconnects with Last-Event-ID), `WEB_DIR` (the page's files),
-`DEMO_CAMPAIGN` (create a demo campaign when the database has none), `FRAME_POOL` and
+`DEMO_CAMPAIGN` (create a demo campaign when the database has none), `FRAME_POOL`, `AI_POOL` and
 `ARBITRATE_POOL` (the worker processes of heavy work, `service.workers.PoolSettings`; None
 runs it on the request's thread), `STREAMS_PER_CLIENT` and `STREAMS_TOTAL` (live streams open
-at once from one address and in all; docs/api.md, "Limits").
+at once from one address and in all; docs/api.md, "Limits"), `CLIENT_SHARE` and
+`CLIENT_BURST` (each address's share of the processor, service/fair_share.py; off unless set).
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ ARBITRATE_POOL = PoolSettings("arbitrate", size=1, waiting=4, per_client=2, wait
                               budget=10.0, memory_mb=1024,
                               # paths' Dijkstra: scipy is slow to import, not in a budget
                               preload=("service.explain", "scipy.sparse.csgraph"))
+# the AI's choices (service/ai_work.py): a hard decision takes up to a second, a crowded card
+# several; two processes for two cores
+AI_POOL = PoolSettings("ai", size=2, waiting=8, per_client=2, wait=30.0, budget=30.0,
+                       memory_mb=1024, preload=("service.ai_work",))
 WEB_TYPES = {".webmanifest": "application/manifest+json"}  # the page's files mimetypes misses
 
 
@@ -77,7 +82,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> APIFlask:
         DATABASE_URL=None, MAX_CONTENT_LENGTH=MAX_BODY, VALIDATION_ERROR_STATUS_CODE=422,
         VALIDATION_ERROR_DESCRIPTION="Validation error", SSE_POLL=0.4, SSE_LIFETIME=300.0,
         WEB_DIR=str(WEB_DIR), DEMO_CAMPAIGN=False, FRAME_POOL=FRAME_POOL,
-        ARBITRATE_POOL=ARBITRATE_POOL, STREAMS_PER_CLIENT=8, STREAMS_TOTAL=32,
+        ARBITRATE_POOL=ARBITRATE_POOL, AI_POOL=AI_POOL, STREAMS_PER_CLIENT=8, STREAMS_TOTAL=32,
         SECURITY_SCHEMES={"Bearer": {"type": "http", "scheme": "bearer",
                                      "description": "the token answered at creation"}},
         INFO={"description": "Arbitration, rules, rosters, campaigns and live games of "
@@ -94,6 +99,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> APIFlask:
     _spec(app)
     _blueprints(app)
     import_module("service.request_guard").register(app)  # JSON in, writes from this site
+    import_module("service.fair_share").register(app)  # each client's share of the processor
     _web(app)
     if app.config["DEMO_CAMPAIGN"]:
         from service.demo import ensure_demo
@@ -225,9 +231,10 @@ _ERROR_TEXT = {"400": "Malformed JSON", "401": "Token missing",
                "422": "Invalid request or illegal action",
                "429": "This client's share of heavy work or live streams is in use",
                "503": "Busy: try again after Retry-After seconds"}
-# operations that queue heavy work or hold a thread, and may answer 429 / 503 (docs/api.md)
+# operations that queue heavy work or hold a thread, and may answer 503 (docs/api.md)
 _BUSY = {("/api/v1/arbitrate", "post"), ("/api/v1/games/{game_id}/frames", "post"),
-         ("/api/v1/games/{game_id}/events", "get")}
+         ("/api/v1/games/{game_id}/events", "get"), ("/api/v1/games/{game_id}/ai/suggest", "post"),
+         ("/api/v1/games/{game_id}/ai/play", "post")}
 
 
 def _spec(app: APIFlask) -> None:
@@ -241,7 +248,9 @@ def _spec(app: APIFlask) -> None:
             for method, op in item.items():
                 if not isinstance(op, dict) or "responses" not in op:
                     continue
-                codes = ["404", "422"]  # an id in the path or in the body may be unknown
+                # an id in the path or in the body may be unknown; any client may use up
+                # its share of the processor (service/fair_share.py)
+                codes = ["404", "422", "429"]
                 if "requestBody" in op:
                     op["requestBody"]["required"] = True
                     codes += ["400", "413"]
@@ -250,7 +259,7 @@ def _spec(app: APIFlask) -> None:
                 if op.get("security"):  # a wrong token: 403 not_yours, reads included
                     codes += ["401", "403"]
                 if (path, method) in _BUSY:
-                    codes += ["429", "503"]
+                    codes += ["503"]
                 for code in codes:
                     op["responses"][code] = {"description": _ERROR_TEXT[code],
                                              "content": {"application/json": {"schema": ref}}}

@@ -12,11 +12,11 @@ from typing import Any
 
 import sqlalchemy as sa
 from apiflask import APIBlueprint
-from flask import request
+from flask import current_app, request
 
 from ai.chances import curve, turning_point
 from ai.evaluation import chances
-from ai.policy import Choice, action_message, make_policy
+from ai.policy import Choice, action_message
 from geometry.errors import SurviveUsError
 from i18n import Message, note_text, render
 from rules import legal
@@ -53,6 +53,7 @@ from service.schemas import (
 from service.storage import gamelog, records
 from service.tokens import new_token, require_token
 from service.words import localized, side_word, stored
+from service.workers import call_in
 
 bp = APIBlueprint("games", __name__, tag="Games")
 
@@ -371,7 +372,10 @@ def _suggest(game_id: str, game: Game, version: int, level: str) -> Choice:
     if game.current_side() != ZOMBIES:
         raise ApiError(Message("service.game.not_zombies", {
             "side": side_word(game.current_side())}), "game.deciding", code="not_zombies_turn")
-    return make_policy(_policy(level), ZOMBIES, f"{game_id}:{version}").choose(game)
+    chosen: Choice = call_in(current_app.config["AI_POOL"], "service.ai_work:choose", game,
+                             _policy(level), f"{game_id}:{version}",
+                             client=request.remote_addr or "")
+    return chosen
 
 
 def _policy(level: str) -> str:

@@ -27,6 +27,8 @@ def register(sub: Any, t: HelpText) -> None:
     parser.add_argument("--db", metavar="DATABASE", help=t("help.serve.db"))
     parser.add_argument("--threads", type=int, default=64, metavar="N",
                         help=t("help.serve.threads"))
+    parser.add_argument("--client-share", type=float, default=None, metavar="CORES",
+                        help=t("help.serve.client_share"))  # service/fair_share.py
     parser.add_argument("--demo", action="store_true", help=t("help.serve.demo"))
     parser.add_argument("--allow-origin", action="append", default=[], metavar="URL",
                         help=t("help.serve.allow_origin"))  # service/request_guard.py
@@ -39,16 +41,21 @@ def run(args: argparse.Namespace) -> int:
     from service.httpserver import make_server
     from service.jsonio import language, os_reason
     from service.workers import pool
-    from service.wsgi import server_app
+    from service.wsgi import SERVER_DEFAULTS, server_app
 
     lang = language()
     if not 0 < args.port < 65536:
         print(render_text("cli.serve.port", {"got": args.port}, lang), file=sys.stderr)
         return 2
+    share = SERVER_DEFAULTS["CLIENT_SHARE"] if args.client_share is None else args.client_share
+    if not 0 <= share <= 64:  # (NaN fails too)
+        print(render_text("cli.serve.client_share", {"got": args.client_share}, lang),
+              file=sys.stderr)
+        return 2
     try:
         # live streams hold a thread each: at most half of them (docs/api.md, "Limits")
         app = server_app({"DATABASE_URL": args.db, "DEMO_CAMPAIGN": args.demo,
-                          "ALLOWED_ORIGINS": args.allow_origin,
+                          "ALLOWED_ORIGINS": args.allow_origin, "CLIENT_SHARE": share,
                           "STREAMS_TOTAL": max(1, args.threads // 2)})
     except SurviveUsError as error:
         print(render_text("cli.serve.failed", {"error": error.text(lang)}, lang),

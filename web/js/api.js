@@ -113,6 +113,13 @@ export async function request(method, path, body = undefined, token = null) {
     response = await attempt(method, path, headers, body);
   }
   reached();
+  // this browser used its share of the server's processor (a long solo game against the hard
+  // AI): a read waits as long as the server asks, a few times, then says so
+  for (let tries = 0; response.status === 429 && waits && tries < 5; tries += 1) {
+    const seconds = Math.min(30, Number(response.headers.get("Retry-After")) || 1);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    response = (await attempt(method, path, headers, body)) || response;
+  }
   const text = await response.text();
   let data = null;
   if (text) {
