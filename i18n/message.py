@@ -41,7 +41,8 @@ class Message:
     params: Mapping[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "params": {k: _json(v) for k, v in self.params.items()}}
+        return {"code": self.code, "params": {
+            k: v if type(v) in _PLAIN else _json(v) for k, v in self.params.items()}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Message:
@@ -49,6 +50,9 @@ class Message:
 
     def text(self, lang: str = DEFAULT) -> str:
         return render(self, lang)
+
+
+_PLAIN = frozenset({str, float, int, bool, type(None)})  # parameters already JSON
 
 
 def _json(value: Any) -> Any:
@@ -201,7 +205,10 @@ def render(message: Message | Mapping[str, Any], lang: str = DEFAULT) -> str:
 
 def joined(messages: Iterable[Message], lang: str = DEFAULT) -> str:
     """Messages said one after another in `lang` ("...; ..." / "... ; ...")."""
-    return render_text("word.separator", {}, lang).join(render(m, lang) for m in messages)
+    texts = [render(m, lang) for m in messages]
+    if len(texts) == 1:  # most answers: no separator to look up
+        return texts[0]
+    return render_text("word.separator", {}, lang).join(texts)
 
 
 def note_text(note: Any, lang: str = DEFAULT) -> str:
