@@ -18,7 +18,8 @@ read (quadratic, the I/O thread at 100% CPU). The guards here:
   after 60 s, and the guards checked every second.
 
 Event streams hold a worker thread each: the app caps them (service/api/stream.py) at half
-the threads, so the other requests always find one.
+the threads, so the other requests always find one, and ends one as soon as waitress sees its
+connection closed (`channel_request_lookahead`: the connection is read while its request runs).
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ MAX_REQUEST_BODY = 26 * 1024 * 1024
 SETTINGS: dict[str, Any] = {
     "connection_limit": 1000, "asyncore_use_poll": True, "channel_timeout": 60,
     "cleanup_interval": 1, "max_request_body_size": MAX_REQUEST_BODY,
+    # a connection stays read while its request runs, so a closed one is seen at once: an
+    # event stream ends when its browser goes (service/api/stream.py), not up to a minute on
+    "channel_request_lookahead": 1,
     "max_request_header_size": 64 * 1024, "ident": "survive-us",
 }
 

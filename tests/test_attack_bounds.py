@@ -329,6 +329,32 @@ def test_event_streams_never_take_every_thread(server: tuple[str, int, int]) -> 
             s.close()
 
 
+def test_a_closed_stream_gives_its_slot_back_at_once(server: tuple[str, int, int]) -> None:
+    """A browser that closes its stream (a page closed, a reload) frees its slot within a
+    poll, so the page reopened at once is not refused (it waited up to 50 s for the next
+    keep-alive to fail)."""
+    base, port, _ = server
+    _, _, game = call(base, "POST", "/api/v1/games", {"scenario": "nettoyage"})
+    request = f"GET /api/v1/games/{game['id']}/events HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+
+    def open_stream() -> tuple[socket.socket, str]:
+        s = raw(port, "127.0.2.20")
+        s.sendall(request)
+        s.settimeout(10)
+        return s, s.recv(500).decode("latin-1")
+
+    time.sleep(1.5)  # the streams of the test before
+    for _ in range(3):  # 6 streams in all here: 18 opened and closed in a few seconds
+        streams: list[tuple[socket.socket, str]] = []
+        try:
+            streams += [open_stream() for _ in range(THREADS // 2)]
+            assert all(head.startswith("HTTP/1.1 200") for _, head in streams), streams
+        finally:
+            for s, _ in streams:
+                s.close()
+        time.sleep(1.5)
+
+
 def test_one_address_holds_at_most_8_streams(small_pools: Any) -> None:
     client = small_pools.test_client()
     game = client.post("/api/v1/games", json={"scenario": "nettoyage"}).json

@@ -123,6 +123,9 @@ def get_events(game_id: str, query: EventsQuery) -> Response:
     lifetime = float(current_app.config["SSE_LIFETIME"])
     release = STREAMS.open(request.remote_addr or "", int(current_app.config[
         "STREAMS_PER_CLIENT"]), int(current_app.config["STREAMS_TOTAL"]))
+    # waitress says when the browser has gone (service/httpserver.py reads ahead for it): the
+    # stream's slot is free at the next poll, not at the next keep-alive that fails to send
+    gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
 
     def stream() -> Iterator[str]:
         start = quiet = time.monotonic()
@@ -145,7 +148,7 @@ def get_events(game_id: str, query: EventsQuery) -> Response:
                 quiet = now
                 if len(rows) == BATCH:
                     continue
-            if now - start >= lifetime:
+            if now - start >= lifetime or gone():
                 return
             if now - quiet >= KEEP_ALIVE:
                 quiet = now
