@@ -21,6 +21,7 @@ processor time here.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import threading
 import time
@@ -31,7 +32,7 @@ from flask import Flask, g, request
 from i18n import Message
 from service.workers import Busy
 
-__all__ = ["FairShare", "Account", "register"]
+__all__ = ["FairShare", "Account", "register", "client_of"]
 
 MAX_CLIENTS = 10_000  # accounts kept; full ones are forgotten first (they hold nothing)
 
@@ -85,6 +86,18 @@ class FairShare:
             self._account(client, now).balance -= max(0.0, seconds)
 
 
+def client_of(address: str) -> str:
+    """The account an address draws on: itself, or for IPv6 its /64 network (one home or
+    host is given a whole /64, so its addresses are one client)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return address
+
+
 def register(app: Flask) -> None:
     """Hold every API request of `app` to its client's share, when `CLIENT_SHARE` is set
     (`survive-us serve` and `service.wsgi.server_app` set it; tests leave it off)."""
@@ -98,7 +111,7 @@ def register(app: Flask) -> None:
     def admit() -> None:
         if not request.path.startswith("/api/"):
             return
-        wait = accounts.wait(request.remote_addr or "")
+        wait = accounts.wait(client_of(request.remote_addr or ""))
         if wait:
             raise Busy(Message("service.client_share", {"s": wait}), wait, status=429,
                        code="too_many_requests")
@@ -108,4 +121,4 @@ def register(app: Flask) -> None:
     def charge(_error: BaseException | None) -> None:
         started = g.pop("cpu_started", None)
         if started is not None:
-            accounts.charge(request.remote_addr or "", time.thread_time() - started)
+            accounts.charge(client_of(request.remote_addr or ""), time.thread_time() - started)

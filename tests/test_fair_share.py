@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from service.app import create_app
-from service.fair_share import MAX_CLIENTS, FairShare
+from service.fair_share import MAX_CLIENTS, FairShare, client_of
 from service.wsgi import SERVER_DEFAULTS, server_app
 
 
@@ -80,3 +80,12 @@ def test_serve_refuses_a_share_out_of_range(value: str) -> None:
                           env={"SURVIVE_US_LANG": "en", "PATH": "/usr/bin:/bin"})
     assert done.returncode == 2
     assert "--client-share must be 0-64" in done.stderr
+
+
+def test_an_ipv6_network_is_one_client() -> None:
+    assert client_of("2001:db8:1:2::5") == client_of("2001:db8:1:2:ffff::9") \
+        == "2001:db8:1:2::/64"
+    assert client_of("2001:db8:1:3::5") != client_of("2001:db8:1:2::5")
+    assert client_of("192.0.2.7") == "192.0.2.7"
+    assert client_of("::ffff:192.0.2.7") == "::ffff:192.0.2.7"
+    assert client_of("") == ""
