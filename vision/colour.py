@@ -195,24 +195,42 @@ def hsv_table(image_bgr: Image, calibration: Calibration, px_per_in: float) -> I
 
 def chroma(hsv: Image) -> Image:
     """max - min of B, G, R per pixel (S * V / 255), uint8."""
-    out: Image = cv2.multiply(hsv[:, :, 1], hsv[:, :, 2], scale=1.0 / 255.0)
+    out: Image = cv2.multiply(cv2.extractChannel(hsv, 1), cv2.extractChannel(hsv, 2),
+                              scale=1.0 / 255.0)  # channels extracted: faster than views
     return out
 
 
 def side_mask(hsv: Image, ranges: Sequence[HsvRange], chroma_image: Image | None = None,
-              floors: dict[int, Image] | None = None) -> Image:
+              floors: dict[object, Image] | None = None) -> Image:
     """255 where a pixel falls in any of the ranges (HSV box and chroma floor). `floors`
-    keeps the chroma floors' masks from one call to the next on the same image."""
+    keeps masks from one call to the next on the same image: the chroma floors, the
+    saturation and value boxes, the hue channel.
+
+    A box is tested as its hues (a lookup table on the hue channel) and its saturation and
+    value bounds with the chroma floor: ranges that share those bounds (every default side
+    colour does) share that mask, across sides too, and one table lookup per side is left
+    instead of a pass over all three channels per box. The same pixels either way.
+    """
     c = chroma(hsv) if chroma_image is None else chroma_image
-    floors = {} if floors is None else floors
+    cache: dict[object, Image] = {} if floors is None else floors
+    hues: dict[tuple[int, int, int, int, int], set[int]] = {}
+    for r in ranges:  # ranges of the same bounds, their hues together
+        hues.setdefault((r.sat_min, r.sat_max, r.val_min, r.val_max, r.chroma_min),
+                        set()).update(r.hues())
+    if ("hue",) not in cache:
+        cache[("hue",)] = cv2.extractChannel(hsv, 0)
     mask: Image | None = None
-    for r in ranges:
-        if r.chroma_min not in floors:
-            floors[r.chroma_min] = cv2.inRange(c, r.chroma_min, 255)
-        boxes = [cv2.inRange(hsv, np.array(lo, np.uint8), np.array(hi, np.uint8))
-                 for lo, hi in r.boxes()]
-        m = boxes[0] if len(boxes) == 1 else cv2.bitwise_or(boxes[0], boxes[1])
-        m = cv2.bitwise_and(m, floors[r.chroma_min])
+    for bounds, shades in hues.items():
+        sat_min, sat_max, val_min, val_max, chroma_min = bounds
+        if chroma_min not in cache:
+            cache[chroma_min] = cv2.inRange(c, chroma_min, 255)
+        if bounds not in cache:
+            box = cv2.inRange(hsv, np.array((0, sat_min, val_min), np.uint8),
+                              np.array((255, sat_max, val_max), np.uint8))
+            cache[bounds] = cv2.bitwise_and(box, cache[chroma_min])
+        table = np.zeros(256, np.uint8)
+        table[sorted(shades)] = 255
+        m = cv2.bitwise_and(cv2.LUT(cache[("hue",)], table), cache[bounds])
         mask = m if mask is None else cv2.bitwise_or(mask, m)
     assert mask is not None
     return mask
@@ -257,7 +275,7 @@ def find_bases(image_bgr: Image, calibration: Calibration,
     rejected: list[Rejected] = []
     strength = chroma(hsv)
     hsv, strength = _evened(hsv, strength, ppi)
-    floors: dict[int, Image] = {}
+    floors: dict[object, Image] = {}
     for side in config.sides:
         sizes = search_sizes(side, hints)
         mask = side_mask(hsv, side.ranges, strength, floors)
