@@ -100,6 +100,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> APIFlask:
     _blueprints(app)
     import_module("service.request_guard").register(app)  # JSON in, writes from this site
     import_module("service.fair_share").register(app)  # each client's share of the processor
+    import_module("service.tokens").register(app)  # no token: 401 before any look-up
     _web(app)
     if app.config["DEMO_CAMPAIGN"]:
         from service.demo import ensure_demo

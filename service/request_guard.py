@@ -19,6 +19,12 @@
   is no body (422), where it used to be taken for `{}`.
 - **Path and query values** holding a NUL or a lone surrogate are refused (422, naming the
   parameter): `GET /games/abc%00` is a request PostgreSQL cannot even look up.
+- **The OpenAPI document says so** where it declares a value: a text (a string field, a
+  query or path value, an object's key) has the `pattern` of `NO_NUL` unless it has its
+  own, and an integer is bounded by `MAX_DIGITS` digits, so a client reading the spec does
+  not take for valid what the reader refuses. The documents the engine checks field by
+  field (a scene, a roster, an action) stay open objects: whatever they hold is the
+  engine's to refuse, with 422 as any of their mistakes.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from flask.json.provider import DefaultJSONProvider
 
 from i18n import Message
 from service.errors import ApiError
-from service.jsonio import JsonRefused, parse_json, text_problem
+from service.jsonio import MAX_DIGITS, JsonRefused, parse_json, text_problem
 
 __all__ = ["register", "allowed_origins", "StrictJSONProvider", "ENV_ORIGINS"]
 
@@ -42,6 +48,9 @@ ENV_ORIGINS = "SURVIVE_US_ALLOW_ORIGINS"
 WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 JSON_TYPE = "application/json"
 CORS_HEADERS = "Authorization, Content-Type, Accept, Accept-Language, Last-Event-ID"
+NO_NUL = "^[^\\u0000]*$"  # a JSON Schema pattern (ECMA regular expression): no NUL character
+LARGEST = 10**MAX_DIGITS - 1  # the largest integer the reader takes
+OWN_TEXT_RULE = ("pattern", "enum", "const", "format", "contentMediaType")
 
 
 class StrictJSONProvider(DefaultJSONProvider):
@@ -150,8 +159,34 @@ def _cors(response: Response) -> Response:
 _ERROR = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
 
+def _declare_limits(node: Any) -> None:
+    """Texts without a NUL, integers within `MAX_DIGITS` digits, everywhere in `node`."""
+    if isinstance(node, list):
+        for item in node:
+            _declare_limits(item)
+        return
+    if not isinstance(node, dict):
+        return
+    kind = node.get("type")
+    if kind == "string" and not any(rule in node for rule in OWN_TEXT_RULE):
+        node["pattern"] = NO_NUL
+    elif kind == "integer":
+        if "minimum" not in node and "exclusiveMinimum" not in node:
+            node["minimum"] = -LARGEST
+        if "maximum" not in node and "exclusiveMaximum" not in node:
+            node["maximum"] = LARGEST
+    elif kind == "object" and node.get("additionalProperties", True) is not False:
+        node.setdefault("propertyNames", {"pattern": NO_NUL})
+    for value in node.values():
+        _declare_limits(value)
+
+
 def _document(spec: Any) -> Any:
-    """Every write may answer 403 (another site's page); a JSON body, 415."""
+    """Every write may answer 403 (another site's page); a JSON body, 415. What the JSON
+    reader and the path and query check refuse is declared where the spec declares the
+    value (`_declare_limits`)."""
+    _declare_limits(spec.get("paths", {}))
+    _declare_limits(spec.get("components", {}).get("schemas", {}))
     for item in spec.get("paths", {}).values():
         for method, op in item.items():
             if not isinstance(op, dict) or "responses" not in op:

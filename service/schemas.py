@@ -58,6 +58,9 @@ Json = dict[str, Any]
 Whole = Annotated[int, BeforeValidator(_whole), _Bounds]  # an integer, also written 710.0
 Die = Annotated[Whole, Field(ge=1, le=6)]
 Seed = Annotated[Whole, Field(ge=0, le=2**53)]
+# a game's version as a change sends it: a count of events, within JSON's exact integers
+# (a 28-digit one broke the 409's message, which writes the version sent)
+Version = Annotated[Whole, Field(ge=0, le=2**53)]
 Id = Annotated[str, Field(min_length=1, max_length=64)]
 Coordinate = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
 
@@ -272,7 +275,7 @@ class CreatedGameOut(GameOut):
 
 
 class VersionIn(Strict):
-    version: Annotated[Whole, Field(ge=0)]
+    version: Version
 
 
 class UndoIn(VersionIn):
@@ -282,7 +285,7 @@ class UndoIn(VersionIn):
 
 
 class ActionIn(Strict):
-    version: Annotated[Whole, Field(ge=0)]
+    version: Version
     action: Json = Field(description="an action, e.g. {type: move, figure: s1, to: [x, y]}")
     dice: list[Die] | None = Field(default=None, max_length=60,
                                    description="dice rolled at the table; none: the "
@@ -300,13 +303,13 @@ Lang = Literal["en", "fr"]
 
 
 class SuggestIn(Strict):
-    version: Annotated[Whole, Field(ge=0)]
+    version: Version
     level: Level = Field(default="normal", description=LEVEL_DOC)
     lang: Lang | None = Field(default=None, description=LANG_DOC)
 
 
 class AiPlayIn(Strict):
-    version: Annotated[Whole, Field(ge=0)]
+    version: Version
     dice: list[Die] | None = Field(default=None, max_length=60,
                                    description="dice rolled at the table for the zombies' "
                                    "action; none: the service rolls")
