@@ -213,3 +213,31 @@ def test_the_spec_declares_what_the_json_reader_refuses(client: Any,
                                data=f'{{"version": {version}, "action": {json.dumps(action)}}}',
                                content_type="application/json")
         assert response.status_code == status, (version, response.get_json())
+
+
+def test_every_refusal_names_its_code(client: Any) -> None:
+    """An outside run got 422s whose code was the bare `error` (a game given both `band` and
+    `roster_id`): every refusal names a code of docs/api.md. The views' ApiErrors are all
+    read for a `code`, and the one the run met is asked through HTTP."""
+    import ast
+    service = Path(__file__).parent.parent / "service"
+    bare = [f"{path.name}:{node.lineno}" for path in sorted(service.rglob("*.py"))
+            for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "ApiError"
+            and not any(keyword.arg == "code" for keyword in node.keywords)]
+    assert bare == []
+    both = client.post("/api/v1/games", json={"scenario": "nettoyage", "band": "la_zone",
+                                              "roster_id": "0" * 32})
+    assert (both.status_code, both.get_json()["error"]["code"]) == (422, "invalid_request")
+
+
+def test_a_huge_negative_last_event_id_is_refused_not_a_500(client: Any) -> None:
+    """`Last-Event-ID: -999...` (40 digits) made the refusal's message fail (a 28-digit number
+    is beyond what the number formatting writes): the number is said back as it was sent."""
+    game = start_game(client)
+    response = client.get(f"/api/v1/games/{game['id']}/events",
+                          headers={"Last-Event-ID": "-" + "9" * 40})
+    assert response.status_code == 422
+    error = response.get_json()["error"]
+    assert (error["code"], error["where"]) == ("invalid_request", "Last-Event-ID")
+    assert "9" * 40 in error["message"]

@@ -136,11 +136,12 @@ def post_import(body: CampaignImportIn) -> dict[str, Any]:
         seed = item.get("seed", 0)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2**53:
             raise ApiError(Message("service.export.seed", {"where": f"{where}.seed",
-                                                           "got": repr(seed)}), f"{where}.seed")
+                                                           "got": repr(seed)}), f"{where}.seed",
+                           code="invalid_export")
         scenario = item.get("scenario")
         if scenario is not None and not isinstance(scenario, str):
             raise ApiError(Message("service.export.scenario", {"where": f"{where}.scenario"}),
-                           f"{where}.scenario")
+                           f"{where}.scenario", code="invalid_export")
         checked.append((game, log, export, seed, scenario, bool(item.get("recorded", False))))
     token, digest = new_token()
     with services().db.write() as conn:

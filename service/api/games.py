@@ -132,7 +132,7 @@ def read_game(game_id: str) -> dict[str, Any]:
 
 def _band(body: GameIn) -> Roster | None:
     if body.band is not None and body.roster_id is not None:
-        raise ApiError(Message("service.game.band_or_roster"), "band")
+        raise ApiError(Message("service.game.band_or_roster"), "band", code="invalid_request")
     if body.roster_id is not None:
         with services().db.read() as conn:
             row = records.get_roster(conn, body.roster_id)

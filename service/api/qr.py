@@ -45,7 +45,8 @@ def qr_svg(text: str) -> bytes:
         raise ApiError(Message("service.qr.too_long", {"n": MAX_TEXT}), "json.text",
                        code="too_long") from None
     except UnicodeError:  # a lone surrogate: no encoding can write it
-        raise ApiError(Message("service.qr.unencodable"), "json.text") from None
+        raise ApiError(Message("service.qr.unencodable"), "json.text",
+                       code="invalid_text") from None
     out = io.BytesIO()
     code.save(out, kind="svg", border=QUIET, omitsize=True, xmldecl=False,
               dark="#000", light="#fff", svgclass=None, lineclass=None)

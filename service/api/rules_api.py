@@ -185,7 +185,7 @@ def _setup(scenario_id: str, query: SetupQuery) -> tuple[Card, Game, dict[str, A
                 "fr": card.name.fr, "en": card.name.en}}), "game", code="other_scenario")
         return card, game, {"seed": seed, "band": band, "game": query.game}
     if query.band is not None and query.roster_id is not None:
-        raise ApiError(Message("service.game.band_or_roster"), "band")
+        raise ApiError(Message("service.game.band_or_roster"), "band", code="invalid_request")
     if query.table is not None:
         from service.cli.scenarios import _check_table
 

@@ -91,10 +91,11 @@ def _after(query: EventsQuery) -> int:
             value = int(header.strip())
         except ValueError:
             raise ApiError(Message("service.stream.event_id", {"got": repr(header)}),
-                           "Last-Event-ID") from None
+                           "Last-Event-ID", code="invalid_request") from None
         if value < 0:
-            raise ApiError(Message("service.stream.event_id_negative", {"got": value}),
-                           "Last-Event-ID")
+            # the number as sent (text): a number of 28 digits or more fails Babel's format
+            raise ApiError(Message("service.stream.event_id_negative", {"got": header.strip()}),
+                           "Last-Event-ID", code="invalid_request")
         return value
     return query.after or 0
 
