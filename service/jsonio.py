@@ -262,17 +262,27 @@ def print_json(data: Any, pretty: bool = True) -> None:
     sys.stdout.write("\n")
 
 
+def _message(value: Any) -> Any:
+    """A message met by the encoder, as `Message.to_json` has it (its parameters are then
+    written in turn, messages inside them the same way)."""
+    if isinstance(value, Message):
+        params = value.params
+        return {"code": value.code, "params": params if type(params) is dict else dict(params)}
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 # `json.dumps(x, ensure_ascii=False)`, its encoder made once (a thousand rows made a
 # thousand); what it writes is the service's own answers, which hold no reference cycle.
-_ROW = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+_ROW = json.JSONEncoder(ensure_ascii=False, check_circular=False, default=_message).encode
 
 
 def print_rows(data: dict[str, Any]) -> None:
-    """An object whose lists may be long (a thousand answers): one line per list item.
+    """An object whose lists may be long (a thousand answers): one line per list item; a
+    message in it (`i18n.Message`) is written as its JSON.
 
     Still one JSON document, and as easy to read or diff as an indented one, but written by
     json's C encoder: indenting forces its pure-Python one, which costs more than answering
-    a thousand sight questions."""
+    a thousand sight questions; messages are written as they are met, not copied first."""
     out = sys.stdout
     out.write("{")
     for n, (key, value) in enumerate(data.items()):

@@ -66,9 +66,10 @@ def _run(args: argparse.Namespace) -> int:
         for i, (_item, words) in enumerate(answers):
             print(f"{i + 1}. {joined(words, lang)}")
         return 0
-    # Said from the messages themselves; kept as their JSON beside (as `POST /arbitrate`).
+    # Said from the messages themselves, which print_rows writes as their JSON beside (as
+    # `POST /arbitrate` has them).
     for item, words in answers:
-        item["explain_words"] = [m.to_json() for m in words]
+        item["explain_words"] = words
         item["explain"] = joined(words, lang)
     print_rows({"answers": [item for item, _words in answers]})
     return 0
