@@ -325,3 +325,36 @@ def test_a_base_in_a_dim_corner_is_found(monkeypatch: pytest.MonkeyPatch) -> Non
     assert len(dim_found()) == 1 and len(find_bases(img, cal).bases) == 4
     monkeypatch.setattr("vision.colour.DIM_GAIN", 1.0)  # not evened: under the floors
     assert dim_found() == []
+
+
+def test_a_torso_of_a_sides_colour_is_not_a_base(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A civilian miniature in a red coat (the zombies' rim colour), leaning away from a camera
+    # tilted 30 degrees: its torso lies on the table plane beyond its own base, and its outline
+    # follows the arc of a base's circle. A rim is a thin band; the torso is colour all the way
+    # in, so it is refused as a painted solid and no zombie base is invented.
+    import cv2  # only for drawing the torso into the test frame
+    figs = [sc.ColourFigure("civilians", 12.0, 24.0), sc.ColourFigure("zombies", 5.0, 8.0)]
+    frame = sc.render_colour(figs, camera=dataclasses.replace(sc.HD, tilt_deg=30.0),
+                             effects=sf.Effects(blur_sigma=0.8, noise_sigma=2.0,
+                                                jpeg_quality=90), seed=3)
+    img = frame.image.copy()
+    foot = frame.frame.camera_centre
+    away = np.array([12.0 - foot[0], 24.0 - foot[1]])
+    away /= np.hypot(*away)
+    t = np.linspace(0.0, 2.0 * math.pi, 32, endpoint=False)
+    torso = np.concatenate([  # a cylinder 0.42 in across from 0.55 to 1 in up, leaning
+        np.column_stack((12.0 + away[0] * lean + 0.21 * np.cos(t),
+                         24.0 + away[1] * lean + 0.21 * np.sin(t), np.full(32, z)))
+        for z, lean in ((0.55, 0.15), (1.0, 0.5))])
+    hull = cv2.convexHull(np.round(frame.frame.project(torso) * 16).astype(np.int32))
+    cv2.fillConvexPoly(img, hull, (30, 30, 150), lineType=cv2.LINE_AA, shift=4)
+    cal = calibrate(img)
+    result = find_bases(img, cal)
+    assert sorted((b.side, round(b.x), round(b.y)) for b in result.bases) == [
+        ("civilians", 12, 24), ("zombies", 5, 8)]
+    assert any(r.reason.code == "camera.colour.reject.solid" and math.hypot(r.x - 12.2, r.y - 24.9)
+               < 0.5 for r in result.rejected)
+    # the band's depth is what refuses it: a rule that let solids pass would find a zombie there
+    monkeypatch.setattr("vision.colour.SOLID_DEPTH", 9.0)
+    assert any(b.side == "zombies" and math.hypot(b.x - 12.2, b.y - 24.9) < 0.5
+               for b in find_bases(img, cal).bases)

@@ -102,6 +102,9 @@ SHADE_SAT = 0.9  # paint in less light (light scales chroma; hue and saturation 
 DIM_SHARE = 0.7  # parts of the table lit under this share of its typical light are evened
 DIM_GAIN = 2.5  # at most this much
 SPREAD_SHARE = 0.5  # unexplained rim pixels just outside a circle, per inlier, that refuse it
+SOLID_DEPTH = 0.5  # radii: colour running in this far from the edge of an arc seen under
+#   PAINT_SURE_COVER (median along the arc) is a painted solid (a miniature's torso, 0.6-0.9
+#   radii of a 25 mm base), not a rim's band (2-7 px, under 0.45 radii, even blurred)
 
 
 @dataclass(frozen=True)
@@ -594,6 +597,10 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         problem = _check(fit, cover, size_r, radii, sizes, config, mask, strength,
                          min(r.chroma_min for r in side.ranges), saturation,
                          min(r.sat_min for r in side.ranges), busy)
+        if problem is None and cover < PAINT_SURE_COVER:
+            problem = _solid(mask, fit, px_per_in)
+            if problem is not None:  # a solid's outline: no rim of another circle either
+                claimed[cand.near[np.flatnonzero(~claimed[cand.near])[fit.inliers]]] = True
         if problem is not None:
             refused.append((fit.cx, fit.cy, problem))
             continue
@@ -1046,6 +1053,50 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
     if filled > MAX_FILLED:
         return Message("camera.colour.reject.filled", {"share": filled})
     return None
+
+
+_DEPTH_STEP = 0.5  # pixels between the samples of a radius walked inward
+
+
+def _band_depth(mask: Image, fit: CircleFit) -> float | None:
+    """How far (pixels) the colour runs in from a circle's edge, the median over the edge
+    where it is painted (72 directions; the run starts in the edge's first 1.5 px and ends
+    at the first sample off the colour), or None when no edge is painted."""
+    r = fit.radius
+    inward = r - np.arange(_DEPTH_STEP, r, _DEPTH_STEP)  # radii, from the edge to the centre
+    if len(inward) < 3:
+        return None
+    cos, sin = _FINE
+    u = np.rint(fit.cx + inward[None, :] * cos[:, None]).astype(np.intp)
+    v = np.rint(fit.cy + inward[None, :] * sin[:, None]).astype(np.intp)
+    h, w = mask.shape[:2]
+    inside = (u >= 0) & (v >= 0) & (u < w) & (v < h)
+    on = np.zeros(u.shape, dtype=bool)
+    on[inside] = mask[v[inside], u[inside]] > 0
+    painted = on[:, :3].any(axis=1)
+    if not painted.any():
+        return None
+    on = on[painted]
+    start = np.argmax(on, axis=1)
+    steps = np.arange(len(inward))
+    gap = ~on & (steps[None, :] > start[:, None])  # off the colour after the run began
+    end = np.where(gap.any(axis=1), np.argmax(gap, axis=1), len(inward))
+    return _median((end - start) * _DEPTH_STEP)
+
+
+def _solid(mask: Image, fit: CircleFit, px_per_in: float) -> Message | None:
+    """A partial arc whose colour runs in from its edge most of the way to its centre is the
+    outline of a painted solid, not a rim: a rim is a thin band along the base's edge (2-3 mm
+    on a 25-50 mm base, a few pixels wide even blurred), which leaves the middle of the base
+    free of its colour, while a miniature's torso or cloak of the side's colour (on any
+    side's base: a civilian in a red coat) is a filled blob whose outline an arc of a base's
+    size can follow. Measured along the seen arc, so a rim whose own miniature is painted
+    the same colour (paint inside it on the side where the miniature leans) stays a rim."""
+    depth = _band_depth(mask, fit)
+    if depth is None or depth < SOLID_DEPTH * fit.radius:
+        return None
+    return Message("camera.colour.reject.solid", {"mm": round(depth / px_per_in * MM_PER_INCH,
+                                                               1)})
 
 
 def _ring_share(mask: Image, cx: float, cy: float, radius: float,
