@@ -358,3 +358,28 @@ def test_a_torso_of_a_sides_colour_is_not_a_base(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr("vision.colour.SOLID_DEPTH", 9.0)
     assert any(b.side == "zombies" and math.hypot(b.x - 12.2, b.y - 24.9) < 0.5
                for b in find_bases(img, cal).bases)
+
+
+def test_colour_round_a_base_in_a_row_is_not_a_patch() -> None:
+    # A base in a row, its rims blurred wide: the ring just outside its circle crosses its two
+    # touching neighbours' rims and, away from the camera, its own miniature leaning past the
+    # rim. That is a row, not a patch: the neighbours found and the lean side leave the rest
+    # of the ring clear. A patch of colour all round stays a patch, and so does colour on the
+    # side toward the camera, where no miniature leans.
+    import cv2  # only for drawing the masks
+
+    from vision.colour import _ring_shares, _spill_explained
+    from vision.colour_fit import CircleFit
+    mask = np.zeros((90, 160), np.uint8)
+    for x in (49, 80, 111):  # three rims of 15 px, touching, their paint 9-16.5 px out
+        cv2.circle(mask, (x, 45), 16, 255, -1)
+        cv2.circle(mask, (x, 45), 9, 0, -1)
+    cv2.rectangle(mask, (63, 0), (97, 36), 255, -1)  # the middle miniature's torso, leaning up
+    fit = CircleFit(80.0, 45.0, 15.0, np.ones(1, bool), 0.3, np.eye(2), False)
+    below, above = (80.0, 400.0), (80.0, -400.0)  # the camera's foot, in rectified pixels
+    neighbours = [(49.0, 45.0, 15.0), (111.0, 45.0, 15.0)]
+    assert _ring_shares(mask, 80.0, 45.0, (18.25, 8.0))[0] > 0.5  # the spill test's ring
+    assert not _spill_explained(mask, fit, 13.0, [], None)
+    assert _spill_explained(mask, fit, 13.0, neighbours, below)
+    assert not _spill_explained(mask, fit, 13.0, neighbours, above)
+    assert not _spill_explained(np.full_like(mask, 255), fit, 13.0, neighbours, below)

@@ -102,6 +102,8 @@ SHADE_SAT = 0.9  # paint in less light (light scales chroma; hue and saturation 
 DIM_SHARE = 0.7  # parts of the table lit under this share of its typical light are evened
 DIM_GAIN = 2.5  # at most this much
 SPREAD_SHARE = 0.5  # unexplained rim pixels just outside a circle, per inlier, that refuse it
+SPILL = "camera.colour.reject.spill"
+SPILL_SHARE = 0.5  # share of a ring just outside a circle in the colour that refuses it
 SOLID_DEPTH = 0.5  # radii: colour running in this far from the edge of an arc seen under
 #   PAINT_SURE_COVER (median along the arc) is a painted solid (a miniature's torso, 0.6-0.9
 #   radii of a 25 mm base), not a rim's band (2-7 px, under 0.45 radii, even blurred)
@@ -528,6 +530,14 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
     bounds = _ring_bounds(radii)
     radius_list = radii.tolist()
     taken: list[tuple[float, float, float]] = []
+    chroma_floor = min(r.chroma_min for r in side.ranges)
+    sat_floor = min(r.sat_min for r in side.ranges)
+
+    def check(fit: CircleFit, cover: float, size_r: float) -> Message | None:
+        return _check(fit, cover, size_r, radii, sizes, config, mask, strength, chroma_floor,
+                      saturation, sat_floor, busy, [(o.fit.cx, o.fit.cy, o.fit.radius)
+                                                    for o in found], foot)
+
     # Lazy greedy: claims only ever lower a candidate's score, so a candidate re-scored and
     # still above every other's last score is the best. A candidate needs re-scoring only
     # when a base was taken near it since it was scored.
@@ -594,9 +604,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         size_r = float(radii[k])
         if cover < need:
             continue  # too little rim once fitted (or a busy mat's specks): nothing to say
-        problem = _check(fit, cover, size_r, radii, sizes, config, mask, strength,
-                         min(r.chroma_min for r in side.ranges), saturation,
-                         min(r.sat_min for r in side.ranges), busy)
+        problem = check(fit, cover, size_r)
         if problem is None and cover < PAINT_SURE_COVER:
             problem = _solid(mask, fit, px_per_in)
             if problem is not None:  # a solid's outline: no rim of another circle either
@@ -994,8 +1002,11 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
            sizes: Sequence[float], config: ColourConfig, mask: Image,
            strength: Image | None = None, chroma_floor: int = 0,
            saturation: Image | None = None, sat_floor: int = 0,
-           busy: bool = False) -> Message | None:
-    """Why a fitted circle is not a base, or None."""
+           busy: bool = False, neighbours: Sequence[tuple[float, float, float]] = (),
+           foot: tuple[float, float] | None = None) -> Message | None:
+    """Why a fitted circle is not a base, or None. `neighbours` (centre and radius of the
+    side's bases found so far) and `foot` (the camera's, see `_camera_foot`) explain colour
+    just outside it (`_spill_explained`)."""
     tol = config.radius_tolerance
     mm_per_px = sizes[0] / (2.0 * float(radii[0]))
     if fit.free_radius and min(abs(rr - fit.radius) / rr for rr in radii.tolist()) > tol:
@@ -1048,8 +1059,8 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
     # (whose own paint of that colour covers less than this ring).
     spill, filled = _ring_shares(mask, fit.cx, fit.cy, (
         fit.radius + max(2.5, 0.25 * size_r), FILLED_AT * fit.radius))
-    if spill > 0.5:
-        return Message("camera.colour.reject.spill", {"share": spill})
+    if spill > SPILL_SHARE and not _spill_explained(mask, fit, size_r, neighbours, foot):
+        return Message(SPILL, {"share": spill})
     if filled > MAX_FILLED:
         return Message("camera.colour.reject.filled", {"share": filled})
     return None
@@ -1097,6 +1108,37 @@ def _solid(mask: Image, fit: CircleFit, px_per_in: float) -> Message | None:
         return None
     return Message("camera.colour.reject.solid", {"mm": round(depth / px_per_in * MM_PER_INCH,
                                                                1)})
+
+
+def _spill_explained(mask: Image, fit: CircleFit, size_r: float,
+                     neighbours: Sequence[tuple[float, float, float]],
+                     foot: tuple[float, float] | None) -> bool:
+    """Whether the colour on the ring just outside a circle is what surrounds a base in a
+    row: the rims of the touching bases of its side already found, and, on the side away
+    from the camera, its miniature leaning over and past its rim (the same two things
+    `_outside` does not count as colour past a base). Counted on the rest of the ring, the
+    colour must cover at most `SPILL_SHARE` of it, as a patch's colour would not: a patch
+    goes on all round."""
+    if not neighbours and foot is None:
+        return False
+    ring = fit.radius + max(2.5, 0.25 * size_r)
+    u = fit.cx + ring * _RING_COS
+    v = fit.cy + ring * _RING_SIN
+    free = np.ones(len(u), dtype=bool)
+    for x, y, r in neighbours:
+        if math.hypot(x - fit.cx, y - fit.cy) < ring + r + 4.0:
+            free &= np.hypot(u - x, v - y) > r + _tolerance(r)
+    if foot is not None:
+        ax, ay = fit.cx - foot[0], fit.cy - foot[1]
+        norm = math.hypot(ax, ay)
+        if norm > 1e-6:
+            free &= (_RING_COS * ax + _RING_SIN * ay) / norm < LEAN_COS
+    ui, vi = np.rint(u).astype(np.intp), np.rint(v).astype(np.intp)
+    free &= (ui >= 0) & (vi >= 0) & (ui < mask.shape[1]) & (vi < mask.shape[0])
+    n = int(np.count_nonzero(free))
+    if n < len(u) // 3:  # too little of the ring left to tell
+        return False
+    return int(np.count_nonzero(mask[vi[free], ui[free]])) <= SPILL_SHARE * n
 
 
 def _ring_share(mask: Image, cx: float, cy: float, radius: float,
