@@ -598,7 +598,8 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
                 rb = float(radii[bigger])
                 alt = refine(mine, fit.cx, fit.cy, rb, _tolerance(rb), False)
                 alt_cover = coverage(mine[alt.inliers], alt.cx, alt.cy)
-                if alt_cover >= cover + GROW_COVER and alt.rms <= MAX_RMS_IN * px_per_in:
+                if alt.rms <= MAX_RMS_IN * px_per_in and (alt_cover >= cover + GROW_COVER or (
+                        alt_cover >= cover and _holds(mine, alt, rb, foot))):
                     fit, cover, k, spills = alt, alt_cover, bigger, None
                 bigger += 1
         size_r = float(radii[k])
@@ -891,6 +892,13 @@ def _outside(points: FloatArray, fit: CircleFit, expected: float,
             along = ((points[:, 0] - fit.cx) * ax + (points[:, 1] - fit.cy) * ay) / norm
             out &= along < LEAN_COS * np.maximum(d, 1e-9)
     return out
+
+
+def _holds(points: FloatArray, fit: CircleFit, expected: float,
+           foot: tuple[float, float] | None) -> bool:
+    """Whether a circle leaves no more colour just past its edge than `_spread` allows."""
+    return _stray(points, fit, expected, foot) <= SPREAD_SHARE * max(
+        int(np.count_nonzero(fit.inliers)), 1)
 
 
 def _camera_foot(calibration: Calibration, ppi: float) -> tuple[float, float] | None:
