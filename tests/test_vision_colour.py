@@ -383,3 +383,19 @@ def test_colour_round_a_base_in_a_row_is_not_a_patch() -> None:
     assert _spill_explained(mask, fit, 13.0, neighbours, below)
     assert not _spill_explained(mask, fit, 13.0, neighbours, above)
     assert not _spill_explained(np.full_like(mask, 255), fit, 13.0, neighbours, below)
+
+
+def test_a_pale_blue_rim_is_found() -> None:
+    # A blue rim blurred into a bright mat keeps its chroma but loses saturation (HSV
+    # saturation 100 here, chroma 80): the survivors' blue takes a saturation floor of 90,
+    # under the 110 of red and yellow, whose hues the mats themselves take.
+    pale = (205, 145, 125)
+    figs = [sc.ColourFigure("survivors", 10.0, 12.0, rim_bgr=pale),
+            sc.ColourFigure("survivors", 20.0, 20.0, rim_bgr=pale)]
+    frame = sc.render_colour(figs, effects=sf.Effects(noise_sigma=1.0), seed=5)
+    cal = calibrate(frame.image)
+    assert sorted((round(b.x), round(b.y)) for b in find_bases(frame.image, cal).bases) == [
+        (10, 12), (20, 20)]
+    strict = DEFAULT_COLOURS.with_side(dataclasses.replace(
+        DEFAULT_COLOURS.side("survivors"), ranges=(HsvRange(98, 130),)))
+    assert find_bases(frame.image, cal, strict).bases == ()
