@@ -9,7 +9,7 @@ whose outward normal faces away from the candidate centre (the base's outer rim 
 inner edge nor the cut where something hides it), then least squares, repeated on what is left
 so that touching bases of one colour come apart, then refitted together. Blobs that do not fit
 a base are refused with the reason (wrong size, too little rim seen, colour going on past the
-base edge, overlapping a surer base).
+base edge, colour filling it in like a painted miniature's torso, overlapping a surer base).
 
 Centres are corrected for parallax (the rim is `layout.base_height` above the table) with the
 calibration's camera pose. A known-radius fit of a partial arc is biased by any error in the
@@ -106,7 +106,7 @@ SPILL = "camera.colour.reject.spill"
 SPILL_SHARE = 0.5  # share of a ring just outside a circle in the colour that refuses it
 SOLID_DEPTH = 0.5  # radii: colour running in this far from the edge of an arc seen under
 #   PAINT_SURE_COVER (median along the arc) is a painted solid (a miniature's torso, 0.6-0.9
-#   radii of a 25 mm base), not a rim's band (2-7 px, under 0.45 radii, even blurred)
+#   radii of a 25 mm base), not a rim's band (2-7 px, under 0.45 radii on such arcs, blurred)
 
 
 @dataclass(frozen=True)
