@@ -325,3 +325,77 @@ def test_a_base_in_a_dim_corner_is_found(monkeypatch: pytest.MonkeyPatch) -> Non
     assert len(dim_found()) == 1 and len(find_bases(img, cal).bases) == 4
     monkeypatch.setattr("vision.colour.DIM_GAIN", 1.0)  # not evened: under the floors
     assert dim_found() == []
+
+
+def test_a_torso_of_a_sides_colour_is_not_a_base(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A civilian miniature in a red coat (the zombies' rim colour), leaning away from a camera
+    # tilted 30 degrees: its torso lies on the table plane beyond its own base, and its outline
+    # follows the arc of a base's circle. A rim is a thin band; the torso is colour all the way
+    # in, so it is refused as a painted solid and no zombie base is invented.
+    import cv2  # only for drawing the torso into the test frame
+    figs = [sc.ColourFigure("civilians", 12.0, 24.0), sc.ColourFigure("zombies", 5.0, 8.0)]
+    frame = sc.render_colour(figs, camera=dataclasses.replace(sc.HD, tilt_deg=30.0),
+                             effects=sf.Effects(blur_sigma=0.8, noise_sigma=2.0,
+                                                jpeg_quality=90), seed=3)
+    img = frame.image.copy()
+    foot = frame.frame.camera_centre
+    away = np.array([12.0 - foot[0], 24.0 - foot[1]])
+    away /= np.hypot(*away)
+    t = np.linspace(0.0, 2.0 * math.pi, 32, endpoint=False)
+    torso = np.concatenate([  # a cylinder 0.42 in across from 0.55 to 1 in up, leaning
+        np.column_stack((12.0 + away[0] * lean + 0.21 * np.cos(t),
+                         24.0 + away[1] * lean + 0.21 * np.sin(t), np.full(32, z)))
+        for z, lean in ((0.55, 0.15), (1.0, 0.5))])
+    hull = cv2.convexHull(np.round(frame.frame.project(torso) * 16).astype(np.int32))
+    cv2.fillConvexPoly(img, hull, (30, 30, 150), lineType=cv2.LINE_AA, shift=4)
+    cal = calibrate(img)
+    result = find_bases(img, cal)
+    assert sorted((b.side, round(b.x), round(b.y)) for b in result.bases) == [
+        ("civilians", 12, 24), ("zombies", 5, 8)]
+    assert any(r.reason.code == "camera.colour.reject.solid" and math.hypot(r.x - 12.2, r.y - 24.9)
+               < 0.5 for r in result.rejected)
+    # the band's depth is what refuses it: a rule that let solids pass would find a zombie there
+    monkeypatch.setattr("vision.colour.SOLID_DEPTH", 9.0)
+    assert any(b.side == "zombies" and math.hypot(b.x - 12.2, b.y - 24.9) < 0.5
+               for b in find_bases(img, cal).bases)
+
+
+def test_colour_round_a_base_in_a_row_is_not_a_patch() -> None:
+    # A base in a row, its rims blurred wide: the ring just outside its circle crosses its two
+    # touching neighbours' rims and, away from the camera, its own miniature leaning past the
+    # rim. That is a row, not a patch: the neighbours found and the lean side leave the rest
+    # of the ring clear. A patch of colour all round stays a patch, and so does colour on the
+    # side toward the camera, where no miniature leans.
+    import cv2  # only for drawing the masks
+
+    from vision.colour import _ring_shares, _spill_explained
+    from vision.colour_fit import CircleFit
+    mask = np.zeros((90, 160), np.uint8)
+    for x in (49, 80, 111):  # three rims of 15 px, touching, their paint 9-16.5 px out
+        cv2.circle(mask, (x, 45), 16, 255, -1)
+        cv2.circle(mask, (x, 45), 9, 0, -1)
+    cv2.rectangle(mask, (63, 0), (97, 36), 255, -1)  # the middle miniature's torso, leaning up
+    fit = CircleFit(80.0, 45.0, 15.0, np.ones(1, bool), 0.3, np.eye(2), False)
+    below, above = (80.0, 400.0), (80.0, -400.0)  # the camera's foot, in rectified pixels
+    neighbours = [(49.0, 45.0, 15.0), (111.0, 45.0, 15.0)]
+    assert _ring_shares(mask, 80.0, 45.0, (18.25, 8.0))[0] > 0.5  # the spill test's ring
+    assert not _spill_explained(mask, fit, 13.0, [], None)
+    assert _spill_explained(mask, fit, 13.0, neighbours, below)
+    assert not _spill_explained(mask, fit, 13.0, neighbours, above)
+    assert not _spill_explained(np.full_like(mask, 255), fit, 13.0, neighbours, below)
+
+
+def test_a_pale_blue_rim_is_found() -> None:
+    # A blue rim blurred into a bright mat keeps its chroma but loses saturation (HSV
+    # saturation 100 here, chroma 80): the survivors' blue takes a saturation floor of 90,
+    # under the 110 of red and yellow, whose hues the mats themselves take.
+    pale = (205, 145, 125)
+    figs = [sc.ColourFigure("survivors", 10.0, 12.0, rim_bgr=pale),
+            sc.ColourFigure("survivors", 20.0, 20.0, rim_bgr=pale)]
+    frame = sc.render_colour(figs, effects=sf.Effects(noise_sigma=1.0), seed=5)
+    cal = calibrate(frame.image)
+    assert sorted((round(b.x), round(b.y)) for b in find_bases(frame.image, cal).bases) == [
+        (10, 12), (20, 20)]
+    strict = DEFAULT_COLOURS.with_side(dataclasses.replace(
+        DEFAULT_COLOURS.side("survivors"), ranges=(HsvRange(98, 130),)))
+    assert find_bases(frame.image, cal, strict).bases == ()

@@ -9,7 +9,7 @@ whose outward normal faces away from the candidate centre (the base's outer rim 
 inner edge nor the cut where something hides it), then least squares, repeated on what is left
 so that touching bases of one colour come apart, then refitted together. Blobs that do not fit
 a base are refused with the reason (wrong size, too little rim seen, colour going on past the
-base edge, overlapping a surer base).
+base edge, colour filling it in like a painted miniature's torso, overlapping a surer base).
 
 Centres are corrected for parallax (the rim is `layout.base_height` above the table) with the
 calibration's camera pose. A known-radius fit of a partial arc is biased by any error in the
@@ -102,6 +102,11 @@ SHADE_SAT = 0.9  # paint in less light (light scales chroma; hue and saturation 
 DIM_SHARE = 0.7  # parts of the table lit under this share of its typical light are evened
 DIM_GAIN = 2.5  # at most this much
 SPREAD_SHARE = 0.5  # unexplained rim pixels just outside a circle, per inlier, that refuse it
+SPILL = "camera.colour.reject.spill"
+SPILL_SHARE = 0.5  # share of a ring just outside a circle in the colour that refuses it
+SOLID_DEPTH = 0.5  # radii: colour running in this far from the edge of an arc seen under
+#   PAINT_SURE_COVER (median along the arc) is a painted solid (a miniature's torso, 0.6-0.9
+#   radii of a 25 mm base), not a rim's band (2-7 px, under 0.45 radii on such arcs, blurred)
 
 
 @dataclass(frozen=True)
@@ -525,6 +530,14 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
     bounds = _ring_bounds(radii)
     radius_list = radii.tolist()
     taken: list[tuple[float, float, float]] = []
+    chroma_floor = min(r.chroma_min for r in side.ranges)
+    sat_floor = min(r.sat_min for r in side.ranges)
+
+    def check(fit: CircleFit, cover: float, size_r: float) -> Message | None:
+        return _check(fit, cover, size_r, radii, sizes, config, mask, strength, chroma_floor,
+                      saturation, sat_floor, busy, [(o.fit.cx, o.fit.cy, o.fit.radius)
+                                                    for o in found], foot)
+
     # Lazy greedy: claims only ever lower a candidate's score, so a candidate re-scored and
     # still above every other's last score is the best. A candidate needs re-scoring only
     # when a base was taken near it since it was scored.
@@ -585,15 +598,18 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
                 rb = float(radii[bigger])
                 alt = refine(mine, fit.cx, fit.cy, rb, _tolerance(rb), False)
                 alt_cover = coverage(mine[alt.inliers], alt.cx, alt.cy)
-                if alt_cover >= cover + GROW_COVER and alt.rms <= MAX_RMS_IN * px_per_in:
+                if alt.rms <= MAX_RMS_IN * px_per_in and (alt_cover >= cover + GROW_COVER or (
+                        alt_cover >= cover and _holds(mine, alt, rb, foot))):
                     fit, cover, k, spills = alt, alt_cover, bigger, None
                 bigger += 1
         size_r = float(radii[k])
         if cover < need:
             continue  # too little rim once fitted (or a busy mat's specks): nothing to say
-        problem = _check(fit, cover, size_r, radii, sizes, config, mask, strength,
-                         min(r.chroma_min for r in side.ranges), saturation,
-                         min(r.sat_min for r in side.ranges), busy)
+        problem = check(fit, cover, size_r)
+        if problem is None and cover < PAINT_SURE_COVER:
+            problem = _solid(mask, fit, px_per_in)
+            if problem is not None:  # a solid's outline: no rim of another circle either
+                claimed[cand.near[np.flatnonzero(~claimed[cand.near])[fit.inliers]]] = True
         if problem is not None:
             refused.append((fit.cx, fit.cy, problem))
             continue
@@ -878,6 +894,13 @@ def _outside(points: FloatArray, fit: CircleFit, expected: float,
     return out
 
 
+def _holds(points: FloatArray, fit: CircleFit, expected: float,
+           foot: tuple[float, float] | None) -> bool:
+    """Whether a circle leaves no more colour just past its edge than `_spread` allows."""
+    return _stray(points, fit, expected, foot) <= SPREAD_SHARE * max(
+        int(np.count_nonzero(fit.inliers)), 1)
+
+
 def _camera_foot(calibration: Calibration, ppi: float) -> tuple[float, float] | None:
     """Where the camera stands over the table plane, in rectified pixels (None: no pose)."""
     if calibration.pose is None:
@@ -987,8 +1010,11 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
            sizes: Sequence[float], config: ColourConfig, mask: Image,
            strength: Image | None = None, chroma_floor: int = 0,
            saturation: Image | None = None, sat_floor: int = 0,
-           busy: bool = False) -> Message | None:
-    """Why a fitted circle is not a base, or None."""
+           busy: bool = False, neighbours: Sequence[tuple[float, float, float]] = (),
+           foot: tuple[float, float] | None = None) -> Message | None:
+    """Why a fitted circle is not a base, or None. `neighbours` (centre and radius of the
+    side's bases found so far) and `foot` (the camera's, see `_camera_foot`) explain colour
+    just outside it (`_spill_explained`)."""
     tol = config.radius_tolerance
     mm_per_px = sizes[0] / (2.0 * float(radii[0]))
     if fit.free_radius and min(abs(rr - fit.radius) / rr for rr in radii.tolist()) > tol:
@@ -1041,11 +1067,86 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
     # (whose own paint of that colour covers less than this ring).
     spill, filled = _ring_shares(mask, fit.cx, fit.cy, (
         fit.radius + max(2.5, 0.25 * size_r), FILLED_AT * fit.radius))
-    if spill > 0.5:
-        return Message("camera.colour.reject.spill", {"share": spill})
+    if spill > SPILL_SHARE and not _spill_explained(mask, fit, size_r, neighbours, foot):
+        return Message(SPILL, {"share": spill})
     if filled > MAX_FILLED:
         return Message("camera.colour.reject.filled", {"share": filled})
     return None
+
+
+_DEPTH_STEP = 0.5  # pixels between the samples of a radius walked inward
+
+
+def _band_depth(mask: Image, fit: CircleFit) -> float | None:
+    """How far (pixels) the colour runs in from a circle's edge, the median over the edge
+    where it is painted (72 directions; the run starts in the edge's first 1.5 px and ends
+    at the first sample off the colour), or None when no edge is painted."""
+    r = fit.radius
+    inward = r - np.arange(_DEPTH_STEP, r, _DEPTH_STEP)  # radii, from the edge to the centre
+    if len(inward) < 3:
+        return None
+    cos, sin = _FINE
+    u = np.rint(fit.cx + inward[None, :] * cos[:, None]).astype(np.intp)
+    v = np.rint(fit.cy + inward[None, :] * sin[:, None]).astype(np.intp)
+    h, w = mask.shape[:2]
+    inside = (u >= 0) & (v >= 0) & (u < w) & (v < h)
+    on = np.zeros(u.shape, dtype=bool)
+    on[inside] = mask[v[inside], u[inside]] > 0
+    painted = on[:, :3].any(axis=1)
+    if not painted.any():
+        return None
+    on = on[painted]
+    start = np.argmax(on, axis=1)
+    steps = np.arange(len(inward))
+    gap = ~on & (steps[None, :] > start[:, None])  # off the colour after the run began
+    end = np.where(gap.any(axis=1), np.argmax(gap, axis=1), len(inward))
+    return _median((end - start) * _DEPTH_STEP)
+
+
+def _solid(mask: Image, fit: CircleFit, px_per_in: float) -> Message | None:
+    """A partial arc whose colour runs in from its edge most of the way to its centre is the
+    outline of a painted solid, not a rim: a rim is a thin band along the base's edge (2-3 mm
+    on a 25-50 mm base, a few pixels wide even blurred), which leaves the middle of the base
+    free of its colour, while a miniature's torso or cloak of the side's colour (on any
+    side's base: a civilian in a red coat) is a filled blob whose outline an arc of a base's
+    size can follow. Measured along the seen arc, so a rim whose own miniature is painted
+    the same colour (paint inside it on the side where the miniature leans) stays a rim."""
+    depth = _band_depth(mask, fit)
+    if depth is None or depth < SOLID_DEPTH * fit.radius:
+        return None
+    return Message("camera.colour.reject.solid", {"mm": round(depth / px_per_in * MM_PER_INCH,
+                                                               1)})
+
+
+def _spill_explained(mask: Image, fit: CircleFit, size_r: float,
+                     neighbours: Sequence[tuple[float, float, float]],
+                     foot: tuple[float, float] | None) -> bool:
+    """Whether the colour on the ring just outside a circle is what surrounds a base in a
+    row: the rims of the touching bases of its side already found, and, on the side away
+    from the camera, its miniature leaning over and past its rim (the same two things
+    `_outside` does not count as colour past a base). Counted on the rest of the ring, the
+    colour must cover at most `SPILL_SHARE` of it, as a patch's colour would not: a patch
+    goes on all round."""
+    if not neighbours and foot is None:
+        return False
+    ring = fit.radius + max(2.5, 0.25 * size_r)
+    u = fit.cx + ring * _RING_COS
+    v = fit.cy + ring * _RING_SIN
+    free = np.ones(len(u), dtype=bool)
+    for x, y, r in neighbours:
+        if math.hypot(x - fit.cx, y - fit.cy) < ring + r + 4.0:
+            free &= np.hypot(u - x, v - y) > r + _tolerance(r)
+    if foot is not None:
+        ax, ay = fit.cx - foot[0], fit.cy - foot[1]
+        norm = math.hypot(ax, ay)
+        if norm > 1e-6:
+            free &= (_RING_COS * ax + _RING_SIN * ay) / norm < LEAN_COS
+    ui, vi = np.rint(u).astype(np.intp), np.rint(v).astype(np.intp)
+    free &= (ui >= 0) & (vi >= 0) & (ui < mask.shape[1]) & (vi < mask.shape[0])
+    n = int(np.count_nonzero(free))
+    if n < len(u) // 3:  # too little of the ring left to tell
+        return False
+    return int(np.count_nonzero(mask[vi[free], ui[free]])) <= SPILL_SHARE * n
 
 
 def _ring_share(mask: Image, cx: float, cy: float, radius: float,

@@ -227,6 +227,9 @@ def _side(name: Any, value: Any, where: str) -> SideColour:
     return SideColour(name, tuple(parsed), float(base_mm))
 
 
+BLUE_SAT_MIN = 90  # the default survivors' (blue) saturation floor, see DEFAULT_COLOURS
+
+
 def _overlap(a: SideColour, b: SideColour) -> tuple[int, int] | None:
     """The hues where two sides' HSV boxes intersect (lowest, highest), or None."""
     for ra in a.ranges:
@@ -240,8 +243,11 @@ def _overlap(a: SideColour, b: SideColour) -> tuple[int, int] | None:
 
 
 #: Survivors blue, zombies red, civilians yellow (OpenCV hue: blue ~120, red ~0, yellow ~30).
+#: Blue takes a lower saturation floor: a thin blue rim blurred into a bright mat (sand, a
+#: pale street) keeps its chroma but loses saturation, and no mat is blue, while red and
+#: yellow sit among the mats' own hues (mud, dry grass, sand) and keep the higher floor.
 DEFAULT_COLOURS = ColourConfig(sides=(
-    SideColour("survivors", (HsvRange(98, 130),)),
+    SideColour("survivors", (HsvRange(98, 130, sat_min=BLUE_SAT_MIN),)),
     SideColour("zombies", (HsvRange(168, 10),)),
     SideColour("civilians", (HsvRange(20, 36),)),
 ))
