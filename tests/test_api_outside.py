@@ -137,7 +137,7 @@ def test_the_frames_calibration_part_is_documented_as_json(client: Any,
     post = spec["paths"]["/api/v1/games/{game_id}/frames"]["post"]
     form = post["requestBody"]["content"]["multipart/form-data"]
     assert form["schema"]["properties"]["calibration"]["type"] == "object"
-    assert form["encoding"] == {"calibration": {"contentType": "application/json"}}
+    assert form["encoding"]["calibration"] == {"contentType": "application/json"}
     assert "400" in post["responses"]
     game = start_game(client)
     response = client.post(f"/api/v1/games/{game['id']}/frames", headers=auth(game["token"]),
@@ -262,3 +262,22 @@ def test_a_huge_negative_last_event_id_is_refused_not_a_500(client: Any) -> None
     error = response.get_json()["error"]
     assert (error["code"], error["where"]) == ("invalid_request", "Last-Event-ID")
     assert "9" * 40 in error["message"]
+
+
+def test_the_frames_image_part_is_documented_as_jpeg_or_png(client: Any,
+                                                          spec: dict[str, Any]) -> None:
+    """An outside run sent a GIF in the multipart `frame` part, which the spec let be any
+    binary, and got the 415 docs/api.md gives any other image: the part's content type is
+    documented as the raw body's are."""
+    post = spec["paths"]["/api/v1/games/{game_id}/frames"]["post"]
+    content = post["requestBody"]["content"]
+    assert set(content) == {"image/jpeg", "image/png", "multipart/form-data"}
+    encoding = content["multipart/form-data"]["encoding"]["frame"]
+    assert encoding == {"contentType": "image/jpeg, image/png"}
+    gif = base64.b64decode("R0lGODdhAQABAIAAAAAAAP///ywAAAAAAQABAAACAkQBADs=")
+    game = start_game(client)
+    response = client.post(f"/api/v1/games/{game['id']}/frames", headers=auth(game["token"]),
+                           data={"frame": (io.BytesIO(gif), "frame.gif", "image/gif")},
+                           content_type="multipart/form-data")
+    assert (response.status_code, response.get_json()["error"]["code"]) == (
+        415, "unsupported_media_type")

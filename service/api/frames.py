@@ -352,8 +352,10 @@ FRAME_BODY = {
                 "calibration": {"type": "object",
                                 "description": "a calibration file's JSON (docs/vision.md); "
                                                "a part that is not JSON is a 400"}}},
-            # the part holds JSON text: a client that reads the spec sends an object as JSON
-            "encoding": {"calibration": {"contentType": "application/json"}}},
+            # the part holds JSON text: a client that reads the spec sends an object as JSON;
+            # the photo is a JPEG or a PNG, as a raw body (another image is a 415)
+            "encoding": {"calibration": {"contentType": "application/json"},
+                         "frame": {"contentType": "image/jpeg, image/png"}}},
     },
 }
 
