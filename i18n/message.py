@@ -152,7 +152,10 @@ def render_text(code: str, params: Mapping[str, Any], lang: str = DEFAULT) -> st
             continue
         value = params[name]
         text = _value(value, spec, lang)
-        if inside and type(value) is not str and _is_name(value):
+        # a name (or a list that begins with one) inside a sentence: "le garage", "du
+        # garage", "d'Inès et Rôdeur 1"
+        if inside and type(value) is not str and (_is_name(value) or (
+                isinstance(value, list | tuple) and value and _is_name(value[0]))):
             text = _lower_article(text)
             if lang == "fr":
                 before, text = _contract(before, text)

@@ -118,10 +118,10 @@ def _shooting(space: Space, q: Mapping[str, Any], found: Mapping[str, Any],
     """How many zombies the shooter sees in range, which it may shoot and why."""
     shooter = q["shooter"]
     legal = list(found["legal"])
-    out = [Message("service.explain.targets", {
-        "shooter": name[shooter], "n": len(found["candidates"]),
-        "range": float(q["range"]),
-        "targets": [name[z] for z in legal] or Message("service.explain.nobody")})]
+    said = {"shooter": name[shooter], "n": len(found["candidates"]), "range": float(q["range"])}
+    # (none has its own sentence: French says "ne peut tirer sur aucun")
+    out = [Message("service.explain.targets", {**said, "targets": [name[z] for z in legal]})
+           if legal else Message("service.explain.no_targets", said)]
     if not legal:
         return out
     index = space.scene.index

@@ -99,8 +99,10 @@ def run(args: argparse.Namespace) -> int:
                                              "d": space.distance(f.id, z)}) for z, s in seen]
         print("  " + render_text("cli.demo.sees", {"n": len(seen), "zombies": sights or NOBODY},
                                  lang))
-        print("  " + render_text("cli.demo.pistol", {
-            "d": PISTOL_RANGE, "zombies": [called(z) for z in shots["legal"]] or NOBODY}, lang))
+        targets = [called(z) for z in shots["legal"]]
+        print("  " + (render_text("cli.demo.pistol", {"d": PISTOL_RANGE, "zombies": targets},
+                                  lang) if targets else
+                      render_text("cli.demo.pistol_none", {"d": PISTOL_RANGE}, lang)))
         if touching:
             print("  " + render_text("cli.demo.contact", {
                 "enemies": [called(z) for z in touching]}, lang))
