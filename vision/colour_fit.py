@@ -129,6 +129,17 @@ def refine(points: FloatArray, cx: float, cy: float, radius: float, tol: float,
     return CircleFit(c0, c1, r, inl, rms, cov, free_radius)
 
 
+def _radial(px: FloatArray, py: FloatArray, c0: float, c1: float, r: float
+            ) -> tuple[FloatArray, FloatArray, FloatArray, float, float, float]:
+    """The points' unit directions from the centre (ux, uy), their residuals from the circle,
+    and the centre block of J^T J (ux.ux, ux.uy, uy.uy)."""
+    ex, ey = px - c0, py - c1
+    rho = np.sqrt(ex * ex + ey * ey)
+    np.maximum(rho, 1e-9, out=rho)
+    ux, uy = ex / rho, ey / rho
+    return ux, uy, rho - r, float(ux.dot(ux)), float(ux.dot(uy)), float(uy.dot(uy))
+
+
 def _gauss_newton(px: FloatArray, py: FloatArray, c0: float, c1: float, r: float,
                   free_radius: bool) -> tuple[float, float, float]:
     """Up to `GN_STEPS` Gauss-Newton steps of the geometric circle fit, each solved in closed
@@ -136,12 +147,7 @@ def _gauss_newton(px: FloatArray, py: FloatArray, c0: float, c1: float, r: float
     than to solve. Stops early once a step moves less than `CONVERGED_PX`."""
     n = float(len(px))
     for _ in range(GN_STEPS):
-        ex, ey = px - c0, py - c1
-        rho = np.sqrt(ex * ex + ey * ey)
-        np.maximum(rho, 1e-9, out=rho)
-        ux, uy = ex / rho, ey / rho
-        res = rho - r
-        a, b, d = float(ux.dot(ux)), float(ux.dot(uy)), float(uy.dot(uy))
+        ux, uy, res, a, b, d = _radial(px, py, c0, c1, r)
         gx, gy = float(ux.dot(res)), float(uy.dot(res))
         if not free_radius:
             det = a * d - b * b
@@ -170,12 +176,7 @@ def _centre_covariance(px: FloatArray, py: FloatArray, c0: float, c1: float, r: 
     """The rms residual of the points from the circle and the 2 x 2 covariance of its centre:
     sigma^2 times the centre block of the inverse of J^T J (by its adjugate), sigma the rms
     bounded below by `noise_floor`; a singular J^T J gives a huge covariance."""
-    ex, ey = px - c0, py - c1
-    rho = np.sqrt(ex * ex + ey * ey)
-    np.maximum(rho, 1e-9, out=rho)
-    ux, uy = ex / rho, ey / rho
-    res = rho - r
-    a, b, d = float(ux.dot(ux)), float(ux.dot(uy)), float(uy.dot(uy))
+    ux, uy, res, a, b, d = _radial(px, py, c0, c1, r)
     m = len(px)
     rms = math.sqrt(float(res.dot(res)) / max(m - (3 if free_radius else 2), 1))
     if free_radius:  # J^T J = [[a, b, e], [b, d, f], [e, f, n]]
