@@ -83,7 +83,7 @@ def test_bounds_use_json_schema_names(spec: dict[str, Any]) -> None:
     seed = spec["components"]["schemas"]["GameIn"]["properties"]["seed"]
     assert (seed["minimum"], seed["maximum"]) == (0, 2**53)
     after = spec["paths"]["/api/v1/games/{game_id}/events"]["get"]["parameters"]
-    assert {"type": "integer", "minimum": 0, "maximum": 10**30 - 1} in [
+    assert {"type": "integer", "minimum": 0, "maximum": 2**53} in [
         option for p in after if p["name"] == "after" for option in p["schema"]["anyOf"]]
 
 
@@ -281,3 +281,23 @@ def test_the_frames_image_part_is_documented_as_jpeg_or_png(client: Any,
                            content_type="multipart/form-data")
     assert (response.status_code, response.get_json()["error"]["code"]) == (
         415, "unsupported_media_type")
+
+
+@pytest.mark.parametrize("number", [2**53 + 1, 2**63, 10**30 - 2])
+def test_an_event_number_beyond_2_53_is_refused_not_a_500(client: Any, number: int) -> None:
+    """An outside run previewed an action at version 999...998 (30 digits): the database could
+    not look up the events after it (beyond a 64-bit integer) and the 409's message could not
+    write it, a 500 each. Every version and event number a request sends (a change's, a
+    preview's, `?after=`, `Last-Event-ID`) is at most 2**53, as the spec says."""
+    game = start_game(client)
+    base = f"/api/v1/games/{game['id']}"
+    token = auth(game["token"])
+    answers = {
+        "preview": client.post(f"{base}/preview", json={"action": {}, "version": number}),
+        "undo": client.post(f"{base}/undo", headers=token, json={"version": number}),
+        "after": client.get(f"{base}/events?after={number}"),
+        "header": client.get(f"{base}/events", headers={"Last-Event-ID": str(number)})}
+    assert {name: (a.status_code, a.get_json()["error"]["code"]) for name, a in answers.items()
+            } == dict.fromkeys(answers, (422, "invalid_request"))
+    at_most = client.post(f"{base}/preview", json={"action": {}, "version": 2**53})
+    assert at_most.status_code == 409, at_most.get_json()

@@ -99,7 +99,7 @@ class FrameQuery(Query):
 class PositionsIn(Strict):
     """The body `survive-us vision watch` posts (vision/watch.py)."""
 
-    frame: Annotated[Whole, Field(ge=0)] | None = None
+    frame: Annotated[Whole, Field(ge=0, le=2**53)] | None = None
     time: Annotated[str, Field(max_length=64)] | None = None
     mode: Mode = "tags"
     table: Json = Field(default_factory=dict, description="the table as located (found, "

@@ -9,7 +9,7 @@ rules refuse the spot, the reason.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import sqlalchemy as sa
 from apiflask import APIBlueprint
@@ -24,7 +24,7 @@ from rules.summary import game_summary
 from scenarios.play import ScenarioReferee
 from service.app import services
 from service.language import request_lang
-from service.schemas import Json, Strict, Whole, Words
+from service.schemas import Json, Strict, Version, Words
 
 __all__ = ["bp", "preview", "summary"]
 
@@ -33,7 +33,7 @@ bp = APIBlueprint("page_support", __name__, tag="Games")
 
 class PreviewIn(Strict):
     action: Json = Field(description="an action, e.g. {type: move, figure: s1, to: [x, y]}")
-    version: Annotated[Whole, Field(ge=0)] | None = Field(
+    version: Version | None = Field(
         default=None, description="the version the page shows (409 when stale); none: current")
 
 

@@ -92,10 +92,13 @@ def _after(query: EventsQuery) -> int:
         except ValueError:
             raise ApiError(Message("service.stream.event_id", {"got": repr(header)}),
                            "Last-Event-ID", code="invalid_request") from None
+        # the number as sent (text): a number of 28 digits or more fails Babel's format
         if value < 0:
-            # the number as sent (text): a number of 28 digits or more fails Babel's format
             raise ApiError(Message("service.stream.event_id_negative", {"got": header.strip()}),
                            "Last-Event-ID", code="invalid_request")
+        if value > 2**53:  # an event number, as `?after=` (EventsQuery)
+            raise ApiError(Message("service.stream.event_id_range", {
+                "got": header.strip(), "max": 2**53}), "Last-Event-ID", code="invalid_request")
         return value
     return query.after or 0
 
