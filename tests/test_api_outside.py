@@ -301,3 +301,17 @@ def test_an_event_number_beyond_2_53_is_refused_not_a_500(client: Any, number: i
             } == dict.fromkeys(answers, (422, "invalid_request"))
     at_most = client.post(f"{base}/preview", json={"action": {}, "version": 2**53})
     assert at_most.status_code == 409, at_most.get_json()
+
+
+def test_a_frame_part_is_read_by_its_bytes(client: Any) -> None:
+    """An outside run sent a PNG in a `frame` part labelled image/jpeg (the spec gives the
+    part either type) and got 415: a browser labels a file after its extension, so a PNG
+    saved as .jpg came to the same. The part is read by its bytes; the raw body's
+    Content-Type still has to say what the bytes are."""
+    game = start_game(client)
+    url, token = f"/api/v1/games/{game['id']}/frames", auth(game["token"])
+    part = client.post(url, headers=token, content_type="multipart/form-data",
+                       data={"frame": (io.BytesIO(PNG), "photo.jpg", "image/jpeg")})
+    assert part.status_code == 200, part.get_json()
+    raw = client.post(url, headers=token, data=PNG, content_type="image/jpeg")
+    assert (raw.status_code, raw.get_json()["error"]["code"]) == (415, "unsupported_media_type")

@@ -238,8 +238,10 @@ def _frame_bytes() -> tuple[bytes, str | None, str | None]:
             if extra:  # as for a JSON body: a part nobody reads is the client's mistake
                 raise ApiError(Message("service.field.unknown", {"field": f"body.{extra[0]}"}),
                                f"body.{extra[0]}", code="invalid_request")
-            declared = part.mimetype if part.mimetype in FRAME_TYPES else None
-            return part.read(MAX_FRAME_BYTES + 1), declared, request.form.get("calibration")
+            # a part is read by its bytes: a browser names its type after the file's
+            # extension (a PNG saved as .jpg is sent as image/jpeg), and the spec lets a
+            # client send either type for it; the raw body's Content-Type is held to them
+            return part.read(MAX_FRAME_BYTES + 1), None, request.form.get("calibration")
     except RequestEntityTooLarge:
         raise too_large() from None
     raise ApiError(Message("camera.api.media_type", {
