@@ -608,7 +608,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         size_r = float(radii[k])
         if cover < need:
             continue  # too little rim once fitted (or a busy mat's specks): nothing to say
-        if cover < FULL_COVERAGE and _solid(mask, fit, px_per_in) is None:
+        if cover < FULL_COVERAGE:
             fit, cover, k = _past_solid(mask, mine, fit, cover, k, radii, need)
             size_r = float(radii[k])
         problem = check(fit, cover, size_r)
@@ -1083,12 +1083,13 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
 _DEPTH_STEP = 0.5  # pixels between the samples of a radius walked inward
 
 
-def _inward_depths(mask: Image, pts: FloatArray, fit: CircleFit) -> FloatArray:
+def _inward_depths(mask: Image, pts: FloatArray, fit: CircleFit,
+                   reach: float = math.inf) -> FloatArray:
     """How far (pixels) the colour runs in from each boundary pixel toward a circle's centre
-    (sampled every `_DEPTH_STEP`, up to the radius)."""
+    (sampled every `_DEPTH_STEP`, up to the radius or `reach`, which the deeper ones reach)."""
     dx, dy = fit.cx - pts[:, 0], fit.cy - pts[:, 1]
     d = np.maximum(np.hypot(dx, dy), 1e-9)
-    steps = np.arange(_DEPTH_STEP, fit.radius, _DEPTH_STEP)
+    steps = np.arange(_DEPTH_STEP, min(fit.radius, reach), _DEPTH_STEP)
     u = np.rint(pts[:, 0, None] + steps[None, :] * (dx / d)[:, None]).astype(np.intp)
     v = np.rint(pts[:, 1, None] + steps[None, :] * (dy / d)[:, None]).astype(np.intp)
     h, w = mask.shape[:2]
@@ -1105,7 +1106,8 @@ def _rim_cover(mask: Image, points: FloatArray, fit: CircleFit) -> float:
     """The share of a circle's circumference its inliers cover where the colour inside them
     is a rim's band (runs in under `SOLID_DEPTH` radii), not a painted solid's outline."""
     inl = points[fit.inliers]
-    rim = _inward_depths(mask, inl, fit) < SOLID_DEPTH * fit.radius
+    deep = SOLID_DEPTH * fit.radius
+    rim = _inward_depths(mask, inl, fit, deep + _DEPTH_STEP) < deep
     return coverage(inl[rim], fit.cx, fit.cy)
 
 
