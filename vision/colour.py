@@ -608,7 +608,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         size_r = float(radii[k])
         if cover < need:
             continue  # too little rim once fitted (or a busy mat's specks): nothing to say
-        if cover < FULL_COVERAGE:
+        if cover < FULL_COVERAGE and k + 1 < len(radii):
             fit, cover, k = _past_solid(mask, mine, fit, cover, k, radii, need)
             size_r = float(radii[k])
         problem = check(fit, cover, size_r)
@@ -1107,7 +1107,19 @@ def _rim_cover(mask: Image, points: FloatArray, fit: CircleFit) -> float:
     is a rim's band (runs in under `SOLID_DEPTH` radii), not a painted solid's outline."""
     inl = points[fit.inliers]
     deep = SOLID_DEPTH * fit.radius
-    rim = _inward_depths(mask, inl, fit, deep + _DEPTH_STEP) < deep
+    # a run reaching `deep` is on the colour there: only those pixels are walked
+    last = math.ceil(deep / _DEPTH_STEP) * _DEPTH_STEP
+    dx, dy = fit.cx - inl[:, 0], fit.cy - inl[:, 1]
+    d = np.maximum(np.hypot(dx, dy), 1e-9)
+    u = np.rint(inl[:, 0] + last * dx / d).astype(np.intp)
+    v = np.rint(inl[:, 1] + last * dy / d).astype(np.intp)
+    h, w = mask.shape[:2]
+    maybe = (u >= 0) & (v >= 0) & (u < w) & (v < h)
+    maybe[maybe] = mask[v[maybe], u[maybe]] > 0
+    if not maybe.any():
+        return coverage(inl, fit.cx, fit.cy)
+    rim = ~maybe
+    rim[maybe] = _inward_depths(mask, inl[maybe], fit, deep + _DEPTH_STEP) < deep
     return coverage(inl[rim], fit.cx, fit.cy)
 
 
@@ -1120,8 +1132,8 @@ def _centre_for(points: FloatArray, near: tuple[float, float], radius: float,
     if np.count_nonzero(close) < 3:
         return None
     v = votes[close]
-    together = np.hypot(v[:, 0, None] - v[None, :, 0], v[:, 1, None] - v[None, :, 1]) \
-        <= VOTE_GATHER
+    gx, gy = v[:, 0, None] - v[None, :, 0], v[:, 1, None] - v[None, :, 1]
+    together = gx * gx + gy * gy <= VOTE_GATHER * VOTE_GATHER
     densest = together[int(np.argmax(together.sum(axis=1)))]
     start = v[densest].mean(axis=0)
     return refine(points, float(start[0]), float(start[1]), radius, _tolerance(radius), False)
