@@ -1144,7 +1144,8 @@ def _past_solid(mask: Image, points: FloatArray, fit: CircleFit, cover: float, k
     """A partial arc that runs along a painted solid's outline for `SOLID_SECTORS` sectors
     or more (a miniature's legs or torso of the side's colour, standing inside a bigger base
     whose rim the rest of the arc is) is replaced by the bigger size whose circle, at the
-    centre its own votes give, covers at least as much rim band and runs along no solid:
+    centre its own votes give, covers at least as much rim band, runs along no solid, and
+    whose rim band is longer than the smaller circle's whole arc, solid outline included:
     a smaller circle through part of a big base's rim and its miniature's paint is ranked
     first by the share of its circle seen, which favours small circles. Returns the fit,
     its coverage and its size index (unchanged when no bigger size does)."""
@@ -1158,7 +1159,8 @@ def _past_solid(mask: Image, points: FloatArray, fit: CircleFit, cover: float, k
             continue
         band = _rim_cover(mask, points, alt)
         whole = coverage(points[alt.inliers], alt.cx, alt.cy)
-        if band >= max(rim, need) - 1e-9 and band >= whole - 1e-9 and (
+        longer = band * float(radii[bigger]) >= cover * float(radii[k])
+        if longer and band >= max(rim, need) - 1e-9 and band >= whole - 1e-9 and (
                 best is None or band > best[1]):
             best = (alt, whole, bigger)
     return best if best is not None else (fit, cover, k)
