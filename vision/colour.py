@@ -608,7 +608,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         size_r = float(radii[k])
         if cover < need:
             continue  # too little rim once fitted (or a busy mat's specks): nothing to say
-        if cover < FULL_COVERAGE and k + 1 < len(radii):
+        if cover < PAINT_SURE_COVER and k + 1 < len(radii):
             fit, cover, k = _past_solid(mask, mine, fit, cover, k, radii, need)
             size_r = float(radii[k])
         problem = check(fit, cover, size_r)
@@ -1141,9 +1141,10 @@ def _centre_for(points: FloatArray, near: tuple[float, float], radius: float,
 
 def _past_solid(mask: Image, points: FloatArray, fit: CircleFit, cover: float, k: int,
                 radii: FloatArray, need: float) -> tuple[CircleFit, float, int]:
-    """A partial arc that runs along a painted solid's outline for `SOLID_SECTORS` sectors
-    or more (a miniature's legs or torso of the side's colour, standing inside a bigger base
-    whose rim the rest of the arc is) is replaced by the bigger size whose circle, at the
+    """A partial arc (the caller passes those seen under `PAINT_SURE_COVER`) that runs along
+    a painted solid's outline for `SOLID_SECTORS` sectors or more (a miniature's legs or
+    torso of the side's colour, standing inside a bigger base whose rim the rest of the arc
+    is) is replaced by the bigger size whose circle, at the
     centre its own votes give, covers at least as much rim band, runs along no solid, and
     whose rim band is longer than the smaller circle's whole arc, solid outline included:
     a smaller circle through part of a big base's rim and its miniature's paint is ranked
