@@ -360,6 +360,55 @@ def test_a_torso_of_a_sides_colour_is_not_a_base(monkeypatch: pytest.MonkeyPatch
                for b in find_bases(img, cal).bases)
 
 
+def test_an_arc_along_a_miniatures_paint_gives_way_to_its_big_base() -> None:
+    # A 40 mm base seen on two thirds of its rim, its miniature's legs painted the rim's
+    # colour inside it: a 25 mm circle runs along the top of the big rim and the legs'
+    # outline and covers a bigger share of its small circle than the big one of its own.
+    # Where the small circle's arc follows a filled solid (colour running in deep) it is no
+    # rim: the bigger size whose votes gather at the true centre holds more rim band.
+    import cv2  # only for drawing the mask
+
+    from vision.colour import _contour_normals, _past_solid, _rim_cover
+    from vision.colour_fit import coverage, refine
+    ppi = 24.0
+    sizes = (25.0, 28.0, 30.0, 32.0, 40.0, 50.0)
+    radii = np.array([base_radius(s) * ppi for s in sizes])
+    big, small = float(radii[4]), float(radii[0])
+    mask = np.zeros((200, 200), np.uint8)
+    centre = (100.0, 100.0)
+    rim = np.zeros_like(mask)
+    cv2.circle(rim, (1600, 1600), int(round(big * 16)), 255, -1, cv2.LINE_AA, 4)
+    cv2.circle(rim, (1600, 1600), int(round((big - 3.0) * 16)), 0, -1, cv2.LINE_AA, 4)
+    hidden = np.zeros_like(mask)  # the left third of the rim behind terrain
+    cv2.ellipse(hidden, (100, 100), (40, 40), 0, 120, 240, 255, -1)
+    mask[(rim > 127) & (hidden == 0)] = 255
+    inner = (100.0, 100.0 - (big - small))  # a small circle touching the big rim at the top
+    legs = np.zeros_like(mask)  # a solid wedge of paint along the small circle's lower left
+    cv2.ellipse(legs, (int(inner[0] * 16), int(inner[1] * 16)),
+                (int(small * 16), int(small * 16)), 0, 100, 170, 255, -1, cv2.LINE_AA, 4)
+    cv2.circle(legs, (int(inner[0]), int(inner[1])), 4, 0, -1)
+    mask[legs > 127] = 255
+    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    points = _contour_normals([c.reshape(-1, 2) for c in contours if len(c) >= 6])
+    fit = refine(points, *inner, small, max(1.2, 0.12 * small), False)
+    cover = coverage(points[fit.inliers], fit.cx, fit.cy)
+    assert cover >= 0.3 and _rim_cover(mask, points, fit) < cover - 1.5 / 36
+    out, out_cover, k = _past_solid(mask, points, fit, cover, 0, radii, 0.3)
+    assert sizes[k] == 40.0 and math.dist((out.cx, out.cy), centre) < 1.0
+    assert out_cover > 0.55
+    # a rim of its own size, with no solid along it, stays as it is
+    plain = np.zeros_like(mask)
+    cv2.circle(plain, (1600, 1600), int(round(small * 16)), 255, -1, cv2.LINE_AA, 4)
+    cv2.circle(plain, (1600, 1600), int(round((small - 3.0) * 16)), 0, -1, cv2.LINE_AA, 4)
+    plain[hidden > 0] = 0
+    contours, _ = cv2.findContours(plain, cv2.RETR_LIST, cv2.CHAIN_APPROX_NONE)
+    points = _contour_normals([c.reshape(-1, 2) for c in contours if len(c) >= 6])
+    own = refine(points, 100.0, 100.0, small, max(1.2, 0.12 * small), False)
+    seen = coverage(points[own.inliers], own.cx, own.cy)
+    same = _past_solid(plain, points, own, seen, 0, radii, 0.3)
+    assert same[0] is own and same[2] == 0
+
+
 def test_colour_round_a_base_in_a_row_is_not_a_patch() -> None:
     # A base in a row, its rims blurred wide: the ring just outside its circle crosses its two
     # touching neighbours' rims and, away from the camera, its own miniature leaning past the

@@ -107,6 +107,9 @@ SPILL_SHARE = 0.5  # share of a ring just outside a circle in the colour that re
 SOLID_DEPTH = 0.5  # radii: colour running in this far from the edge of an arc seen under
 #   PAINT_SURE_COVER (median along the arc) is a painted solid (a miniature's torso, 0.6-0.9
 #   radii of a 25 mm base), not a rim's band (2-7 px, under 0.45 radii on such arcs, blurred)
+SOLID_SECTORS = 2  # sectors of a partial arc along a solid's outline that make it suspect
+#   (one is a same-coloured foot touching the rim band's inner edge)
+VOTE_GATHER = 3.0  # pixels: votes this close together gather at one centre
 
 
 @dataclass(frozen=True)
@@ -605,6 +608,9 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         size_r = float(radii[k])
         if cover < need:
             continue  # too little rim once fitted (or a busy mat's specks): nothing to say
+        if cover < PAINT_SURE_COVER and k + 1 < len(radii):
+            fit, cover, k = _past_solid(mask, mine, fit, cover, k, radii, need)
+            size_r = float(radii[k])
         problem = check(fit, cover, size_r)
         if problem is None and cover < PAINT_SURE_COVER:
             problem = _solid(mask, fit, px_per_in)
@@ -1075,6 +1081,90 @@ def _check(fit: CircleFit, cover: float, size_r: float, radii: FloatArray,
 
 
 _DEPTH_STEP = 0.5  # pixels between the samples of a radius walked inward
+
+
+def _inward_depths(mask: Image, pts: FloatArray, fit: CircleFit,
+                   reach: float = math.inf) -> FloatArray:
+    """How far (pixels) the colour runs in from each boundary pixel toward a circle's centre
+    (sampled every `_DEPTH_STEP`, up to the radius or `reach`, which the deeper ones reach)."""
+    dx, dy = fit.cx - pts[:, 0], fit.cy - pts[:, 1]
+    d = np.maximum(np.hypot(dx, dy), 1e-9)
+    steps = np.arange(_DEPTH_STEP, min(fit.radius, reach), _DEPTH_STEP)
+    u = np.rint(pts[:, 0, None] + steps[None, :] * (dx / d)[:, None]).astype(np.intp)
+    v = np.rint(pts[:, 1, None] + steps[None, :] * (dy / d)[:, None]).astype(np.intp)
+    h, w = mask.shape[:2]
+    inside = (u >= 0) & (v >= 0) & (u < w) & (v < h)
+    on = np.zeros(u.shape, dtype=bool)
+    on[inside] = mask[v[inside], u[inside]] > 0
+    off = ~on
+    end = np.where(off.any(axis=1), np.argmax(off, axis=1), len(steps))
+    out: FloatArray = end * _DEPTH_STEP
+    return out
+
+
+def _rim_cover(mask: Image, points: FloatArray, fit: CircleFit) -> float:
+    """The share of a circle's circumference its inliers cover where the colour inside them
+    is a rim's band (runs in under `SOLID_DEPTH` radii), not a painted solid's outline."""
+    inl = points[fit.inliers]
+    deep = SOLID_DEPTH * fit.radius
+    # a run reaching `deep` is on the colour there: only those pixels are walked
+    last = math.ceil(deep / _DEPTH_STEP) * _DEPTH_STEP
+    dx, dy = fit.cx - inl[:, 0], fit.cy - inl[:, 1]
+    d = np.maximum(np.hypot(dx, dy), 1e-9)
+    u = np.rint(inl[:, 0] + last * dx / d).astype(np.intp)
+    v = np.rint(inl[:, 1] + last * dy / d).astype(np.intp)
+    h, w = mask.shape[:2]
+    maybe = (u >= 0) & (v >= 0) & (u < w) & (v < h)
+    maybe[maybe] = mask[v[maybe], u[maybe]] > 0
+    if not maybe.any():
+        return coverage(inl, fit.cx, fit.cy)
+    rim = ~maybe
+    rim[maybe] = _inward_depths(mask, inl[maybe], fit, deep + _DEPTH_STEP) < deep
+    return coverage(inl[rim], fit.cx, fit.cy)
+
+
+def _centre_for(points: FloatArray, near: tuple[float, float], radius: float,
+                ) -> CircleFit | None:
+    """The circle of `radius` that the points' own votes (each along its inward normal)
+    gather at, within a radius of `near`, fitted with that radius; None without votes."""
+    votes = points[:, :2] - radius * points[:, 2:4]
+    close = np.hypot(votes[:, 0] - near[0], votes[:, 1] - near[1]) < radius
+    if np.count_nonzero(close) < 3:
+        return None
+    v = votes[close]
+    gx, gy = v[:, 0, None] - v[None, :, 0], v[:, 1, None] - v[None, :, 1]
+    together = gx * gx + gy * gy <= VOTE_GATHER * VOTE_GATHER
+    densest = together[int(np.argmax(together.sum(axis=1)))]
+    start = v[densest].mean(axis=0)
+    return refine(points, float(start[0]), float(start[1]), radius, _tolerance(radius), False)
+
+
+def _past_solid(mask: Image, points: FloatArray, fit: CircleFit, cover: float, k: int,
+                radii: FloatArray, need: float) -> tuple[CircleFit, float, int]:
+    """A partial arc (the caller passes those seen under `PAINT_SURE_COVER`) that runs along
+    a painted solid's outline for `SOLID_SECTORS` sectors or more (a miniature's legs or
+    torso of the side's colour, standing inside a bigger base whose rim the rest of the arc
+    is) is replaced by the bigger size whose circle, at the
+    centre its own votes give, covers at least as much rim band, runs along no solid, and
+    whose rim band is longer than the smaller circle's whole arc, solid outline included:
+    a smaller circle through part of a big base's rim and its miniature's paint is ranked
+    first by the share of its circle seen, which favours small circles. Returns the fit,
+    its coverage and its size index (unchanged when no bigger size does)."""
+    rim = _rim_cover(mask, points, fit)
+    if cover - rim < (SOLID_SECTORS - 0.5) / COVERAGE_BINS:
+        return fit, cover, k
+    best: tuple[CircleFit, float, int] | None = None
+    for bigger in range(k + 1, len(radii)):
+        alt = _centre_for(points, (fit.cx, fit.cy), float(radii[bigger]))
+        if alt is None:
+            continue
+        band = _rim_cover(mask, points, alt)
+        whole = coverage(points[alt.inliers], alt.cx, alt.cy)
+        longer = band * float(radii[bigger]) >= cover * float(radii[k])
+        if longer and band >= max(rim, need) - 1e-9 and band >= whole - 1e-9 and (
+                best is None or band > best[1]):
+            best = (alt, whole, bigger)
+    return best if best is not None else (fit, cover, k)
 
 
 def _band_depth(mask: Image, fit: CircleFit) -> float | None:
