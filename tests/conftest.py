@@ -65,6 +65,10 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("web") / "web.sqlite3"
     app = create_app({"DATABASE_URL": f"sqlite:///{db}", "SSE_POLL": 0.1,
                       "SSE_LIFETIME": 20.0, "TESTING": True})
+    from service.workers import pool
+
+    pool(app.config["AI_POOL"]).warm()  # as `survive-us serve` does: the AI's first answer
+    # does not wait for its worker processes to start (seconds on a loaded machine)
     server = make_server("127.0.0.1", 0, _closing(app), threaded=True,
                          request_handler=QuietHandler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -77,7 +77,7 @@ def test_the_tactician_stops_in_cover_and_says_who_could_shoot() -> None:
     assert "stops in cover" in choice.explanation
     shooter = figure_name(game, "m1")
     assert f"{shooter['en']} could shoot it" in choice.explanation
-    assert f"à portée de tir de {shooter['fr']}" in choice.text("fr")
+    assert f"à portée de tir d'{shooter['fr']}" in choice.text("fr")  # (Ex-flic: elided)
     legal.check(game, act)
     assert exposed(game, game.figures["z1"], [act.to], shooters(game)) == [[]]
     # with cover off (the default), the same zombie walks straight at the survivor

@@ -57,12 +57,17 @@ _SAID = {"reason", "ended_by", "text", "cause", "notes"}
 
 
 def _unsaid(data: Any) -> Any:
-    """A record without its words for people: the state that a replay must give again."""
+    """A record without its words for people: the state that a replay must give again.
+    Positions are compared to a billionth of an inch: the geometry libraries may compute
+    the last bit of a float differently from one release to the next (a fresh install of
+    2026-12-02 moved a walked figure by 1e-15 in)."""
     if isinstance(data, dict):
         return {k: _unsaid(v) for k, v in data.items()
                 if k not in _SAID and k != "words" and not k.endswith("_words")}
     if isinstance(data, list):
         return [_unsaid(v) for v in data]
+    if isinstance(data, float):
+        return round(data, 9)
     return data
 
 

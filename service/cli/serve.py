@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
                                                "reason": os_reason(error)}, lang),
               file=sys.stderr)
         return 2
-    for name in ("ARBITRATE_POOL", "FRAME_POOL"):
+    for name in ("ARBITRATE_POOL", "FRAME_POOL", "AI_POOL"):
         if app.config.get(name) is not None:
             pool(app.config[name]).warm()
     base = f"http://{args.host}:{args.port}/"
