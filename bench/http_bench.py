@@ -94,7 +94,9 @@ def plan_games(folder: Path, seeds: range) -> tuple[dict[int, list[dict[str, Any
 
 class Server:
     """`survive-us serve --threads N` (waitress, one process), or gunicorn with `workers`
-    processes of 4 threads each, on a free loopback port."""
+    processes of 4 threads each, on a free loopback port. Every client here comes from
+    127.0.0.1, so each address's share of the processor (service/fair_share.py) is off: this
+    measures the server, not its fairness (bench/attack_load.py does)."""
 
     def __init__(self, folder: Path, *, threads: int = THREADS, workers: int = 0) -> None:
         with socket.socket() as probe:
@@ -106,10 +108,11 @@ class Server:
         if workers:
             command = [str(Path(sys.executable).with_name("gunicorn")), "-w", str(workers),
                        "--threads", "4", "-b", f"127.0.0.1:{self.port}",
-                       "service.wsgi:server_app()"]
+                       'service.wsgi:server_app({"CLIENT_SHARE": 0})']
         else:
             command = [sys.executable, "-m", "service", "serve", "--host", "127.0.0.1",
-                       "--port", str(self.port), "--db", db, "--threads", str(threads)]
+                       "--port", str(self.port), "--db", db, "--threads", str(threads),
+                       "--client-share", "0"]
         self.log = open(folder / f"server-{workers}-{threads}.log", "wb")  # noqa: SIM115
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT,
                                         env={**os.environ, "DATABASE_URL": db})
