@@ -15,6 +15,7 @@ later in either language:
 
 from __future__ import annotations
 
+import decimal
 import functools
 import re
 from collections.abc import Iterable, Mapping
@@ -87,13 +88,18 @@ def _number(value: float, spec: str | None, lang: str) -> str:
 
 
 def _babel_number(value: float, spec: str | None, lang: str) -> str:
+    """Babel's writing of the numbers out of the ordinary. Its decimal arithmetic keeps 28
+    digits by default, too few for 1e27 and beyond (a figure sent at x = 1e29 made the
+    error that names it fail): a float has at most 309 digits, an int as many as it has."""
     from babel.numbers import format_decimal, format_percent  # here: its data loads slowly
 
-    if spec == "pct":
-        return str(format_percent(value, locale=lang))
-    if spec == "int" or (spec is None and isinstance(value, int)):
-        return str(format_decimal(round(value), locale=lang))
-    return str(format_decimal(value, format="#,##0.0", locale=lang))
+    with decimal.localcontext() as context:
+        context.prec = max(400, len(str(value)) + 10) if isinstance(value, int) else 400
+        if spec == "pct":
+            return str(format_percent(value, locale=lang))
+        if spec == "int" or (spec is None and isinstance(value, int)):
+            return str(format_decimal(round(value), locale=lang))
+        return str(format_decimal(value, format="#,##0.0", locale=lang))
 
 
 def _list(items: list[str], lang: str) -> str:

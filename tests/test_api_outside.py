@@ -315,3 +315,16 @@ def test_a_frame_part_is_read_by_its_bytes(client: Any) -> None:
     assert part.status_code == 200, part.get_json()
     raw = client.post(url, headers=token, data=PNG, content_type="image/jpeg")
     assert (raw.status_code, raw.get_json()["error"]["code"]) == (415, "unsupported_media_type")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_huge_number_in_a_scene_is_said_not_a_500(client: Any, lang: str) -> None:
+    """A figure at x = 1e29 is off the table: the refusal quotes the number, which Babel's
+    28-digit arithmetic could not write (a 500, found by the outside run)."""
+    scene = {"terrain": [], "figures": [
+        {"id": "a", "side": "survivors", "x": 1e29, "y": 5},
+        {"id": "b", "side": "zombies", "x": 5, "y": 5}]}
+    answer = client.post(f"/api/v1/arbitrate?lang={lang}", json={
+        "scene": scene, "questions": [{"ask": "distance", "from": "a", "to": "b"}]})
+    assert answer.status_code in (413, 422), answer.get_data(as_text=True)[:300]
+    assert answer.get_json()["error"]["message"]
