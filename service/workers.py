@@ -166,6 +166,8 @@ class _Worker:
 
     def __init__(self, settings: PoolSettings) -> None:
         self.broken = True  # until it answers a task as it should
+        self.baseline_mb: float | None = None
+        self.renewing = self.retire = self.gone = False  # (Pool._renew)
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         spec = json.dumps({"read": to_child_r, "write": from_child_w,
@@ -192,6 +194,24 @@ class _Worker:
             self.kill()
             raise RuntimeError(f"the {settings.name} worker did not start") from None
         self.broken = False
+
+    def rss_mb(self) -> float:
+        """The worker's resident memory now (0 when it cannot be read)."""
+        try:
+            with open(f"/proc/{self.process.pid}/statm") as statm:
+                pages = int(statm.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            return 0.0
+        return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+    def grown(self, regrow_mb: int) -> bool:
+        """Whether the worker holds `regrow_mb` more than after its first task (what it
+        imports and caches for good), which it then takes as its measure."""
+        now = self.rss_mb()
+        if self.baseline_mb is None:
+            self.baseline_mb = now
+            return False
+        return regrow_mb > 0 and now > self.baseline_mb + regrow_mb
 
     def kill(self) -> None:
         with contextlib.suppress(Exception):
@@ -228,6 +248,7 @@ class PoolSettings:
     wait: float = 10.0  # seconds a request waits for a free worker before a 503
     budget: float = 10.0  # seconds of work a task may take
     memory_mb: int = 1024
+    regrow_mb: int = 64  # a worker grown this much past its first task is replaced
     preload: tuple[str, ...] = ()
     start_timeout: float = 60.0
 
@@ -264,6 +285,8 @@ class Pool:
                 if worker.broken:
                     self._replace(worker)
                 else:
+                    if not worker.renewing and worker.grown(s.regrow_mb):
+                        self._renew(worker)
                     self._give_back(worker)
         finally:
             with self._lock:
@@ -321,15 +344,50 @@ class Pool:
 
     def _give_back(self, worker: _Worker) -> None:
         with self._lock:
-            self._idle.append(worker)
-            self._lock.notify()
+            if not worker.retire:
+                self._idle.append(worker)
+                self._lock.notify()
+                return
+        # replaced by a fresh one while it worked (Pool._renew): it stops
+        threading.Thread(target=worker.stop, daemon=True).start()
 
     def _replace(self, worker: _Worker) -> None:
         """A worker that failed mid-task is killed; the next request starts a new one."""
         worker.kill()
         with self._lock:
-            self._started -= 1
+            worker.gone = True
+            if not worker.retire:  # (a retired one's place is its fresh replacement's)
+                self._started -= 1
             self._lock.notify()
+
+    def _renew(self, worker: _Worker) -> None:
+        """A worker whose memory grew (caches of many games and tables: bounded, but a
+        server runs for weeks) is replaced so that the pool's memory stays flat: a fresh
+        one is started in the background while the old one goes on working, then takes its
+        place (the old one stops when next idle). No request waits for the new interpreter."""
+        worker.renewing = True
+
+        def renew() -> None:
+            try:
+                fresh = _Worker(self.settings)
+            except Exception:
+                worker.renewing = False  # tried again after a later task
+                return
+            with self._lock:
+                if worker in self._idle:
+                    self._idle.remove(worker)
+                    old: _Worker | None = worker
+                else:  # working, or gone (broken): not given back again
+                    worker.retire, old = True, None
+                    if worker.gone:
+                        self._started += 1  # the fresh one takes the place _replace freed
+                self._idle.append(fresh)
+                self._lock.notify()
+            if old is not None:
+                old.stop()
+
+        threading.Thread(target=renew, name=f"{self.settings.name} renewal",
+                         daemon=True).start()
 
     def _call(self, worker: _Worker, target: str, args: tuple[Any, ...]) -> Any:
         s = self.settings
