@@ -26,7 +26,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -130,6 +130,8 @@ class BaseDetection:
     residual: float
     base_mm: float = DEFAULT_BASE_MM
     size_measured: bool = False
+    #: what the uncertainty is made of (inches, each as it enters the bound): not in the JSON
+    parts: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"side": self.side, "x": round(self.x, 4), "y": round(self.y, 4),
@@ -318,6 +320,12 @@ def find_bases(image_bgr: Image, calibration: Calibration,
     heights = [] if height_known else [
         _to_table(calibration, centres, ppi, h / MM_PER_INCH).tolist()
         for h in BASE_HEIGHT_RANGE_MM]
+    # the homography's own error at each centre, one standard deviation (grows away from the
+    # markers fitted, most at a corner extrapolated from three); a calibration read from a
+    # file has no covariance: its corner residual, doubled with three markers, as tags mode
+    mapping = calibration.mapping_sigma(calibration.table_to_image(
+        np.array(at, dtype=np.float64).reshape(-1, 2))) if at else None
+    fallback = calibration.reprojection_in * (1.0 if len(calibration.markers) >= 4 else 2.0)
     bases: list[BaseDetection] = []
     for n, (raw, (fit, sens)) in enumerate(zip(raws, fits, strict=True)):
         x, y = at[n]
@@ -325,15 +333,16 @@ def find_bases(image_bgr: Image, calibration: Calibration,
         radius_term = SIGMAS * sens * max(offset_spread, 0.35)
         # an arc's size may be the neighbouring one: the centre moves by sens x the step
         radius_term = math.hypot(radius_term, sens * raw.size_step_px)
-        spread_px = math.hypot(SIGMAS * sigma_px, radius_term)
         unsure = max((math.dist((x, y), other[n]) for other in heights), default=0.0)
-        uncertainty = math.hypot(spread_px / ppi, SYSTEMATIC_IN, calibration.reprojection_in,
-                                 unsure)
+        calib = SIGMAS * (fallback if mapping is None else float(mapping[n]))
+        parts = {"fit": SIGMAS * sigma_px / ppi, "radius": radius_term / ppi,
+                 "systematic": SYSTEMATIC_IN, "calibration": calib, "height": unsure}
+        uncertainty = math.hypot(*parts.values())
         quality = math.exp(-((fit.rms / 1.0) ** 2) / 2.0)
         confidence = min(1.0, raw.cover / FULL_COVERAGE) * quality
         bases.append(BaseDetection(raw.side.side, x, y, fit.radius / ppi / scale, uncertainty,
                                    confidence, raw.cover, fit.rms / ppi, raw.size_mm,
-                                   fit.free_radius))
+                                   fit.free_radius, parts))
     bases, dropped = _overlaps(bases)
     rejected += dropped
     bases.sort(key=lambda b: (b.side, b.y, b.x))
