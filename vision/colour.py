@@ -42,6 +42,7 @@ from vision.colour_fit import (
     CircleFit,
     coverage,
     radius_sensitivity,
+    radius_sigma,
     refine,
 )
 from vision.cv import cv2
@@ -255,6 +256,10 @@ class _Raw:
     size_mm: float  # the size it was fitted with (partial arcs) or found nearest (full rims)
     expected_px: float  # that size's rim radius on the rectified table
     size_step_px: float = 0.0  # radius difference to the nearest other size looked for
+    #: the radius the arc's own curvature gives (free-radius fit) and its standard deviation,
+    #: and the radii of the sizes looked for: which other sizes the arc could be
+    free_px: tuple[float, float] = (0.0, math.inf)
+    radii_px: tuple[float, ...] = ()
 
 
 def search_sizes(side: SideColour, hints: FigureHints = NO_HINTS) -> tuple[float, ...]:
@@ -331,8 +336,8 @@ def find_bases(image_bgr: Image, calibration: Calibration,
         x, y = at[n]
         sigma_px = math.sqrt(max(_largest_eigenvalue(fit.cov), 0.0) * CORRELATION)
         radius_term = SIGMAS * sens * max(offset_spread, 0.35)
-        # an arc's size may be the neighbouring one: the centre moves by sens x the step
-        radius_term = math.hypot(radius_term, sens * raw.size_step_px)
+        # an arc's size may be another one: the centre moves by sens x the radius difference
+        radius_term = math.hypot(radius_term, sens * _size_doubt(raw, offset))
         unsure = max((math.dist((x, y), other[n]) for other in heights), default=0.0)
         calib = SIGMAS * (fallback if mapping is None else float(mapping[n]))
         parts = {"fit": SIGMAS * sigma_px / ppi, "radius": radius_term / ppi,
@@ -347,6 +352,18 @@ def find_bases(image_bgr: Image, calibration: Calibration,
     rejected += dropped
     bases.sort(key=lambda b: (b.side, b.y, b.x))
     return ColourResult(tuple(bases), tuple(rejected), ppi, offset)
+
+
+def _size_doubt(raw: _Raw, offset: float) -> float:
+    """How far (pixels of radius) the true size of a partial arc's base may be from the size
+    it was fitted with: the nearest other size looked for at least, and any size whose rim the
+    arc's own curvature allows (within `SIGMAS` standard deviations of its free-radius fit,
+    less the frame's rim offset). A short arc's curvature says little, so many sizes remain."""
+    r_free, sd = raw.free_px
+    reach = SIGMAS * sd
+    plausible = [abs(r - raw.expected_px) for r in raw.radii_px
+                 if abs(r + offset - r_free) <= reach]
+    return max([raw.size_step_px, *plausible])
 
 
 def _evened(hsv: Image, strength: Image, ppi: float) -> tuple[Image, Image]:
@@ -574,6 +591,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         fit = refine(mine, cand.cx, cand.cy, r, _tolerance(r), True)
         cover = coverage(mine[fit.inliers], fit.cx, fit.cy)
         k = _nearest(radius_list, fit.radius)
+        free = fit
         if cover < FULL_COVERAGE:
             # the arc's own curvature tells the size when enough of it is seen; else the
             # size the candidate's arc fits best, from the candidate's centre. An arc seen
@@ -631,7 +649,10 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         taken.append((fit.cx, fit.cy, fit.radius))
         step = min((abs(rr - size_r) for j, rr in enumerate(radius_list) if j != k),
                    default=0.0)
-        found.append(_Raw(side, fit, mine, cover, float(sizes[k]), size_r, step))
+        curvature = (free.radius, math.sqrt(CORRELATION) * radius_sigma(
+            mine[free.inliers], free.cx, free.cy, free.radius))
+        found.append(_Raw(side, fit, mine, cover, float(sizes[k]), size_r, step, curvature,
+                          tuple(radius_list)))
         d = np.hypot(local[:, 0] - fit.cx, local[:, 1] - fit.cy)
         claimed[cand.near[d <= fit.radius + _tolerance(fit.radius)]] = True
     found = _jointly(found)
@@ -855,7 +876,7 @@ def _jointly(found: list[_Raw]) -> list[_Raw]:
                 continue
             cover = coverage(mine[refit.inliers], refit.cx, refit.cy)
             nxt.append(_Raw(raw.side, refit, mine, cover, raw.size_mm, raw.expected_px,
-                            raw.size_step_px))
+                            raw.size_step_px, raw.free_px, raw.radii_px))
         found = nxt
     return found
 
