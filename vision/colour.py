@@ -17,8 +17,10 @@ radius, so the radius used for partial arcs is the expected one plus the offset 
 the well-seen bases of the same frame (thresholding moves every rim edge alike).
 
 Each detection carries `uncertainty` (inches; the true centre should lie within it about 95%
-of the time: 2.5 sigma of the fit covariance, the radius error's effect on partial arcs, and
-the calibration's own error) and `confidence` (0-1, from rim coverage and fit quality).
+of the time: 2.5 sigma of the fit covariance, the radius error's and the size doubt's effect
+on partial arcs, a systematic floor, 2.5 sigma of the calibration's own error at the base's
+place and the unknown base height's reach; docs/vision.md) and `confidence` (0-1, from rim
+coverage and fit quality).
 """
 
 from __future__ import annotations
