@@ -17,8 +17,10 @@ radius, so the radius used for partial arcs is the expected one plus the offset 
 the well-seen bases of the same frame (thresholding moves every rim edge alike).
 
 Each detection carries `uncertainty` (inches; the true centre should lie within it about 95%
-of the time: 2.5 sigma of the fit covariance, the radius error's effect on partial arcs, and
-the calibration's own error) and `confidence` (0-1, from rim coverage and fit quality).
+of the time: 2.5 sigma of the fit covariance, the radius error's and the size doubt's effect
+on partial arcs, a systematic floor, 2.5 sigma of the calibration's own error at the base's
+place and the unknown base height's reach; docs/vision.md) and `confidence` (0-1, from rim
+coverage and fit quality).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -42,6 +44,7 @@ from vision.colour_fit import (
     CircleFit,
     coverage,
     radius_sensitivity,
+    radius_sigma,
     refine,
 )
 from vision.cv import cv2
@@ -130,6 +133,8 @@ class BaseDetection:
     residual: float
     base_mm: float = DEFAULT_BASE_MM
     size_measured: bool = False
+    #: what the uncertainty is made of (inches, each as it enters the bound): not in the JSON
+    parts: dict[str, float] = field(default_factory=dict, compare=False, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         return {"side": self.side, "x": round(self.x, 4), "y": round(self.y, 4),
@@ -253,6 +258,10 @@ class _Raw:
     size_mm: float  # the size it was fitted with (partial arcs) or found nearest (full rims)
     expected_px: float  # that size's rim radius on the rectified table
     size_step_px: float = 0.0  # radius difference to the nearest other size looked for
+    #: the radius the arc's own curvature gives (free-radius fit) and its standard deviation,
+    #: and the radii of the sizes looked for: which other sizes the arc could be
+    free_px: tuple[float, float] = (0.0, math.inf)
+    radii_px: tuple[float, ...] = ()
 
 
 def search_sizes(side: SideColour, hints: FigureHints = NO_HINTS) -> tuple[float, ...]:
@@ -318,26 +327,45 @@ def find_bases(image_bgr: Image, calibration: Calibration,
     heights = [] if height_known else [
         _to_table(calibration, centres, ppi, h / MM_PER_INCH).tolist()
         for h in BASE_HEIGHT_RANGE_MM]
+    # the homography's own error at each centre, one standard deviation (grows away from the
+    # markers fitted, most at a corner extrapolated from three); a calibration read from a
+    # file has no covariance: its corner residual, doubled with three markers, as tags mode
+    mapping = calibration.mapping_sigma(calibration.table_to_image(
+        np.array(at, dtype=np.float64).reshape(-1, 2))) if at else None
+    fallback = calibration.reprojection_in * (1.0 if len(calibration.markers) >= 4 else 2.0)
     bases: list[BaseDetection] = []
     for n, (raw, (fit, sens)) in enumerate(zip(raws, fits, strict=True)):
         x, y = at[n]
         sigma_px = math.sqrt(max(_largest_eigenvalue(fit.cov), 0.0) * CORRELATION)
         radius_term = SIGMAS * sens * max(offset_spread, 0.35)
-        # an arc's size may be the neighbouring one: the centre moves by sens x the step
-        radius_term = math.hypot(radius_term, sens * raw.size_step_px)
-        spread_px = math.hypot(SIGMAS * sigma_px, radius_term)
+        # an arc's size may be another one: the centre moves by sens x the radius difference
+        radius_term = math.hypot(radius_term, sens * _size_doubt(raw, offset))
         unsure = max((math.dist((x, y), other[n]) for other in heights), default=0.0)
-        uncertainty = math.hypot(spread_px / ppi, SYSTEMATIC_IN, calibration.reprojection_in,
-                                 unsure)
+        calib = SIGMAS * (fallback if mapping is None else float(mapping[n]))
+        parts = {"fit": SIGMAS * sigma_px / ppi, "radius": radius_term / ppi,
+                 "systematic": SYSTEMATIC_IN, "calibration": calib, "height": unsure}
+        uncertainty = math.hypot(*parts.values())
         quality = math.exp(-((fit.rms / 1.0) ** 2) / 2.0)
         confidence = min(1.0, raw.cover / FULL_COVERAGE) * quality
         bases.append(BaseDetection(raw.side.side, x, y, fit.radius / ppi / scale, uncertainty,
                                    confidence, raw.cover, fit.rms / ppi, raw.size_mm,
-                                   fit.free_radius))
+                                   fit.free_radius, parts))
     bases, dropped = _overlaps(bases)
     rejected += dropped
     bases.sort(key=lambda b: (b.side, b.y, b.x))
     return ColourResult(tuple(bases), tuple(rejected), ppi, offset)
+
+
+def _size_doubt(raw: _Raw, offset: float) -> float:
+    """How far (pixels of radius) the true size of a partial arc's base may be from the size
+    it was fitted with: the nearest other size looked for at least, and any size whose rim the
+    arc's own curvature allows (within `SIGMAS` standard deviations of its free-radius fit,
+    less the frame's rim offset). A short arc's curvature says little, so many sizes remain."""
+    r_free, sd = raw.free_px
+    reach = SIGMAS * sd
+    plausible = [abs(r - raw.expected_px) for r in raw.radii_px
+                 if abs(r + offset - r_free) <= reach]
+    return max([raw.size_step_px, *plausible])
 
 
 def _evened(hsv: Image, strength: Image, ppi: float) -> tuple[Image, Image]:
@@ -565,6 +593,7 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         fit = refine(mine, cand.cx, cand.cy, r, _tolerance(r), True)
         cover = coverage(mine[fit.inliers], fit.cx, fit.cy)
         k = _nearest(radius_list, fit.radius)
+        free = fit
         if cover < FULL_COVERAGE:
             # the arc's own curvature tells the size when enough of it is seen; else the
             # size the candidate's arc fits best, from the candidate's centre. An arc seen
@@ -622,7 +651,10 @@ def _search(mask: Image, side: SideColour, sizes: Sequence[float], px_per_in: fl
         taken.append((fit.cx, fit.cy, fit.radius))
         step = min((abs(rr - size_r) for j, rr in enumerate(radius_list) if j != k),
                    default=0.0)
-        found.append(_Raw(side, fit, mine, cover, float(sizes[k]), size_r, step))
+        curvature = (free.radius, math.sqrt(CORRELATION) * radius_sigma(
+            mine[free.inliers], free.cx, free.cy, free.radius))
+        found.append(_Raw(side, fit, mine, cover, float(sizes[k]), size_r, step, curvature,
+                          tuple(radius_list)))
         d = np.hypot(local[:, 0] - fit.cx, local[:, 1] - fit.cy)
         claimed[cand.near[d <= fit.radius + _tolerance(fit.radius)]] = True
     found = _jointly(found)
@@ -846,7 +878,7 @@ def _jointly(found: list[_Raw]) -> list[_Raw]:
                 continue
             cover = coverage(mine[refit.inliers], refit.cx, refit.cy)
             nxt.append(_Raw(raw.side, refit, mine, cover, raw.size_mm, raw.expected_px,
-                            raw.size_step_px))
+                            raw.size_step_px, raw.free_px, raw.radii_px))
         found = nxt
     return found
 

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["CircleFit", "ransac_centre", "refine", "coverage", "radius_sensitivity", "facing"]
+__all__ = ["CircleFit", "ransac_centre", "refine", "coverage", "radius_sensitivity", "radius_sigma",
+           "facing"]
 
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -214,3 +215,20 @@ def radius_sensitivity(points: FloatArray, cx: float, cy: float) -> float:
     mean = math.atan2(float(np.sin(ang).sum()), float(np.cos(ang).sum()))
     cos = np.cos(ang - mean)
     return float(abs(cos.sum()) / max(float((cos**2).sum()), 1e-9))
+
+
+def radius_sigma(points: FloatArray, cx: float, cy: float, radius: float,
+                 noise_floor: float = 0.35) -> float:
+    """Standard deviation (pixels) of a free-radius circle fit's radius through `points`: the
+    radius entry of sigma^2 (J^T J)^-1, sigma the rms residual bounded below by `noise_floor`.
+    A short arc leaves the radius loose (it trades against the centre along the arc's
+    middle); a whole rim pins it. Infinite for fewer than four points or a degenerate arc."""
+    if len(points) < 4:
+        return math.inf
+    ux, uy, res, a, b, d = _radial(points[:, 0], points[:, 1], cx, cy, radius)
+    e, f, n = float(ux.sum()), float(uy.sum()), float(len(points))
+    det = a * (d * n - f * f) - b * (b * n - f * e) + e * (b * f - d * e)
+    if abs(det) < 1e-12:
+        return math.inf
+    rms = math.sqrt(float(res.dot(res)) / max(len(points) - 3, 1))
+    return max(rms, noise_floor) * math.sqrt(max((a * d - b * b) / det, 0.0))
