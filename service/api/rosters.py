@@ -13,11 +13,13 @@ import sqlalchemy as sa
 from apiflask import APIBlueprint
 from flask import Response
 
+from i18n import Message
 from rules.catalog import load_catalog
 from rules.settings import Settings
 from rules.warband import Roster, validate
 from service.app import services
 from service.cli.band import costs
+from service.errors import NotFound
 from service.language import request_lang
 from service.schemas import CreatedRosterOut, RosterIn, RosterOut, ValidationOut
 from service.storage import records
@@ -103,8 +105,7 @@ def get_validation(roster_id: str) -> dict[str, Any]:
 def put_roster(roster_id: str, body: RosterIn) -> dict[str, Any]:
     db = services().db
     with db.write() as conn:
-        row = records.get_roster(conn, roster_id, lock=True)
-        require_token(row.token_hash, stored("roster", roster_id))
+        _owned(conn, roster_id)
         roster, settings = parse(body)
         records.update_roster(conn, roster_id, roster.to_json(), settings.to_json())
     with db.read() as conn:
@@ -116,7 +117,23 @@ def put_roster(roster_id: str, body: RosterIn) -> dict[str, Any]:
 @bp.doc(summary="Delete a stored band (token needed)", security="Bearer")
 def delete_roster(roster_id: str) -> Response:
     with services().db.write() as conn:
-        row = records.get_roster(conn, roster_id, lock=True)
-        require_token(row.token_hash, stored("roster", roster_id))
-        records.delete_roster(conn, roster_id)
+        row = _owned(conn, roster_id)
+        records.delete_roster(conn, roster_id, row.token_hash)
     return Response(status=204)
+
+
+def _owned(conn: sa.Connection, roster_id: str) -> sa.Row[Any]:
+    """The roster, locked, once the request's token opens it. A deleted roster's token is
+    kept: a wrong one is refused (403) as it was, the right one hears that it was deleted
+    (404), so a change replayed without its owner's token never reads as a missing band."""
+    try:
+        row = records.get_roster(conn, roster_id, lock=True)
+    except NotFound:
+        kept = records.deleted_token(conn, roster_id)
+        if kept is None:
+            raise
+        require_token(kept, stored("roster", roster_id))
+        raise NotFound(Message("service.roster.deleted", {"what": stored("roster", roster_id)}),
+                       "id") from None
+    require_token(row.token_hash, stored("roster", roster_id))
+    return row

@@ -11,7 +11,7 @@ from sqlalchemy.engine import Connection
 
 from i18n import Message
 from service.errors import NotFound
-from service.storage.tables import campaigns, rosters
+from service.storage.tables import campaigns, deleted_rosters, rosters
 from service.words import stored
 
 __all__ = ["now", "new_id", "one_row", "insert_roster", "get_roster", "update_roster",
@@ -60,8 +60,18 @@ def update_roster(conn: Connection, roster_id: str, data: dict[str, Any],
         rosters.c.id == roster_id)).scalar_one())
 
 
-def delete_roster(conn: Connection, roster_id: str) -> None:
+def delete_roster(conn: Connection, roster_id: str, token_hash: str) -> None:
+    """Delete the roster, keeping its token's hash (`deleted_token`)."""
     conn.execute(rosters.delete().where(rosters.c.id == roster_id))
+    conn.execute(deleted_rosters.insert().values(id=roster_id, token_hash=token_hash,
+                                                 deleted=now()))
+
+
+def deleted_token(conn: Connection, roster_id: str) -> str | None:
+    """The token hash of a deleted roster, or None when no roster of this id was deleted."""
+    found = conn.execute(sa.select(deleted_rosters.c.token_hash).where(
+        deleted_rosters.c.id == roster_id)).scalar_one_or_none()
+    return None if found is None else str(found)
 
 
 def insert_campaign(conn: Connection, token_hash: str, data: dict[str, Any],

@@ -26,6 +26,15 @@ rosters = sa.Table(
     sa.Column("updated", sa.DateTime(timezone=True), nullable=False),
 )
 
+# a deleted roster's token, so that a change sent to it later is checked as before (a wrong
+# token 403, the right one told the band is gone): service/api/rosters.py
+deleted_rosters = sa.Table(
+    "deleted_rosters", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=False),
+    sa.Column("deleted", sa.DateTime(timezone=True), nullable=False),
+)
+
 campaigns = sa.Table(
     "campaigns", metadata,
     sa.Column("id", sa.String(32), primary_key=True),
