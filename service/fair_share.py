@@ -12,7 +12,7 @@ own thread (`time.thread_time`): it earns `share` seconds a second, keeps at mos
 and each request it sends costs what it used. While the account is negative, its requests
 are answered 429 `too_many_requests` with `Retry-After`, the time it takes to earn back to
 zero. A tablet at table pace uses about a hundredth of a core; the defaults
-(`service.wsgi.SERVER_DEFAULTS`: a tenth of a core, 3 s at once) leave ten such tablets behind
+(`SHARE`, `BURST`: a tenth of a core, 3 s at once) leave ten such tablets behind
 one address far below the share, and the 3 s cover a finished game's summary and chances
 curve read at once. Event streams are counted for their start only (their slot is bounded
 by service/api/stream.py); time a request spends waiting for a worker process is not
@@ -35,6 +35,8 @@ from service.workers import Busy
 __all__ = ["FairShare", "Account", "register", "client_of"]
 
 MAX_CLIENTS = 10_000  # accounts kept; full ones are forgotten first (they hold nothing)
+SHARE = 0.1  # a client's share by default: a tenth of a core (survive-us serve, server_app)
+BURST = 3.0  # and the seconds it may use at once
 
 
 @dataclass
@@ -104,21 +106,23 @@ def register(app: Flask) -> None:
     share = app.config.get("CLIENT_SHARE")
     if not share:
         return
-    accounts = FairShare(float(share), float(app.config.get("CLIENT_BURST", 10.0)))
+    accounts = FairShare(float(share), float(app.config.get("CLIENT_BURST", BURST)))
     app.extensions["fair_share"] = accounts
 
     @app.before_request
     def admit() -> None:
         if not request.path.startswith("/api/"):
             return
-        wait = accounts.wait(client_of(request.remote_addr or ""))
+        client = client_of(request.remote_addr or "")
+        wait = accounts.wait(client)
         if wait:
             raise Busy(Message("service.client_share", {"s": wait}), wait, status=429,
                        code="too_many_requests")
-        g.cpu_started = time.thread_time()
+        g.cpu_account = (client, time.thread_time())
 
     @app.teardown_request
     def charge(_error: BaseException | None) -> None:
-        started = g.pop("cpu_started", None)
+        started = g.pop("cpu_account", None)
         if started is not None:
-            accounts.charge(client_of(request.remote_addr or ""), time.thread_time() - started)
+            client, at = started
+            accounts.charge(client, time.thread_time() - at)

@@ -30,12 +30,14 @@ from typing import Any
 
 from apiflask import APIFlask
 
+from service import fair_share
 from service.app import create_app
 
 __all__ = ["settle", "server_app", "SWITCH_INTERVAL", "SERVER_DEFAULTS"]
 
 SWITCH_INTERVAL = 0.0005
-SERVER_DEFAULTS: dict[str, Any] = {"CLIENT_SHARE": 0.1, "CLIENT_BURST": 3.0}
+SERVER_DEFAULTS: dict[str, Any] = {"CLIENT_SHARE": fair_share.SHARE,
+                                   "CLIENT_BURST": fair_share.BURST}
 
 
 def settle(application: APIFlask) -> APIFlask:
