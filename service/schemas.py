@@ -24,7 +24,7 @@ __all__ = [
     "ChooseIn", "HealIn", "CampaignGameIn",
     "GameIn", "GameImportIn", "GameOut", "CreatedGameOut", "ActionIn", "VersionIn",
     "ChangeOut", "AiPlayIn", "LegalOut", "SuggestOut", "PathIn", "PathOut", "SightOut", "ZoneOut",
-    "EngagedOut", "FigureQuery", "SightQuery", "EventsQuery", "Whole", "Version",
+    "EngagedOut", "FigureQuery", "SightQuery", "EventsQuery", "Whole", "Version", "LARGEST_EXACT",
 ]
 
 
@@ -57,11 +57,12 @@ class _Bounds:
 Json = dict[str, Any]
 Whole = Annotated[int, BeforeValidator(_whole), _Bounds]  # an integer, also written 710.0
 Die = Annotated[Whole, Field(ge=1, le=6)]
-Seed = Annotated[Whole, Field(ge=0, le=2**53)]
+LARGEST_EXACT = 2**53  # JSON's (a double's) last exact integer: seeds, versions, frame numbers
+Seed = Annotated[Whole, Field(ge=0, le=LARGEST_EXACT)]
 # a game's version (or event number) as a request sends it: a count of events, within JSON's
 # exact integers (a 28-digit one broke the 409's message, which writes the version sent, and
 # one beyond 2**63 the database's look-up of the events after it)
-Version = Annotated[Whole, Field(ge=0, le=2**53)]
+Version = Annotated[Whole, Field(ge=0, le=LARGEST_EXACT)]
 Id = Annotated[str, Field(min_length=1, max_length=64)]
 Coordinate = Annotated[float, Field(ge=-1000, le=1000, allow_inf_nan=False)]
 

@@ -37,6 +37,7 @@ from service.app import services
 from service.cli.campaign import summary
 from service.errors import ApiError, NotFound
 from service.schemas import (
+    LARGEST_EXACT,
     AccessOut,
     CampaignGameIn,
     CampaignImportIn,
@@ -134,7 +135,7 @@ def post_import(body: CampaignImportIn) -> dict[str, Any]:
                            f"{where}.export", code="invalid_export")
         game, log = replay_export(export, f"{where}.export")
         seed = item.get("seed", 0)
-        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= 2**53:
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= LARGEST_EXACT:
             raise ApiError(Message("service.export.seed", {"where": f"{where}.seed",
                                                            "got": repr(seed)}), f"{where}.seed",
                            code="invalid_export")

@@ -48,7 +48,7 @@ from service.errors import ApiError
 from service.frame_analysis import analyse, read_seen
 from service.jsonio import JsonRefused, parse_json
 from service.language import request_lang
-from service.schemas import Json, Query, Strict, Whole, Words
+from service.schemas import LARGEST_EXACT, Json, Query, Strict, Whole, Words
 from service.storage import cameras, gamelog
 from service.tokens import require_token
 from service.words import stored
@@ -99,7 +99,7 @@ class FrameQuery(Query):
 class PositionsIn(Strict):
     """The body `survive-us vision watch` posts (vision/watch.py)."""
 
-    frame: Annotated[Whole, Field(ge=0, le=2**53)] | None = None
+    frame: Annotated[Whole, Field(ge=0, le=LARGEST_EXACT)] | None = None
     time: Annotated[str, Field(max_length=64)] | None = None
     mode: Mode = "tags"
     table: Json = Field(default_factory=dict, description="the table as located (found, "

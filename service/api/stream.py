@@ -28,7 +28,7 @@ from i18n import Message, note_text
 from service.app import services
 from service.errors import ApiError
 from service.language import request_lang
-from service.schemas import EventsQuery
+from service.schemas import LARGEST_EXACT, EventsQuery
 from service.storage import gamelog
 from service.workers import Busy
 
@@ -96,9 +96,10 @@ def _after(query: EventsQuery) -> int:
         if value < 0:
             raise ApiError(Message("service.stream.event_id_negative", {"got": header.strip()}),
                            "Last-Event-ID", code="invalid_request")
-        if value > 2**53:  # an event number, as `?after=` (EventsQuery)
+        if value > LARGEST_EXACT:  # an event number, as `?after=` (EventsQuery)
             raise ApiError(Message("service.stream.event_id_range", {
-                "got": header.strip(), "max": 2**53}), "Last-Event-ID", code="invalid_request")
+                "got": header.strip(), "max": LARGEST_EXACT}), "Last-Event-ID",
+                code="invalid_request")
         return value
     return query.after or 0
 
