@@ -263,11 +263,9 @@ def print_json(data: Any, pretty: bool = True) -> None:
 
 
 def _message(value: Any) -> Any:
-    """A message met by the encoder, as `Message.to_json` has it (its parameters are then
-    written in turn, messages inside them the same way)."""
+    """A message met by the encoder, as its JSON."""
     if isinstance(value, Message):
-        params = value.params
-        return {"code": value.code, "params": params if type(params) is dict else dict(params)}
+        return value.to_json()
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
