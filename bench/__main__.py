@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bench import (
     ai_bench,
+    attack_load,
     cli_bench,
     engine_bench,
     geometry_bench,
@@ -26,7 +27,8 @@ def main() -> int:
     parser.add_argument("--out", default="docs/benchmarks.md")
     args = parser.parse_args()
     rows = (geometry_bench.run() + engine_bench.run() + ai_bench.run() + http_bench.run()
-            + undo_bench.run() + cli_bench.run() + vision_bench.run() + vision_pbr.run())
+            + attack_load.run() + undo_bench.run() + cli_bench.run() + vision_bench.run()
+            + vision_pbr.run())
     lines = [
         "# Benchmarks",
         "",

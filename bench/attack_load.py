@@ -14,7 +14,8 @@ Starts `survive-us serve` on a fresh SQLite file, then for `--seconds`:
   and again.
 
 Prints the clients' p50/p95/max latency, errors, the attacker's answers by status, and the
-memory (RSS) of the server and its workers at the start and the end.
+memory (RSS) of the server and its workers at the start and every 5 s. `make bench` writes
+its row (`run`): 60 s beside the attacker, and 30 s of the same clients alone as the peer.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ import json
 import math
 import os
 import socket
-import statistics
 import struct
 import subprocess
 import sys
@@ -35,8 +35,11 @@ import time
 import urllib.request
 import zlib
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from bench.geometry_bench import Row
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -220,19 +223,28 @@ def attacker(port: int, game: dict[str, Any], own: dict[str, Any], stop: threadi
     return threads
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--port", type=int, default=8151)
-    parser.add_argument("--no-attacker", action="store_true")
-    args = parser.parse_args()
+@dataclass
+class Load:
+    """What the clients saw (seconds, sorted), the attacker's answers, the memory (MB)."""
+
+    times: list[float]
+    errors: int
+    seen: Counter[str]
+    memory: list[float]
+
+    def p(self, share: float) -> float:
+        return self.times[int(share * (len(self.times) - 1))]
+
+
+def load(clients: int, seconds: float, port: int, attack: bool) -> Load:
+    """`survive-us serve` on a fresh SQLite file, `clients` at table pace for `seconds`,
+    beside the attacker when `attack`."""
     folder = tempfile.mkdtemp(prefix="attack-load-")
     log = open(os.path.join(folder, "serve.log"), "wb")  # noqa: SIM115
     server = subprocess.Popen([str(ROOT / ".venv/bin/survive-us"), "serve", "--port",
-                               str(args.port), "--db", f"sqlite:///{folder}/load.sqlite3"],
+                               str(port), "--db", f"sqlite:///{folder}/load.sqlite3"],
                               stdout=log, stderr=subprocess.STDOUT, cwd=ROOT)
-    base = f"http://127.0.0.1:{args.port}"
+    base = f"http://127.0.0.1:{port}"
     try:
         for _ in range(300):
             try:
@@ -250,37 +262,62 @@ def main() -> int:
             games.append(json.load(urllib.request.urlopen(request)))
         stop = threading.Event()
         seen: Counter[str] = Counter()
-        before = rss_mb(server.pid)
-        clients = [Client(n, args.port, games[n % 5]["id"], stop) for n in range(args.clients)]
-        for c in clients:
+        memory = [rss_mb(server.pid)]
+        table = [Client(n, port, games[n % 5]["id"], stop) for n in range(clients)]
+        for c in table:
             c.start()
-        if not args.no_attacker:
-            attacker(args.port, games[0], games[5], stop, seen)
-        memory = []
-        end = time.monotonic() + args.seconds
+        if attack:
+            attacker(port, games[0], games[5], stop, seen)
+        end = time.monotonic() + seconds
         while time.monotonic() < end:
             time.sleep(5)
             memory.append(rss_mb(server.pid))
         stop.set()
-        for c in clients:
+        for c in table:
             c.join(35)
-        times = sorted(t for c in clients for t in c.times[2:])  # after each one's first
-        errors = sum(c.errors for c in clients)
-        p95 = times[int(0.95 * (len(times) - 1))]
-        print(f"clients {args.clients} for {args.seconds:.0f} s, attacker "
-              f"{'off' if args.no_attacker else 'on'}: {len(times)} requests, "
-              f"{errors} errors; p50 {statistics.median(times) * 1e3:.1f} ms, p95 "
-              f"{p95 * 1e3:.1f} ms, max {times[-1] * 1e3:.0f} ms")
-        print("attacker's answers:", dict(sorted(seen.items())))
-        print(f"server + workers RSS: {before:.0f} MB at the start, every 5 s: "
-              + ", ".join(f"{m:.0f}" for m in memory))
-        with open("/proc/loadavg") as load:
-            print("load average:", load.read().split()[:3])
-        return 0
+        times = sorted(t for c in table for t in c.times[2:])  # after each one's first
+        return Load(times, sum(c.errors for c in table), seen, memory)
     finally:
         server.terminate()
         server.wait(20)
         log.close()
+
+
+def run(port: int = 8151) -> list[Row]:
+    """`make bench`'s row: 50 clients for 60 s beside the attacker, and for 30 s alone."""
+    hit = load(50, 60.0, port, attack=True)
+    alone = load(50, 30.0, port + 1, attack=False)
+    half = len(hit.memory) // 2
+    return [Row(
+        "50 clients at table pace (game, zone, actions, contacts) beside one attacker "
+        "(bench/attack_load.py)", "p95 < 30 ms, memory flat",
+        f"p95 {hit.p(0.95) * 1e3:.1f} ms, median {hit.p(0.5) * 1e3:.1f} ms, "
+        f"{hit.errors} errors",
+        "the same clients without the attacker (p95, median)",
+        f"{alone.p(0.95) * 1e3:.1f} ms, {alone.p(0.5) * 1e3:.1f} ms",
+        f"server and workers {hit.memory[0]:.0f} MB before, "
+        f"{min(hit.memory[half:]):.0f}-{max(hit.memory[half:]):.0f} MB over the last 30 s; "
+        f"attacker's answers {dict(sorted(hit.seen.items()))}")]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--port", type=int, default=8151)
+    parser.add_argument("--no-attacker", action="store_true")
+    args = parser.parse_args()
+    got = load(args.clients, args.seconds, args.port, not args.no_attacker)
+    print(f"clients {args.clients} for {args.seconds:.0f} s, attacker "
+          f"{'off' if args.no_attacker else 'on'}: {len(got.times)} requests, "
+          f"{got.errors} errors; p50 {got.p(0.5) * 1e3:.1f} ms, p95 "
+          f"{got.p(0.95) * 1e3:.1f} ms, max {got.times[-1] * 1e3:.0f} ms")
+    print("attacker's answers:", dict(sorted(got.seen.items())))
+    print(f"server + workers RSS: {got.memory[0]:.0f} MB at the start, every 5 s: "
+          + ", ".join(f"{m:.0f}" for m in got.memory[1:]))
+    with open("/proc/loadavg") as average:
+        print("load average:", average.read().split()[:3])
+    return 0
 
 
 if __name__ == "__main__":
