@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from rules.arbitration import THREAT_INCHES, TIE_INCHES
+from rules.attacks import has_ammo, shooting_answer
 from rules.errors import IllegalActionError
-from rules.resolve import has_ammo, plan_move, shooting_answer
+from rules.movement import plan_move
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -42,7 +43,7 @@ class Shooter:
 
     fig: Fig
     reach: float  # inches, the weather's range factor applied
-    base: float  # the weapon's own range, as `rules.resolve.shooting_answer` takes it
+    base: float  # the weapon's own range, as `rules.attacks.shooting_answer` takes it
 
 
 def shooters(game: Game) -> list[Shooter]:

@@ -159,7 +159,7 @@ def goals_of(game: Game, known: Goals | None = None) -> Goals:
 def features(game: Game, known: Goals | None = None) -> list[float]:
     """The position as numbers, in the order of `NAMES` (`known`: see `goals_of`)."""
     from ai.cover import shooters
-    from rules.resolve import defence_of
+    from rules.attacks import defence_of
 
     ref = game.referee
     card = getattr(getattr(ref, "card", None), "id", None)

@@ -48,6 +48,7 @@ from rules.actions import (
     Special,
     Take,
 )
+from rules.activity import activatable
 from rules.game import SURVIVORS
 from scenarios.play_policy import engaged
 
@@ -73,7 +74,7 @@ class GroupSurvivors:
         if game.pending:
             return self._windows.choose(game)
         options: list[tuple[float, float, float, Action, Message]] = []
-        figs = sorted(legal.activatable(game, SURVIVORS), key=lambda f: (f.x, f.y, f.id))
+        figs = sorted(activatable(game, SURVIVORS), key=lambda f: (f.x, f.y, f.id))
         goals = {f.id: goal_point(game, f) for f in game.figures.values()
                  if f.side == SURVIVORS and f.standing}
         middle = statistics.median([math.dist(game.figures[i].centre, g)

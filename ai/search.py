@@ -41,8 +41,8 @@ from ai.zombies import CONTACT, Tactician, unsaved_chance, window_default
 from i18n import Message
 from rules import legal
 from rules.actions import Action, Contaminate, Decline, Melee, Move, actor
-from rules.dice import Roll
-from rules.resolve import contamination_chance
+from rules.attacks import contamination_chance, melee_dice
+from rules.dice import Roll, RollKind
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -84,7 +84,7 @@ class Lookahead:
 
     def choose(self, game: Game) -> Choice:
         offered = legal_now(game)
-        if game.pending and game.pending[0]["kind"] != "reaction":
+        if game.pending and game.pending[0].kind != "reaction":
             return window_default(game, offered)
         if game.pending:  # a reaction: the heuristic weighs it against the AP it costs
             return self.heuristic.choose(game)
@@ -187,7 +187,7 @@ class Easy:
 
     def choose(self, game: Game) -> Choice:
         choice = self.heuristic.choose(game)
-        if game.pending and game.pending[0]["kind"] != "reaction":
+        if game.pending and game.pending[0].kind != "reaction":
             return choice
         plan = plan_message(game, choice.action, self.heuristic)
         return explained(choice.action, plan)
@@ -211,7 +211,7 @@ def plan_message(game: Game, act: Action, heuristic: Tactician) -> Message:
         need = h.pv + (1 if h.has("robuste") and h.wounds_ignored == 0 else 0)
         return Message("ai.strike", {"zombie": name, "target": who(game, h.id), "ap": act.ap,
                                      "p_die": p, "p_down": _at_least(
-                                         [p] * legal.melee_dice(game, fig, act), need)})
+                                         [p] * melee_dice(game, fig, act), need)})
     if isinstance(act, Move) and legal.is_hold(game, act):
         return Message("ai.wait", {"zombie": name})
     if isinstance(act, Move) and isinstance(act.toward, str):
@@ -259,7 +259,7 @@ def expected_harm(game: Game, act: Action) -> float:
     if h.side != "survivors" or not h.standing:
         return 0.0
     p = unsaved_chance(game, z, h)
-    dice = legal.melee_dice(game, z, act)
+    dice = melee_dice(game, z, act)
     need = h.pv + (1 if h.has("robuste") and h.wounds_ignored == 0 else 0)
     return _at_least([p] * dice, need) + 0.1 * min(dice * p, float(h.pv))
 
@@ -275,7 +275,7 @@ class Streams(random.Random):
         self.pools = random.Random(seed ^ 0x5F3759DF)
 
     def roll_for(self, request: Roll) -> int:
-        stream = self.pools if "action points" in request.purpose else self
+        stream = self.pools if request.kind is RollKind.ACTION_POINTS else self
         return stream.randint(1, 6)
 
 

@@ -5,7 +5,7 @@
   every die when in contact, contaminates when offered, otherwise walks toward; it reacts
   when offered.
 - tactician: scores every legal action with the exact odds of the attack dice
-  (`rules.combat.odds` on `rules.resolve.attack_spec`): the chance to put the target down
+  (`rules.combat.odds` on `rules.attacks.attack_spec`): the chance to put the target down
   with the AP spent, keeping one AP to contaminate; which survivor is worth it (wounded, low
   D, alone, a hero, a civilian the survivors' objective needs); the card's clock (a
   survivor near its objective is a runner; pinning one is written but off); the card's
@@ -51,9 +51,10 @@ from rules.actions import (
     Pass,
     actor,
 )
+from rules.attacks import attack_spec, defence_of, finished_off
 from rules.combat import AttackDie, odds
 from rules.errors import IllegalActionError
-from rules.resolve import attack_spec, defence_of, finished_off, plan_move
+from rules.movement import plan_move
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -164,7 +165,7 @@ class GreedyZombies:
 
     def choose(self, game: Game) -> Choice:
         offered = legal_now(game)
-        if game.pending and game.pending[0]["kind"] != "reaction":
+        if game.pending and game.pending[0].kind != "reaction":
             return window_default(game, offered)
         by_fig: dict[str, list[Action]] = {}
         for act in offered:
@@ -264,7 +265,7 @@ class Tactician:
 
     def choose(self, game: Game) -> Choice:
         offered = legal_now(game)
-        if game.pending and game.pending[0]["kind"] != "reaction":
+        if game.pending and game.pending[0].kind != "reaction":
             return window_default(game, offered)
         if self.level == "easy" and self.rng.random() < 1 / 3:
             act = self.rng.choice(sorted(offered, key=lambda a: canonical(game, a)))

@@ -8,10 +8,11 @@ from bench.geometry_bench import Row
 from bench.timing import measure
 from rules import legal
 from rules.actions import Move
+from rules.activity import activatable
 from rules.errors import IllegalActionError
 from rules.figures import zombie_of
 from rules.game import Game
-from rules.resolve import plan_move
+from rules.movement import plan_move
 from rules.setup import deployment_spots, skirmish
 from rules.warband import Roster
 from scenarios.tables import table_data
@@ -54,7 +55,7 @@ def mid_game(seed: int = 5) -> Game:
 def naive_legal_actions(game: Game) -> int:
     """The peer: every listed move planned in full (a route found) before it is offered."""
     count = 0
-    for fig in legal.activatable(game, game.to_act):
+    for fig in activatable(game, game.to_act):
         for act in legal.figure_actions(game, fig):
             if isinstance(act, Move):
                 game.plans = {}

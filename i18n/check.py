@@ -61,8 +61,9 @@ def python_uses(root: Path = ROOT) -> Iterator[Use]:
 
 # calls whose first argument a person reads: the project's errors (every class named
 # ...Error that derives from SurviveUsError: read off the source, see _error_classes), the
-# modules' `_fail(...)` shorthands for them, and a game's `note(...)`
-_SPOKEN = {"_fail", "note"}
+# modules' `_fail(...)` shorthands for them (the action rules' `refuse(...)`), and a game's
+# `note(...)`
+_SPOKEN = {"_fail", "refuse", "note"}
 # errors in the shipped rules data files (rules/data/*.toml): read by whoever edits those
 # files, with the file, the entry and the field, in English like the files' own comments
 # and keys; a player never meets one (the service does not start with a bad file)

@@ -11,7 +11,7 @@ from fractions import Fraction
 from typing import Literal
 
 from i18n import Message
-from rules.dice import Roll, Rolling, distribution, face_needed, succeeds
+from rules.dice import Roll, Rolling, RollKind, distribution, face_needed, succeeds
 
 __all__ = ["Mode", "Outcome", "AttackDie", "attack_die", "odds", "current_defence"]
 
@@ -64,7 +64,9 @@ def _attack(die: AttackDie) -> Rolling[tuple[bool, Outcome]]:
         hits = Message(_TO_HIT[die.mode].code, {"n": die.to_hit}) if die.bonus == 0 else Message(
             _TO_HIT_MOD[die.mode].code, {"n": face_needed(die.to_hit, die.bonus),
                                          "mod": f"{die.bonus:+d}"})
-        roll = yield Roll(f"{die.mode} attack vs {die.to_hit}+", die.attacker, hits)
+        roll = yield Roll(f"{die.mode} attack vs {die.to_hit}+", die.attacker, hits,
+                          kind=RollKind.ATTACK, need=die.to_hit, modifier=die.bonus,
+                          ones=die.mode == "shoot")
         hit = succeeds(roll, die.to_hit, die.bonus)
         first_hit = hit if first_hit is None else first_hit
         if not hit:
@@ -72,10 +74,12 @@ def _attack(die: AttackDie) -> Rolling[tuple[bool, Outcome]]:
         if die.save is None:
             return first_hit, "unsaved"
         saved = succeeds((yield Roll(f"save {die.save}+", die.target, Message(
-            "engine.purpose.save", {"n": die.save}))), die.save, die.save_bonus)
+            "engine.purpose.save", {"n": die.save}), kind=RollKind.SAVE, need=die.save,
+            modifier=die.save_bonus)), die.save, die.save_bonus)
         if not saved and die.reroll_save:
             again = yield Roll(f"save re-roll {die.save}+", die.target, Message(
-                "engine.purpose.save_again", {"n": die.save}))
+                "engine.purpose.save_again", {"n": die.save}), kind=RollKind.SAVE,
+                need=die.save, modifier=die.save_bonus, again=True)
             saved = succeeds(again, die.save, die.save_bonus)
         if not saved:
             return first_hit, "unsaved"

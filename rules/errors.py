@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from geometry.errors import SurviveUsError
 from i18n import Message
+from rules import words
 
-__all__ = ["SurviveUsError", "InvalidActionError", "IllegalActionError"]
+if TYPE_CHECKING:
+    from rules.state import GameState
+
+__all__ = ["SurviveUsError", "InvalidActionError", "IllegalActionError", "missing_figure"]
 
 
 class InvalidActionError(SurviveUsError, ValueError):
@@ -33,3 +38,12 @@ class IllegalActionError(SurviveUsError, ValueError):
         better = IllegalActionError(self.advice(), self.where)
         better.__cause__ = self.__cause__
         return better
+
+
+def missing_figure(game: GameState, figure_id: str, where: str) -> IllegalActionError:
+    """A figure named in an action that is not there to act on: gone from the table, or
+    unknown to the game (the id is kept in the parameters, for programs)."""
+    if figure_id in game.figures:
+        return IllegalActionError(Message("refusal.not_on_table", {
+            "who": words.who(game, figure_id)}), where)
+    return IllegalActionError(Message("refusal.unknown_figure", {"id": figure_id}), where)

@@ -1,23 +1,99 @@
 """A figure in a game: its profile, where it stands, what it carries and what it has done.
 
 Plain mutable data (the game changes it, nothing else does), serialised to and from JSON.
+Its lists and counts (skills, items, units, skill uses) are never changed in place but
+replaced (`FrozenDict`, `FrozenList`; `Fig.counted` gives the new counts): a copy of the figure
+shares them, so copying a game for a search copies each figure's fields and nothing more.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 from geometry.scene import Side
 from geometry.units import base_radius
 from rules.catalog import Archetype, Catalog, Equipment
 from rules.warband import Member
 
-__all__ = ["Status", "Fig", "survivor_from_member", "zombie_of", "civilian", "english_name",
-           "CIVILIAN_NAMES"]
+__all__ = ["Status", "Fig", "FrozenDict", "FrozenList", "survivor_from_member", "zombie_of",
+           "civilian", "english_name", "CIVILIAN_NAMES"]
 
 Status = Literal["standing", "down", "dead", "contaminated", "removed", "evacuated"]
+
+
+class FrozenDict(dict[str, int]):
+    """Counts by id that no one changes in place (a figure's items, rounds, skill uses):
+    a new one replaces them (`Fig.counted`), so copies of a game may share them. Changing
+    one in place raises at once instead of changing every copy."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError("a figure's counts are replaced, not changed in place: "
+                        "fig.items = fig.counted('items', item, n)")
+
+    __setitem__ = _refuse
+    __delitem__ = _refuse
+    __ior__ = _refuse  # type: ignore[assignment]
+    clear = _refuse
+    pop = _refuse
+    popitem = _refuse
+    setdefault = _refuse
+    update = _refuse
+
+    def __reduce__(self) -> tuple[type[FrozenDict], tuple[dict[str, int]]]:
+        return (FrozenDict, (dict(self),))
+
+    def __copy__(self) -> FrozenDict:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenDict:
+        return self
+
+
+class FrozenList(list[str]):
+    """A figure's skills, replaced and never changed in place, like its counts."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError("a figure's skills are replaced, not changed in place: "
+                        "fig.skills = [...]")
+
+    __setitem__ = _refuse
+    __delitem__ = _refuse
+    __iadd__ = _refuse  # type: ignore[assignment]
+    __imul__ = _refuse  # type: ignore[assignment]
+    append = _refuse
+    extend = _refuse
+    insert = _refuse
+    pop = _refuse
+    remove = _refuse
+    clear = _refuse
+    sort = _refuse  # type: ignore[assignment]
+    reverse = _refuse
+
+    def __reduce__(self) -> tuple[type[FrozenList], tuple[list[str]]]:
+        return (FrozenList, (list(self),))
+
+    def __copy__(self) -> FrozenList:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FrozenList:
+        return self
+
+
+_EMPTY = FrozenDict()
+_COUNTS = ("items", "units", "used_game", "used_turn")
+
+
+def _frozen(value: Mapping[str, int] | None) -> FrozenDict:
+    if isinstance(value, FrozenDict):
+        return value
+    return FrozenDict(value) if value else _EMPTY
 
 
 @dataclass
@@ -39,17 +115,17 @@ class Fig:
     intelligence: int = 6
     panic: int = 6
     encumbrance: int = 0
-    skills: list[str] = field(default_factory=list)
-    items: dict[str, int] = field(default_factory=dict)  # item id -> how many carried
-    units: dict[str, int] = field(default_factory=dict)  # ammunition rounds, cocktails, heals
+    skills: Sequence[str] = field(default_factory=list)
+    items: Mapping[str, int] = field(default_factory=dict)  # item id -> how many carried
+    units: Mapping[str, int] = field(default_factory=dict)  # rounds, cocktails, heals
     pv: int = 1
     status: Status = "standing"
     moves: int = 0  # moves made this turn
     panic_malus: int = 0  # defence lowered by a failed panic test, this turn
     panicked: bool = False  # failed a panic test: cannot act this turn
     resting: bool = False  # revived this turn: receives no AP
-    used_game: dict[str, int] = field(default_factory=dict)  # skill uses this game
-    used_turn: dict[str, int] = field(default_factory=dict)  # skill uses this turn
+    used_game: Mapping[str, int] = field(default_factory=dict)  # skill uses this game
+    used_turn: Mapping[str, int] = field(default_factory=dict)  # skill uses this turn
     wounds_ignored: int = 0  # robuste
     half_pv_tested: bool = False
     surrounded_tested: bool = False  # this turn
@@ -59,21 +135,33 @@ class Fig:
     exit: str = ""  # the exit an evacuated figure left by
     name_en: str = ""  # `name` in English: the same for a person's own name (`english_name`)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Lists and counts are kept frozen whatever is assigned (a list, a dict)."""
+        if name in _COUNTS:
+            value = _frozen(value)
+        elif name == "skills" and not isinstance(value, FrozenList):
+            value = FrozenList(value)
+        object.__setattr__(self, name, value)
+
     def copy(self) -> Fig:
-        """A copy with its own lists and dicts: they hold only strings and numbers, so this
-        is a deep copy, several times faster than `copy.deepcopy` (the AI's look-ahead
-        copies the game for every choice it weighs)."""
+        """A copy sharing the frozen lists and counts: as good as a deep copy, and what the
+        AI's look-ahead pays for each figure each time it copies the game."""
         other = object.__new__(Fig)
-        other.__dict__.update(self.__dict__)
-        other.skills = list(self.skills)
-        other.items = dict(self.items)
-        other.units = dict(self.units)
-        other.used_game = dict(self.used_game)
-        other.used_turn = dict(self.used_turn)
+        object.__setattr__(other, "__dict__", self.__dict__.copy())
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Fig:
         return self.copy()
+
+    def counted(self, field_name: str, key: str, n: int) -> FrozenDict:
+        """The figure's counts `field_name` ("items", "units", "used_game", "used_turn")
+        with `key` set to `n`; dropped when `n` is 0 or less."""
+        counts = dict(getattr(self, field_name))
+        if n > 0:
+            counts[key] = n
+        else:
+            counts.pop(key, None)
+        return FrozenDict(counts)
 
     # --- what it is ---------------------------------------------------------------------
 
@@ -118,8 +206,9 @@ class Fig:
         """Plain JSON, its lists and dicts copied (`dataclasses.asdict` does the same but
         recursively and generically: it was most of the time a game state took to write)."""
         out = dict(self.__dict__)
-        for name in _CONTAINERS:
-            out[name] = out[name].copy()
+        for name in _COUNTS:
+            out[name] = dict(out[name])
+        out["skills"] = list(out["skills"])
         return out
 
     @classmethod
@@ -128,8 +217,8 @@ class Fig:
         return cls(**copy.deepcopy(data))
 
 
-# The fields holding a list or dict (to copy); every other field is a str, int, float or bool.
-_CONTAINERS = tuple(f.name for f in fields(Fig) if f.default_factory is not MISSING)
+# Every field but the lists and counts is a str, int, float or bool.
+assert {f.name for f in fields(Fig) if f.default_factory is not MISSING} == {*_COUNTS, "skills"}
 
 
 def _units_of(items: dict[str, int], catalog: Catalog) -> dict[str, int]:

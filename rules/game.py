@@ -1,12 +1,21 @@
 """A game of Survive Us: the state, the turn, and the one way to change it, `apply`.
 
 Modelled on OpenSpiel's state API: `legal_actions()`, `apply(action)`, `is_terminal`,
-`outcome`, `clone()`. Every die rolled is a chance event recorded in the log with the action
-that caused it, so `replay(export())` rebuilds the game exactly, and a player may type in
-the dice rolled on the real table instead of letting the RNG roll.
+`outcome`, `clone()`, and `undo()`. Every die rolled is a chance event recorded in the log
+with the action that caused it, so `replay(export())` rebuilds the game exactly, and a player
+may type in the dice rolled on the real table instead of letting the RNG roll (a search
+may too: with no RNG, `apply` stops at the first die it lacks, `NeedDice.request` naming it
+with its outcomes, and nothing changes).
 
 The state and what reads it are `rules.state.GameState`; the code that checks and carries out
-actions works on that state, and `Game` adds the turn and `apply` on top of both.
+actions works on that state (an action's rule: `rules.rulebook`; who may act and the whole
+check: `rules.legal`; an activation: `rules.activation`; the windows:
+`rules.window_rules`), and `Game` adds the turn and `apply` on top of both.
+
+A forward model for a search: `clone()` copies a game for a few figures' worth of work
+(`GameState.clone`), and each `apply` keeps the state it started from, so `undo()` puts it
+back at once (the last `UNDO_DEPTH` actions; older ones are replayed from the log). An
+action listed for this very state (`legal_actions`) is not checked again when applied.
 """
 
 from __future__ import annotations
@@ -18,15 +27,19 @@ from typing import Any
 
 from geometry.errors import SurviveUsError
 from i18n import Message
-from rules import legal, resolve, skills, windows, words
+from rules import activation, legal, words
 from rules.actions import Action, Decline, EndActivations, Pass, parse_action
+from rules.activity import can_activate
 from rules.catalog import Catalog
-from rules.dice import Dice, Roll
+from rules.dice import Dice, Roll, RollKind
 from rules.errors import IllegalActionError
 from rules.figures import Fig
 from rules.state import BANDS, MODES, SURVIVORS, ZOMBIES, GameState, Note
+from rules.window_rules import carry_out_window
 
-__all__ = ["Game", "Note", "SURVIVORS", "ZOMBIES", "BANDS", "MODES"]
+__all__ = ["Game", "Note", "SURVIVORS", "ZOMBIES", "BANDS", "MODES", "UNDO_DEPTH"]
+
+UNDO_DEPTH = 16  # states kept for `undo`, each a copy of the figures (a few kB)
 
 # sentences whose words agree with the side (see `words.by_side`)
 _EXTRA_AP = {"survivors": Message("engine.purpose.extra_ap.survivors"),
@@ -42,6 +55,11 @@ _AP_LOST = {"survivors": Message("engine.ap_lost.survivors"),
 
 class Game(GameState):
     """One scenario being played. Build with `Game.new`, change only with `apply`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._undo: list[Game] = []  # the states the last actions started from, last last
+        self._log_length = 0  # in a state kept for `undo`: the log's length then
 
     # --- construction and records -------------------------------------------------------
 
@@ -97,15 +115,44 @@ class Game(GameState):
             yield game
 
     def undo(self) -> None:
-        """Take back the last action (its dice too)."""
+        """Take back the last action (its dice too): the state it started from, kept by
+        `apply`, or, further back than `UNDO_DEPTH` actions, the log replayed. The RNG
+        goes on: the action played again rolls new dice."""
         if len(self.log) <= 1:
             raise IllegalActionError(Message("refusal.nothing_to_undo"), "log")
+        if self._undo:
+            self._restore(self._undo.pop())
+            return
         record = self.export()
         record["log"] = record["log"][:-1]
         other = Game.replay(record, self.catalog)
         self.__dict__.update(other.__dict__)
         self.rng = other.rng or self.rng
         self._dice = Dice(rng=self.rng)
+
+    def _snapshot(self) -> Game:
+        """The state now, kept to come back to (all but the log, which only grows)."""
+        kept = self._copy()
+        kept.log = []
+        kept._log_length = len(self.log)
+        kept._undo = []
+        return kept
+
+    def _restore(self, kept: Game) -> None:
+        """Back to a state `_snapshot` kept: the log cut back, the RNG and the states kept
+        before it as they are."""
+        log, rng, stack = self.log, self.rng, self._undo
+        del log[kept._log_length:]
+        self.__dict__.update(kept.__dict__)
+        self.log, self.rng, self._undo = log, rng, stack
+        self._dice = Dice(rng=rng)
+
+    def clone(self) -> Game:
+        """An independent copy of the game and its log (sharing its RNG); its own `undo`
+        replays the log."""
+        other = super().clone()
+        other._undo = []
+        return other
 
     # --- the turn -----------------------------------------------------------------------
 
@@ -120,28 +167,30 @@ class Game(GameState):
         if self.mode == "zombie_war":
             for band in BANDS:
                 die = self.roll(Roll(f"band {band}'s action points", words=Message(
-                    "engine.purpose.band_ap", {"band": band})))
+                    "engine.purpose.band_ap", {"band": band}), kind=RollKind.ACTION_POINTS))
                 self.pools[band] = self.survivors_counted(band) + die
-                skills.offer_didactique(self, die, band)
+                activation.offer_didactique(self, die, band)
             self.note(Message("engine.turn_war", {"turn": self.turn, "a": self.pools["A"],
                                                   "b": self.pools["B"]}))
             return
+        ap = RollKind.ACTION_POINTS
         die = self.roll(Roll("survivors' action points",
-                             words=Message("engine.purpose.survivors_ap")))
+                             words=Message("engine.purpose.survivors_ap"), kind=ap))
         self.pools[SURVIVORS] = self.survivors_counted() + die
         zombies_ap = Message("engine.purpose.zombies_ap")
-        self.pools[ZOMBIES] = self.roll(Roll("zombies' action points", words=zombies_ap)) + \
-            self.roll(Roll("zombies' action points", words=zombies_ap))
+        self.pools[ZOMBIES] = self.roll(Roll("zombies' action points", words=zombies_ap,
+                                             kind=ap)) + \
+            self.roll(Roll("zombies' action points", words=zombies_ap, kind=ap))
         if self.referee is not None:
             for side in (SURVIVORS, ZOMBIES):
                 extra = words.by_side(side, _EXTRA_AP)
                 for _ in range(self.referee.pool_dice(self, side)):
                     self.pools[side] += self.roll(Roll(f"{side}' extra action points",
-                                                       words=extra))
+                                                       words=extra, kind=ap))
         self.note(Message("engine.turn", {"turn": self.turn,
                                           "survivors": self.pools[SURVIVORS],
                                           "zombies": self.pools[ZOMBIES]}))
-        skills.offer_didactique(self, die)
+        activation.offer_didactique(self, die)
 
     def _end_turn(self) -> None:
         self.note(Message("engine.turn_end", {"turn": self.turn}))
@@ -208,7 +257,7 @@ class Game(GameState):
             side = self.other(acted)
             self.passes = self.passes + 1 if passed else 0
         while self.passes < 2:
-            if legal.can_activate(self, side):
+            if can_activate(self, side):
                 self.to_act = side
                 return
             self.passes += 1
@@ -238,25 +287,36 @@ class Game(GameState):
         if self.outcome is not None:
             raise IllegalActionError(Message("refusal.game_over", {
                 "reason": self.outcome.get("words") or self.outcome["reason"]}), where)
-        legal.check(self, act)
-        # Typed-in dice may run short: keep a copy to leave the game untouched. A replay
-        # (atomic=False) is thrown away whole on any error, so it needs none.
-        needs_copy = atomic and (self.rng is None or dice is not None)
-        snapshot = self.clone() if needs_copy else None
+        if act not in self.listed.get("legal", ()):  # listed for this state: legal
+            legal.check(self, act)
+        # Typed-in dice may run short, or a rule refuse midway: the state kept leaves the
+        # game untouched, and `undo` comes back to it. A replay (atomic=False) is thrown
+        # away whole on any error, so it keeps none.
+        kept = self._snapshot() if atomic else None
+        self.plans = dict(self.plans)  # the kept state's measures stay as they were
+        self.listed = {}
         self._dice = Dice(rng=self.rng, typed=list(dice or []))
         try:
             if not self.pending:
                 self.activating = self.to_act
-            resolve.carry_out(self, act)
+            if self.pending:
+                carry_out_window(self, self.pending[0], act)
+            else:
+                activation.carry_out(self, act)
             self.check_outcome()
             if not self.pending:
                 self._after_activation(act)
         except SurviveUsError:
-            if snapshot is not None:
-                self.__dict__.update(snapshot.__dict__)
+            if kept is not None:
+                self._restore(kept)
             raise
         notes = self._take_notes()
         self.log.append({"action": act.to_json(), "dice": self._take_dice(), "notes": notes})
+        self.listed = {}
+        if kept is not None:
+            self._undo.append(kept)
+            if len(self._undo) > UNDO_DEPTH:
+                del self._undo[0]
         return notes
 
     def _after_activation(self, act: Action) -> None:
@@ -265,7 +325,7 @@ class Game(GameState):
         acted = self.activating
         if (self.mode == "zombie_war" and acted in BANDS and self.controller is None
                 and not isinstance(act, Pass | EndActivations)
-                and windows.offer_zombie_control(self, acted)):
+                and activation.offer_zombie_control(self, acted)):
             self.controller = acted
             return
         self.activating, self.controller = None, None

@@ -4,22 +4,25 @@ A marker is plain data in `GameState.markers`: `{"id", "kind": "crate" | "items"
 "items": {id: count}, "units": {id: n}}`; a closed crate may also hold `"loot"` (the six
 entries of its 1D6 loot table, each `{"item": id, "count": n}` or `{}` for nothing),
 `"cost"` (AP to open, default 1) and `"test": "intelligence"` (D2). A dead survivor leaves its
-equipment on a marker where it fell (D17). Markers never block movement or sight.
+equipment on a marker where it fell (D17). Markers never block movement or sight. Copies of
+a game share their markers until one changes: change a marker only through
+`GameState.own_marker`.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from geometry.units import CONTACT_INCHES as CONTACT
 from i18n import Message
 from rules import words
-from rules.dice import Roll, succeeds
+from rules.dice import Roll, RollKind, succeeds
 from rules.errors import IllegalActionError
+from rules.figures import Fig
 
 if TYPE_CHECKING:
-    from rules.figures import Fig
     from rules.state import GameState
 
 __all__ = ["MARKER_RADIUS", "load", "room_for", "marker_gap", "drop_all", "open_crate",
@@ -39,7 +42,7 @@ def _skill_value(game: GameState, fig: Fig, effect: str, field: str) -> int:
     return total
 
 
-def load(game: GameState, fig: Fig, items: dict[str, int] | None = None) -> tuple[int, int]:
+def load(game: GameState, fig: Fig, items: Mapping[str, int] | None = None) -> tuple[int, int]:
     """(encumbrance carried, encumbrance allowed): sac à dos adds room, trousse carries
     healing items for nothing (D35)."""
     items = fig.items if items is None else items
@@ -90,15 +93,16 @@ def drop_all(game: GameState, fig: Fig, why: str) -> None:
     if not fig.items:
         return
     marker_id = f"{fig.id}-gear"
-    game.markers[marker_id] = {"id": marker_id, "kind": "items", "x": fig.x, "y": fig.y,
-                               "items": dict(fig.items), "units": dict(fig.units)}
+    game.add_marker({"id": marker_id, "kind": "items", "x": fig.x, "y": fig.y,
+                     "items": dict(fig.items), "units": dict(fig.units)})
     game.note(Message("engine.gear_left", {"who": words.who(game, fig),
                                            "why": _WHY.get(why, why)}))
     fig.items, fig.units = {}, {}
 
 
 def open_crate(game: GameState, fig: Fig, marker: dict[str, Any]) -> None:
-    """Open a crate: an Intelligence test if the card asks one (D2), then its loot roll."""
+    """Open a crate (a marker this game owns: `GameState.own_marker`): an Intelligence test
+    if the card asks one (D2), then its loot roll."""
     if marker.get("test") == "intelligence" and game.settings.intelligence_tests == "scenario":
         place = words.marker(game, marker)
         if fig.has("debrouillard"):
@@ -107,14 +111,17 @@ def open_crate(game: GameState, fig: Fig, marker: dict[str, Any]) -> None:
         else:
             label = f"intelligence {fig.intelligence}+ to open {marker['id']}"
             test = Message("engine.purpose.open", {"n": fig.intelligence, "marker": place})
-            passed = succeeds(game.roll(Roll(label, fig.id, test)), fig.intelligence)
+            passed = succeeds(game.roll(Roll(label, fig.id, test, kind=RollKind.INTELLIGENCE,
+                                             need=fig.intelligence)), fig.intelligence)
             teacher = _pedagogue(game, fig)
             if not passed and teacher is not None:
                 game.note(Message("engine.explains", {
                     "who": words.who(game, teacher), "skill": words.skill(game, "pedagogue")}))
                 again = Message("engine.purpose.open_again", {"n": fig.intelligence,
                                                               "marker": place})
-                passed = succeeds(game.roll(Roll(label + ", re-roll", fig.id, again)),
+                passed = succeeds(game.roll(Roll(label + ", re-roll", fig.id, again,
+                                                 kind=RollKind.INTELLIGENCE,
+                                                 need=fig.intelligence, again=True)),
                                   fig.intelligence)
             if not passed:
                 game.note(Message("engine.cannot_open", {"who": words.who(game, fig),
@@ -125,7 +132,8 @@ def open_crate(game: GameState, fig: Fig, marker: dict[str, Any]) -> None:
     loot = marker.pop("loot", None)
     if loot:
         roll = game.roll(Roll(f"loot of {marker['id']}", fig.id,
-                              Message("engine.purpose.loot", {"marker": place})))
+                              Message("engine.purpose.loot", {"marker": place}),
+                              kind=RollKind.LOOT))
         entry = loot[roll - 1]
         if entry.get("item"):
             item = game.catalog.equipment[entry["item"]]
@@ -154,17 +162,23 @@ def _pedagogue(game: GameState, fig: Fig) -> Fig | None:
     return None
 
 
-def move_item(game: GameState, source: dict[str, Any], units_of: dict[str, int],
-              target: Fig, item_id: str) -> None:
-    """One item (with its rounds, cocktails or heals) from `source` items to `target`."""
-    source[item_id] -= 1
+def move_item(game: GameState, source: Fig | dict[str, Any], target: Fig, item_id: str) -> None:
+    """One item (with its rounds, cocktails or heals) from `source` (a figure, or a marker
+    this game owns: `GameState.own_marker`) to `target`."""
+    if isinstance(source, dict):
+        items, units_of = source["items"], source.setdefault("units", {})
+    else:
+        items, units_of = dict(source.items), dict(source.units)
+    items[item_id] -= 1
     per_item = game.catalog.equipment[item_id].units
     if item_id in units_of:
         moved = min(units_of[item_id], per_item)
         units_of[item_id] -= moved
-        target.units[item_id] = target.units.get(item_id, 0) + moved
+        target.units = target.counted("units", item_id, target.units.get(item_id, 0) + moved)
         if units_of[item_id] <= 0:
             units_of.pop(item_id)
-    if source[item_id] <= 0:
-        source.pop(item_id)
-    target.items[item_id] = target.items.get(item_id, 0) + 1
+    if items[item_id] <= 0:
+        items.pop(item_id)
+    target.items = target.counted("items", item_id, target.items.get(item_id, 0) + 1)
+    if not isinstance(source, dict):
+        source.items, source.units = items, units_of

@@ -17,21 +17,21 @@ from typing import TYPE_CHECKING, Any
 
 from i18n import Message
 from rules.actions import Action, Contaminate, Melee, Shoot
-from rules.catalog import Catalog, load_catalog
-from rules.combat import AttackDie, Mode, odds
-from rules.dice import face_needed
-from rules.errors import InvalidActionError
-from rules.figures import Fig, zombie_of
-from rules.legal import melee_dice
-from rules.resolve import (
+from rules.attacks import (
     attack_spec,
     contamination_chance,
     defence_of,
     die_for,
     finished_off,
+    melee_dice,
     resist_bonus,
     shot_dice,
 )
+from rules.catalog import Catalog, load_catalog
+from rules.combat import AttackDie, Mode, odds
+from rules.dice import face_needed
+from rules.errors import InvalidActionError
+from rules.figures import Fig, zombie_of
 from rules.settings import Settings
 
 if TYPE_CHECKING:

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from i18n import Message
 from rules import words
-from rules.dice import Roll, succeeds
+from rules.dice import Roll, RollKind, succeeds
+from rules.windows import Hysterique
 
 if TYPE_CHECKING:
     from rules.figures import Fig
@@ -88,7 +89,8 @@ def panic_test(game: GameState, fig: Fig, reason: str | Message, *, trigger: str
     english = reason.text("en") if isinstance(reason, Message) else reason
     label = f"panic {value}+ ({english})"
     test = Message("engine.purpose.panic", {"n": value, "reason": reason})
-    passed = succeeds(game.roll(Roll(label, fig.id, test)), value, bonus)
+    passed = succeeds(game.roll(Roll(label, fig.id, test, kind=RollKind.PANIC, need=value,
+                                     modifier=bonus)), value, bonus)
     if not passed:  # one re-roll at most, whatever skills allow it (D12)
         helper = None if fig.has("paume") else next(
             (f for f in _band(game, fig) if f.standing and f.has("rassurant")
@@ -98,14 +100,15 @@ def panic_test(game: GameState, fig: Fig, reason: str | Message, *, trigger: str
             game.note(Message("engine.panic.spaced_out", {
                 "who": who, "skill": words.skill(game, "paume")}))
         elif helper is not None:
-            helper.used_turn["rassurant"] = 1
+            helper.used_turn = helper.counted("used_turn", "rassurant", 1)
             game.note(Message("engine.panic.reassured", {
                 "helper": words.who(game, helper), "who": who,
                 "skill": words.skill(game, "rassurant")}))
         if fig.has("paume") or helper is not None:
             again = Message("engine.purpose.panic_again", {"n": value, "reason": reason})
-            passed = succeeds(game.roll(Roll(label + ", re-roll", fig.id, again)), value,
-                              bonus)
+            passed = succeeds(game.roll(Roll(label + ", re-roll", fig.id, again,
+                                             kind=RollKind.PANIC, need=value, modifier=bonus,
+                                             again=True)), value, bonus)
     if passed:
         if leader is None:
             game.note(Message("engine.panic.calm", {"who": who, "reason": reason,
@@ -122,7 +125,7 @@ def panic_test(game: GameState, fig: Fig, reason: str | Message, *, trigger: str
         side: str = game.settings.hysterique_mover
         if game.mode == "zombie_war":  # "survivors" is her own band, "zombies" the rival one
             side = fig.band if side == "survivors" else game.other(fig.band)
-        game.offer({"kind": "hysterique", "figure": fig.id, "side": side})
+        game.offer(Hysterique(side, fig.id))
 
 
 FALLS = {"died": Message("engine.panic.reason.died"),

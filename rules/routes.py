@@ -1,4 +1,4 @@
-"""Why a move cannot be made, and the way it can: the refusals of `rules.resolve.plan_move`.
+"""Why a move cannot be made, and the way it can: the refusals of `rules.movement.plan_move`.
 
 A player who drags a figure through a wall, past its M or onto a piece of terrain is told
 what is in the way by name and what to do instead: the way round with its length and the AP

@@ -2,14 +2,22 @@
 measures on the table, the dice and the notes of the action under way.
 
 `GameState` knows nothing of how actions are checked or carried out: the code that acts on a
-game (`rules.legal`, `rules.resolve`, `rules.windows`, `rules.skills`, `rules.panic`,
+game (`rules.activity`, `rules.attacks`, `rules.movement`, the action rules and the
+rulebook, `rules.activation`, `rules.window_rules`, `rules.legal`, `rules.panic`,
 `rules.inventory`) reads and changes a `GameState`, and `rules.game.Game` puts it all together
 behind `apply`. So the imports read one way: state <- the code that acts on it <- the game.
+
+Copies are cheap (`clone`): a copy shares what is never changed in place (the scene, the
+terrain, the figures' frozen counts, the windows, what was measured) and copies the rest;
+markers are shared until one game changes one (`own_marker`). Every state has a `version`
+of its own, unique in the process: what was measured on the table is kept by version
+(`plans`), what the listing found for this very state in `listed`.
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
 import random
 from collections.abc import Sequence
 from typing import Any, Self
@@ -27,8 +35,9 @@ from rules.errors import IllegalActionError
 from rules.figures import Fig, english_name
 from rules.referee import Referee, rebuild
 from rules.settings import Settings
+from rules.windows import Window, window_from_json
 
-__all__ = ["GameState", "Note", "SURVIVORS", "ZOMBIES", "BANDS", "MODES"]
+__all__ = ["GameState", "Note", "SURVIVORS", "ZOMBIES", "BANDS", "MODES", "plain_copy"]
 
 # a log note: a message's JSON ({"code", "params"}), or English text in records made before
 # issue 14 (they still load, replay and show)
@@ -40,6 +49,19 @@ BANDS = ("A", "B")  # the two rival bands of "Guerre en territoire zombie"
 MODES = ("solo", "zombie_war")
 
 _MODE_WORDS = (Message("engine.mode.solo"), Message("engine.mode.zombie_war"))
+# every state's version, unique in the process: copies of a game that part ways never
+# mistake each other's measures for their own
+_VERSIONS = itertools.count(1)
+
+
+def plain_copy(data: Any) -> Any:
+    """A deep copy of plain JSON (dicts, lists and scalars), several times faster than
+    `copy.deepcopy`: a game's markers and a referee's record are copied this way."""
+    if isinstance(data, dict):
+        return {k: plain_copy(v) if isinstance(v, dict | list) else v for k, v in data.items()}
+    if isinstance(data, list):
+        return [plain_copy(v) if isinstance(v, dict | list) else v for v in data]
+    return data
 _WINS = {"survivors": Message("engine.win.survivors"), "zombies": Message("engine.win.zombies"),
          "band": Message("engine.win.band")}
 
@@ -84,7 +106,7 @@ class GameState:
         self.markers: dict[str, dict[str, Any]] = {  # crates and items on the table
             m["id"]: copy.deepcopy(m) for m in markers}
         self.referee = referee  # the scenario's objectives and special rules, if any
-        self.pending: list[dict[str, Any]] = []
+        self.pending: list[Window] = []
         self.activating: str | None = None  # the side whose activation is being resolved
         self.passes = 0  # passes in a row this turn: the second ends it (D16)
         self.ended: list[str] = []  # sides that gave up the rest of this turn
@@ -96,8 +118,10 @@ class GameState:
         self._space: Space | None = None
         self._field: Any = None
         self._views: dict[Any, Any] = {}  # sight views by spot, while the terrain stands
-        self._version = 0
+        self._version = next(_VERSIONS)
         self.plans: dict[Any, Any] = {}  # planned moves, valid until something moves
+        self.listed: dict[Any, Any] = {}  # the legal actions found for this very state
+        self._own_markers: set[str] = set(self.markers)  # copied here: this game's own
         self.replies: list[tuple[str, str]] = []  # violent figures to strike back, this action
         self._start: dict[str, Any] = self.to_json()
 
@@ -112,7 +136,7 @@ class GameState:
             "turn": self.turn,
             "pools": dict(self.pools),
             "to_act": self.to_act,
-            "pending": copy.deepcopy(self.pending),
+            "pending": [w.to_json() for w in self.pending],
             "activating": self.activating,
             "mode": self.mode,
             "markers": list(copy.deepcopy(self.markers).values()),
@@ -133,7 +157,8 @@ class GameState:
                    markers=data.get("markers", []),
                    referee=None if data.get("referee") is None else rebuild(data["referee"]))
         game.turn, game.pools, game.to_act = data["turn"], dict(data["pools"]), data["to_act"]
-        game.pending = copy.deepcopy(data["pending"])
+        game.pending = [window_from_json(w, f"pending[{i}]")
+                        for i, w in enumerate(data["pending"])]
         game.activating = data.get("activating")
         game.controller = data.get("controller")
         game.passes = int(data.get("passes", 0))
@@ -146,22 +171,45 @@ class GameState:
         return {"start": copy.deepcopy(self._start), "log": copy.deepcopy(self.log)}
 
     def clone(self) -> Self:
-        other = copy.copy(self)
+        """An independent copy of the game (its log too), sharing its RNG."""
+        other = self._copy()
+        other.log = list(self.log)
+        return other
+
+    def _copy(self) -> Self:
+        """The state copied, all but the log: shared, the scene, terrain and measures
+        (replaced when they change, never changed in place), the windows (frozen values),
+        the outcome (set once); the markers until one of the two games changes one."""
+        other = object.__new__(type(self))
+        other.__dict__ = self.__dict__.copy()
         other.figures = {k: v.copy() for k, v in self.figures.items()}
         other.pools = dict(self.pools)
         other.ended = list(self.ended)
-        other.pending = copy.deepcopy(self.pending)
-        other.outcome = copy.deepcopy(self.outcome)
-        other.log = list(self.log)
-        other.scene_json = self.scene_json  # shared until one changes it (`edit_scene`)
-        other.markers = copy.deepcopy(self.markers)
+        other.pending = list(self.pending)
+        other.markers = dict(self.markers)
+        self._own_markers = set()
+        other._own_markers = set()
         other.referee = copy.deepcopy(self.referee)
         # what was measured stays good until something moves (keyed by the version)
         other.plans = dict(self.plans)
+        other.listed = dict(self.listed)
         other.replies = []
         other._dice = Dice(rng=self.rng)
         other._notes = []
         return other
+
+    def own_marker(self, marker_id: str) -> dict[str, Any]:
+        """The marker `marker_id`, this game's own to change: copies of a game share their
+        markers until one of them changes one."""
+        if marker_id not in self._own_markers:
+            self.markers[marker_id] = plain_copy(self.markers[marker_id])
+            self._own_markers.add(marker_id)
+        return self.markers[marker_id]
+
+    def add_marker(self, marker: dict[str, Any]) -> None:
+        """A new marker on the table (a fallen figure's gear), this game's own."""
+        self.markers[marker["id"]] = marker
+        self._own_markers.add(marker["id"])
 
     # --- geometry -----------------------------------------------------------------------
 
@@ -179,10 +227,18 @@ class GameState:
     def moved(self) -> None:
         """Positions or statuses changed: measures must be taken again."""
         self._space = None
-        self._version += 1
+        self._version = next(_VERSIONS)
         self.plans = {}
+        self.listed = {}
+
+    def changed(self) -> None:
+        """Something else changed outside an action (a test setting a figure up, a tool
+        editing the state): the legal actions must be listed again."""
+        self.listed = {}
 
     def version(self) -> int:
+        """This state's version (for what is measured on the table), unique in the
+        process: it changes whenever positions or statuses do."""
         return self._version
 
     def edit_scene(self) -> dict[str, Any]:
@@ -227,7 +283,7 @@ class GameState:
                 raise
             raise NeedDice(Message("refusal.need_die", {
                 "who": words.who(self, request.figure), "purpose": purpose}),
-                missing.where) from None
+                missing.where, request=request) from None
         if request.figure:
             self.note(Message("engine.roll", {"who": words.who(self, request.figure),
                                               "value": value, "purpose": purpose}))
@@ -249,7 +305,7 @@ class GameState:
         the reader's language). Plain text is what older records hold."""
         self._notes.append(text.to_json() if isinstance(text, Message) else text)
 
-    def offer(self, window: dict[str, Any]) -> None:
+    def offer(self, window: Window) -> None:
         """Open a decision window (a reaction, a contamination, a skill's moment)."""
         self.pending.append(window)
 
@@ -285,7 +341,7 @@ class GameState:
     def current_side(self) -> str:
         """Who decides now: the side of the first open window, else the side to act."""
         if self.pending:
-            return str(self.pending[0]["side"])
+            return self.pending[0].side
         return self.to_act
 
     def survivors_counted(self, band: str | None = None) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import legal
+from rules import rulebook
 from rules.actions import actor, parse_action
 from rules.game import Game
 
@@ -29,7 +29,7 @@ def _spent(record: dict[str, Any], catalog: Any) -> dict[str, int]:
         who = actor(act)
         if who and who in game.figures:
             side = game.current_side()
-            spent[side] = spent.get(side, 0) + legal.cost(game, act)
+            spent[side] = spent.get(side, 0) + rulebook.cost(game, act)
         game = next(steps, None)
     return spent
 

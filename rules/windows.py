@@ -1,288 +1,198 @@
-"""Decision windows: moments when a side may (or may not) do something out of turn.
+"""Decision windows as typed values: moments when a side may (or may not) do something out
+of turn. An open window waits in `GameState.pending`; while one is open only its actions
+(or `decline`) are legal. Their rules (what each allows, how it resolves) are in
+`rules.window_rules`; here they are small frozen values with the same JSON form records
+have always kept (`{"kind": "reaction", "side": "zombies"}`).
 
-A window is plain data in `GameState.pending`, e.g. `{"kind": "reaction", "side": "zombies"}`. While
-one is open only its actions (or `decline`) are legal:
-
-- `reaction`: after a survivor's 2-AP action, one zombie may act for 1 AP (D6);
-- `contaminate`: a zombie that just put a survivor down may contaminate it (1 AP);
-- `reactivate`: entraîné / tireur rapide may act again (melee / shoot), AP paid as normal;
-- `throw_again`: the Molotov's second cocktail, when the first killed its target, may be
+- `Reaction`: after a survivor's 2-AP action, one zombie may act for 1 AP (D6); with
+  `two_ap_reaction = before` the survivor's action waits in `deferred`;
+- `Contamination`: a zombie that just put a survivor down may contaminate it (1 AP);
+- `Reactivation`: entraîné / tireur rapide may act again (melee / shoot), AP paid as normal;
+- `ThrowAgain`: the Molotov's second cocktail, when the first killed its target, may be
   thrown at another legal target (no AP: it was paid);
-- `savoir`: the scientist may cancel the zombie activation being made;
-- `didactique`: the scientist may re-roll the survivors' AP die;
-- `extremiste`: after a kill, a free move toward the nearest zombie;
-- `hysterique`: after a failed panic test, a free move where the player wants.
+- `Savoir`: the scientist may cancel the zombie activation in `deferred`;
+- `Didactique`: the scientist may re-roll the survivors' AP die;
+- `Extremiste`: after a kill, a free move toward the nearest zombie;
+- `Hysterique`: after a failed panic test, a free move where the player wants;
+- `ZombieControl` (zombie_war): a band sets one zombie on the other band.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
+from geometry.errors import shown
 from i18n import Message
-from rules import legal, words
-from rules.actions import (
-    Action,
-    Contaminate,
-    Decline,
-    Melee,
-    Move,
-    Revive,
-    Shoot,
-    UseSkill,
-    actor,
-    parse_action,
-)
-from rules.arbitration import ACTIVATION_INCHES
-from rules.errors import IllegalActionError
+from rules.actions import Action, parse_action
+from rules.errors import InvalidActionError
 
-if TYPE_CHECKING:
-    from rules.figures import Fig
-    from rules.state import GameState
-
-__all__ = ["check", "actions", "carry_out", "offer_reaction", "offer_reaction_before", "resume"]
-
-Window = dict[str, Any]
+__all__ = ["Window", "Reaction", "Contamination", "Reactivation", "ThrowAgain", "Savoir",
+           "Didactique", "Extremiste", "Hysterique", "ZombieControl", "WINDOW_KINDS",
+           "window_from_json"]
 
 
-def _fail(message: Message) -> IllegalActionError:
-    return IllegalActionError(message, "action")
+@dataclass(frozen=True)
+class Window:
+    """A window open for `side` (a side or a band)."""
+
+    kind: ClassVar[str] = ""
+    side: str
+
+    def to_json(self) -> dict[str, Any]:
+        raise NotImplementedError
+
+    @property
+    def figure_id(self) -> str:
+        """The figure the window is about ('' when it is about a side)."""
+        return str(getattr(self, "figure", ""))
+
+    @property
+    def target_id(self) -> str:
+        """The figure the window's action would be done to ('' when none)."""
+        return str(getattr(self, "target", ""))
 
 
-_AGAIN = {"melee": Message("refusal.now_melee_again"), "shoot": Message("refusal.now_shoot_again")}
-# what a declined window let pass, for the note
-_WINDOWS = {"reaction": Message("engine.window.reaction"),
-            "contaminate": Message("engine.window.contaminate"),
-            "reactivate": Message("engine.window.reactivate"),
-            "zombie_control": Message("engine.window.zombie_control"),
-            "throw_again": Message("engine.window.throw_again")}
+@dataclass(frozen=True)
+class Reaction(Window):
+    kind: ClassVar[str] = "reaction"
+    deferred: Action | None = None  # the survivor action that waits (two_ap_reaction before)
+    again: bool = False  # the deferred action is a reactivation: it earns no further go
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "side": self.side}
+        if self.deferred is not None:
+            out["deferred"] = self.deferred.to_json()
+        if self.again:
+            out["again"] = True
+        return out
 
 
-def _figure(game: GameState, figure_id: str) -> words.Words:
-    """A figure an action names: its name, or "that figure" for an id the game lacks."""
-    if figure_id in game.figures:
-        return words.who(game, figure_id)
-    return Message("engine.figure.unknown")
+@dataclass(frozen=True)
+class Contamination(Window):
+    kind: ClassVar[str] = "contaminate"
+    figure: str
+    target: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "figure": self.figure, "target": self.target,
+                "side": self.side}
 
 
-def actions(game: GameState, window: Window) -> list[Action]:
-    """The legal actions while `window` is open (decline always among them)."""
-    kind = window["kind"]
-    out: list[Action] = []
-    if kind == "reaction":
-        for z in legal.activatable(game, "zombies"):
-            out += legal.figure_actions(game, z, kinds=("move", "melee"), max_ap=1)
-    elif kind == "contaminate":
-        z = game.figures[window["figure"]]
-        act = Contaminate(z.id, window["target"])
-        try:  # the attack may have spent the last AP: then only decline is left
-            check(game, window, act)
-            out.append(act)
-        except IllegalActionError:
-            pass
-    elif kind == "reactivate":
-        fig = game.figures[window["figure"]]
-        out += legal.figure_actions(game, fig, kinds=(window["action"],))
-    elif kind == "zombie_control":
-        for z in controllable(game, window["enemy"]):
-            out += legal.figure_actions(game, z, kinds=("move", "melee"))
-    elif kind == "throw_again":
-        from rules.resolve import shooting_legal
+@dataclass(frozen=True)
+class Reactivation(Window):
+    kind: ClassVar[str] = "reactivate"
+    figure: str
+    action: str  # "melee" or "shoot": the kind of action it may make again
 
-        fig = game.figures[window["figure"]]
-        out += [Shoot(fig.id, t, window["weapon"])
-                for t in shooting_legal(game, fig, window["weapon"])]
-    else:
-        from rules import skills
-
-        out += skills.window_actions(game, window)
-    return out if _must_charge(game, window) else [*out, Decline()]
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "figure": self.figure, "action": self.action,
+                "side": self.side}
 
 
-def _must_charge(game: GameState, window: Window) -> bool:
-    """With extremiste_move = mandatory, the free move cannot be declined when possible."""
-    if window["kind"] != "extremiste" or game.settings.extremiste_move != "mandatory":
-        return False
-    from rules import skills
+@dataclass(frozen=True)
+class ThrowAgain(Window):
+    kind: ClassVar[str] = "throw_again"
+    figure: str
+    weapon: str
+    dice: int  # the cocktails left to throw
 
-    return bool(skills.window_actions(game, window))
-
-
-def check(game: GameState, window: Window, act: Action) -> None:
-    if isinstance(act, Decline):
-        if _must_charge(game, window):
-            raise _fail(Message("refusal.must_charge", {
-                "who": words.who(game, window["figure"]),
-                "skill": words.skill(game, "extremiste")}))
-        return
-    kind = window["kind"]
-    if kind == "reaction":
-        if not isinstance(act, Move | Melee):
-            raise _fail(Message("refusal.reaction_kind"))
-        fig = game.figures.get(act.figure)
-        if fig is None or not fig.is_zombie:
-            raise _fail(Message("refusal.not_a_zombie", {"who": _figure(game, act.figure)}))
-        reason = legal.why_not_active(game, fig)
-        if reason is not None:
-            raise _fail(reason)
-        if isinstance(act, Melee) and act.ap != 1:
-            raise _fail(Message("refusal.reaction_one_ap"))
-        legal.check_action(game, fig, act)
-    elif kind == "contaminate":
-        if not (isinstance(act, Contaminate) and act.figure == window["figure"]
-                and act.target == window["target"]):
-            raise _fail(Message("refusal.now_contaminate", {
-                "who": words.who(game, window["figure"]),
-                "target": words.who(game, window["target"])}))
-        legal.check_action(game, game.figures[act.figure], act)
-    elif kind == "reactivate":
-        fig = game.figures[window["figure"]]
-        wanted = Melee if window["action"] == "melee" else Shoot
-        if not isinstance(act, wanted) or act.figure != fig.id:
-            raise _fail(Message(_AGAIN[window["action"]].code, {"who": words.who(game, fig)}))
-        legal.check_action(game, fig, act)
-    elif kind == "zombie_control":
-        if not isinstance(act, Move | Melee):
-            raise _fail(Message("refusal.control_kind", {"band": window["side"]}))
-        fig = game.figures.get(act.figure)
-        if fig is None or fig not in controllable(game, window["enemy"]):
-            raise _fail(Message("refusal.not_controllable", {
-                "who": _figure(game, act.figure), "band": window["enemy"]}))
-        legal.check_action(game, fig, act)
-    elif kind == "throw_again":
-        fig = game.figures[window["figure"]]
-        if not (isinstance(act, Shoot) and act.figure == fig.id
-                and act.weapon == window["weapon"]):
-            raise _fail(Message("refusal.now_throw_again", {
-                "who": words.who(game, fig), "weapon": words.item(game, window["weapon"])}))
-        legal.check_action(game, fig, act, free=True)
-    else:
-        from rules import skills
-
-        skills.check_window(game, window, act)
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "figure": self.figure, "weapon": self.weapon,
+                "dice": self.dice, "side": self.side}
 
 
-def carry_out(game: GameState, window: Window, act: Action) -> None:
-    """Resolve the window's action (or its refusal) and close the window."""
-    from rules import resolve, skills
+@dataclass(frozen=True)
+class Savoir(Window):
+    kind: ClassVar[str] = "savoir"
+    figure: str  # the scientist
+    deferred: Action  # the zombie activation it may cancel
+    then: Window | None = None  # the window that activation answered, to carry on with
 
-    game.pending.pop(0)
-    kind = window["kind"]
-    if isinstance(act, Decline):
-        what = _WINDOWS.get(kind) or words.skill(game, kind)
-        game.note(Message("engine.declined", {"what": what}))
-        if kind == "savoir":
-            deferred = parse_action(window["deferred"])
-            resolve.activate(game, game.figures[actor(deferred)], deferred, paid=True)
-            if "then" in window:
-                resume(game, window["then"])
-        resume(game, window)
-        return
-    if kind == "reactivate":
-        # a separate activation: it may earn its own 2-AP reaction (D6), never another go
-        fig = game.figures[actor(act)]
-        if not offer_reaction_before(game, act, again=True):
-            resolve.activate(game, fig, act, again=True)
-        return
-    if kind in ("reaction", "contaminate"):
-        fig = game.figures[actor(act)]
-        if skills.offer_savoir(game, fig, act, then=window):
-            return
-        resolve.activate(game, fig, act)
-        resume(game, window)
-        return
-    if kind == "zombie_control":
-        fig = game.figures[actor(act)]
-        game.note(Message("engine.sets_on", {"band": window["side"], "who": words.who(game, fig),
-                                             "enemy": window["enemy"]}))
-        resolve.activate(game, fig, act, paid=True)
-        return
-    if kind == "throw_again":
-        assert isinstance(act, Shoot)
-        fig, target = game.figures[act.figure], game.figures[act.target]
-        game.note(Message("engine.throws_again", {"who": words.who(game, fig),
-                                                  "target": words.who(game, target),
-                                                  "weapon": words.item(game, act.weapon)}))
-        resolve.fire(game, fig, target, act.weapon, int(window["dice"]))
-        return
-    skills.carry_out_window(game, window, act)
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "figure": self.figure, "side": self.side,
+                               "deferred": self.deferred.to_json()}
+        if self.then is not None:
+            out["then"] = self.then.to_json()
+        return out
 
 
-def controllable(game: GameState, enemy: str) -> list[Fig]:
-    """Zombies a band may set on band `enemy`: within 20 in of one of its figures (D23)."""
-    targets = [f for f in game.figures.values()
-               if f.side == "survivors" and f.band == enemy and f.on_table]
-    return [z for z in game.figures.values() if z.is_zombie and z.standing and any(
-        game.distance(z.id, t.id) <= ACTIVATION_INCHES + 1e-9 for t in targets)]
+@dataclass(frozen=True)
+class Didactique(Window):
+    kind: ClassVar[str] = "didactique"
+    figure: str
+    die: int  # the AP die it may re-roll
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "figure": self.figure, "side": self.side, "die": self.die}
 
 
-def offer_zombie_control(game: GameState, band: str) -> bool:
-    """After each of its activations a band moves one zombie near the other band, if any."""
-    enemy = game.other(band)
-    window: Window = {"kind": "zombie_control", "side": band, "enemy": enemy}
-    if not any(legal.figure_actions(game, z, kinds=("move", "melee"))
-               for z in controllable(game, enemy)):
-        return False
-    game.offer(window)
-    return True
+@dataclass(frozen=True)
+class Extremiste(Window):
+    kind: ClassVar[str] = "extremiste"
+    figure: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "figure": self.figure, "side": self.side}
 
 
-def resume(game: GameState, window: Window) -> None:
-    """A survivor action held back for a "before" reaction resolves now, if still possible."""
-    from rules import resolve
+@dataclass(frozen=True)
+class Hysterique(Window):
+    kind: ClassVar[str] = "hysterique"
+    figure: str
 
-    if window["kind"] != "reaction" or "deferred" not in window or game.outcome is not None:
-        return
-    deferred = parse_action(window["deferred"])
-    fig = game.figures[actor(deferred)]
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "figure": self.figure, "side": self.side}
+
+
+@dataclass(frozen=True)
+class ZombieControl(Window):
+    kind: ClassVar[str] = "zombie_control"
+    enemy: str  # the band whose figures the zombie may be set on
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "side": self.side, "enemy": self.enemy}
+
+
+WINDOW_KINDS: dict[str, type[Window]] = {
+    cls.kind: cls for cls in (Reaction, Contamination, Reactivation, ThrowAgain, Savoir,
+                              Didactique, Extremiste, Hysterique, ZombieControl)}
+
+
+def _bad(where: str, data: Any) -> InvalidActionError:
+    return InvalidActionError(Message("refusal.bad_window", {"value": shown(data)}), where)
+
+
+def window_from_json(data: Any, where: str = "pending") -> Window:
+    """A window from its JSON form (a game's record); a malformed one names where it is."""
+    if isinstance(data, Window):
+        return data
+    if not isinstance(data, Mapping) or data.get("kind") not in WINDOW_KINDS:
+        raise _bad(where, data)
     try:
-        legal.check_action(game, fig, deferred, free=True)
-    except IllegalActionError as error:
-        game.note(Message("engine.no_longer", {"who": words.who(game, fig),
-                                               "why": error.words or error.message}))
-        return
-    resolve.activate(game, fig, deferred, paid=True, again=bool(window.get("again")))
-
-
-def _listed_cost(game: GameState, act: Action) -> int:
-    """The AP an action is listed at: the weapon's cost, 2 to revive, else 1."""
-    if isinstance(act, Shoot | Melee) and act.weapon is not None:
-        return game.catalog.equipment[act.weapon].ap_cost
-    return legal.cost(game, act) if isinstance(act, Revive) else 1
-
-
-def _reacts(game: GameState, act: Action, when: str) -> bool:
-    """Does this survivor activation let a zombie react (D6, two_ap_reaction[_scope])?"""
-    if game.settings.two_ap_reaction != when or game.outcome is not None:
-        return False
-    if game.mode == "zombie_war":
-        return False  # D23: the bands move the zombies; there is no reaction
-    if game.settings.two_ap_reaction_scope == "fixed_cost":
-        big = _listed_cost(game, act) >= 2
-    else:
-        big = legal.cost(game, act) >= 2
-    return big and game.pools["zombies"] >= 1 and bool(legal.activatable(game, "zombies"))
-
-
-def offer_reaction(game: GameState, act: Action) -> None:
-    """A survivor action of 2 AP or more lets one zombie act at once for 1 AP (D6)."""
-    if _reacts(game, act, "after"):
-        game.note(Message("engine.reaction_after"))
-        game.offer({"kind": "reaction", "side": "zombies"})
-
-
-def offer_reaction_before(game: GameState, act: Action, *, again: bool = False) -> bool:
-    """With two_ap_reaction = "before": the zombie reacts first, then the action resolves.
-
-    `again` marks a reactivation (entraîné, tireur rapide), which earns no further go."""
-    if not _reacts(game, act, "before"):
-        return False
-    game.pools[game.side_of(game.figures[actor(act)])] -= legal.cost(game, act)
-    game.note(Message("engine.reaction_before"))
-    window: Window = {"kind": "reaction", "side": "zombies", "deferred": act.to_json()}
-    if again:
-        window["again"] = True
-    game.offer(window)
-    return True
-
-
-_ = UseSkill
+        kind, side = data["kind"], str(data["side"])
+        if kind == "reaction":
+            deferred = data.get("deferred")
+            return Reaction(side, None if deferred is None else parse_action(
+                deferred, f"{where}.deferred"), bool(data.get("again", False)))
+        if kind == "contaminate":
+            return Contamination(side, str(data["figure"]), str(data["target"]))
+        if kind == "reactivate":
+            return Reactivation(side, str(data["figure"]), str(data["action"]))
+        if kind == "throw_again":
+            return ThrowAgain(side, str(data["figure"]), str(data["weapon"]), int(data["dice"]))
+        if kind == "savoir":
+            then = data.get("then")
+            return Savoir(side, str(data["figure"]),
+                          parse_action(data["deferred"], f"{where}.deferred"),
+                          None if then is None else window_from_json(then, f"{where}.then"))
+        if kind == "didactique":
+            return Didactique(side, str(data["figure"]), int(data["die"]))
+        if kind == "extremiste":
+            return Extremiste(side, str(data["figure"]))
+        if kind == "hysterique":
+            return Hysterique(side, str(data["figure"]))
+        return ZombieControl(side, str(data["enemy"]))
+    except (KeyError, TypeError, ValueError):
+        raise _bad(where, data) from None

@@ -3,11 +3,15 @@ terrain pieces, markers and exits, each as a message parameter (a {"fr", "en"} n
 message), never an id (DESIGN.md: ids never reach a person).
 
 The notes and refusals of `rules/` take their parameters from here, so that a name is said
-the same way everywhere. Figures are named by `rules.names`.
+the same way everywhere. Figures are named by `rules.names`. `thing` and `place` name
+whatever an action names by id (the words of an action, `rules.rulebook.action_message`:
+a marker as the page calls it, "Caisse 2"), `direction` a move to a point as a compass
+direction ("vers le nord-est"), north being away from the survivors' edge, as on the page.
 """
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 from i18n import Message, Name
@@ -18,9 +22,16 @@ if TYPE_CHECKING:
     from rules.state import GameState
 
 __all__ = ["who", "by_side", "item", "skill", "piece", "marker", "exit_name", "zombie_kind",
-           "Words"]
+           "Words", "thing", "place", "side_name", "direction"]
 
 Words = Name | Message  # a name in both languages, or a message standing for one
+UNKNOWN = Message("names.unknown")
+SIDES = {"zombies": Message("ai.side.zombies"), "survivors": Message("ai.side.survivors"),
+         "civilians": Message("ai.side.civilians")}
+# east first, then a quarter turn at a time counter-clockwise (as `math.atan2` goes)
+DIRECTIONS = (Message("dir.east"), Message("dir.north_east"), Message("dir.north"),
+              Message("dir.north_west"), Message("dir.west"), Message("dir.south_west"),
+              Message("dir.south"), Message("dir.south_east"))
 
 
 def who(game: GameState, figure: Fig | str) -> Name:
@@ -98,3 +109,52 @@ def exit_name(game: GameState, exit_id: str) -> Words:
         if isinstance(found, dict | Message):
             return found
     return Message("engine.exit.unnamed")
+
+
+def thing(game: GameState, key: str) -> Words:
+    """An item, skill, zombie type or archetype of the rules, or an item of the card."""
+    catalog = game.catalog
+    for table in (catalog.equipment, catalog.skills, catalog.zombies):
+        entry = table.get(key)
+        if entry is not None:
+            return entry.names
+    archetype = catalog.archetypes.get(key)
+    if archetype is not None:
+        return {"fr": archetype.label, "en": archetype.label_en}
+    card = getattr(game.referee, "card", None)
+    for found in getattr(card, "items", ()):
+        if found.id == key:
+            return {"fr": found.name.fr, "en": found.name.en}
+    return UNKNOWN
+
+
+def place(game: GameState, key: str) -> Words:
+    """Whatever an action names by id: a figure, a terrain piece, an exit or zone of the
+    card, a marker on the table."""
+    if key in game.figures:
+        return who(game, key)
+    for p in game.terrain:
+        if p.id == key:
+            return {"fr": p.name, "en": p.name_en or p.name} if p.name else UNKNOWN
+    card = getattr(game.referee, "card", None)
+    for found in (*getattr(card, "exits", ()), *getattr(card, "zones", ())):
+        if found.id == key:
+            return {"fr": found.name.fr, "en": found.name.en}
+    data = game.markers.get(key)
+    if data is not None:
+        if data.get("kind") == "crate":
+            return Message("marker.crate_n", {"n": number_of(key) or "?"})
+        items = [thing(game, i) for i in data.get("items") or {}]
+        return Message("ai.things", {"things": items}) if items else Message("marker.items")
+    return UNKNOWN
+
+
+def side_name(side: str) -> Message:
+    """'the zombies' / 'les zombies'."""
+    return SIDES.get(side, SIDES["survivors"])
+
+
+def direction(start: tuple[float, float], end: tuple[float, float]) -> Message:
+    """The compass direction from `start` to `end` ("vers le nord-est"), as on the page."""
+    angle = math.atan2(end[1] - start[1], end[0] - start[0])
+    return DIRECTIONS[round(angle / (math.pi / 4)) % 8]

@@ -902,7 +902,7 @@ def apply_campaign_state(campaign: Campaign, figures: Iterable[Fig]) -> None:
             elif skill == "maline":
                 fig.panic_tests = max(fig.panic_tests, 1)
             else:
-                fig.used_game[skill] = 1
+                fig.used_game = fig.counted("used_game", skill, 1)
 
 
 @dataclass(frozen=True)

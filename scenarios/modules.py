@@ -45,10 +45,11 @@ from geometry.errors import SurviveUsError
 from geometry.units import CONTACT_INCHES, base_radius
 from i18n import Message, Name
 from rules.actions import Action, Move, Special
+from rules.attacks import wound
 from rules.dice import Roll, succeeds
 from rules.errors import IllegalActionError
+from rules.movement import do_move, legal_spot, place_carried, plan_move
 from rules.names import number_of
-from rules.resolve import _legal_spot, _place_carried, do_move, plan_move, wound
 from scenarios import words
 
 if TYPE_CHECKING:
@@ -488,7 +489,7 @@ def _other_side(game: GameState, fig: Fig, piece_id: str) -> Point | None:
 
 
 def _free(game: GameState, fig: Fig, p: Point) -> bool:
-    if not _legal_spot(game, fig, p):
+    if not legal_spot(game, fig, p):
         return False
     return all(math.dist(p, o.centre) >= _radius(fig) + _radius(o) - 1e-9
                for o in game.figures.values() if o.on_table and o.id != fig.id)
@@ -798,7 +799,7 @@ def carry_out(game: GameState, ref: ScenarioReferee, fig: Fig, act: Special) -> 
         moved = do_move(game, fig, Move(fig.id, toward=point), min(fig.move, civ.move),
                         ignore=(civ.id,))
         if moved and fig.centre != start:
-            _place_carried(game, fig, civ, start)
+            place_carried(game, fig, civ, start)
     elif act.rule == "ally":
         ally = game.figures[act.marker or ""]
         state["allies"]["acted"][ally.id] = game.turn

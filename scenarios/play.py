@@ -50,7 +50,7 @@ from rules.game import SURVIVORS, ZOMBIES, Game
 from rules.inventory import marker_gap
 from rules.referee import register
 from rules.settings import Settings
-from rules.state import GameState
+from rules.state import GameState, plain_copy
 from rules.warband import Roster, example_bands
 from scenarios import modules as rule_modules
 from scenarios import play_arrivals as arrivals
@@ -154,7 +154,8 @@ class ScenarioReferee:
         return cls(state, card if card is not load_cards().get(card.id) else None)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> ScenarioReferee:
-        return ScenarioReferee(copy.deepcopy(self.state, memo), self._card)
+        """A copy for a copy of the game: its record is plain JSON (`plain_copy`)."""
+        return ScenarioReferee(plain_copy(self.state), self._card)
 
     @property
     def card(self) -> Card:

@@ -27,7 +27,7 @@ from shapely.geometry.base import BaseGeometry
 from geometry.corners import keep_out
 from geometry.units import DEFAULT_BASE_MM, base_radius
 from rules.figures import Fig, zombie_of
-from rules.resolve import _legal_spot
+from rules.movement import legal_spot
 from scenarios.placement import Placer, Spot
 
 if TYPE_CHECKING:
@@ -153,7 +153,7 @@ def contact_spot(game: GameState, fig: Fig, newcomer: Fig,
     for k in (0, 1, -1, 2, -2, 3, -3, 4, 5, -5, 6, -6, 7, -7, 8):
         a = start + k * math.pi / 8
         p = (round(fig.x + reach * math.cos(a), 4), round(fig.y + reach * math.sin(a), 4))
-        if not _legal_spot(game, newcomer, p):
+        if not legal_spot(game, newcomer, p):
             continue
         if corners is None or corners.distance(shapely.Point(p)) >= newcomer.radius + CLEARANCE:
             return p

@@ -37,10 +37,12 @@ from rules.actions import (
     Special,
     Take,
 )
+from rules.activity import activatable
 from rules.errors import IllegalActionError
 from rules.game import SURVIVORS, ZOMBIES
 from rules.inventory import marker_gap, room_for
-from rules.resolve import plan_move
+from rules.movement import plan_move
+from rules.rulebook import check_action
 from scenarios.objectives import (
     Carry,
     Escort,
@@ -119,7 +121,7 @@ class GreedyZombies:
         if game.turn != self._turn:
             self._turn, self._used = game.turn, {}
         options: list[tuple[tuple[int, int, float], str, Action]] = []
-        for z in legal.activatable(game, ZOMBIES):
+        for z in activatable(game, ZOMBIES):
             used = self._used.get(z.id, 0)
             humans = sorted((game.distance(z.id, f.id), f.status != "standing", f.id)
                             for f in game.figures.values() if f.is_human and f.on_table)
@@ -149,7 +151,7 @@ class GreedySurvivors:
             return _window(game, lambda a: isinstance(a, Shoot | Melee))
         ref = game.referee
         ranked: list[tuple[float, int, Action]] = []
-        for n, fig in enumerate(legal.activatable(game, SURVIVORS)):
+        for n, fig in enumerate(activatable(game, SURVIVORS)):
             ranked += [(score, n, act) for score, act in self._options(game, ref, fig)
                        if score > 0]
         # Best first (the earlier figure on ties); a move's route is planned only when it is
@@ -171,7 +173,7 @@ class GreedySurvivors:
         fig = game.figures[move.figure]
         goal = move.toward
         try:
-            legal.check_action(game, fig, move)
+            check_action(game, fig, move)
             _, length = plan_move(game, fig, None, goal, fig.move)
         except IllegalActionError:
             length = 0.0

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 from geometry.units import CONTACT_INCHES
 from i18n import Message
 from rules.actions import Action, Move, Special
+from rules.attacks import spend
 from rules.errors import IllegalActionError
-from rules.resolve import _place_carried, do_move, plan_move, spend
+from rules.movement import do_move, place_carried, plan_move
 from scenarios import words
 from scenarios.objectives import Carry
 from scenarios.play_conditions import carry_key, in_zone
@@ -293,7 +294,7 @@ def carry_out(game: GameState, ref: ScenarioReferee, fig: Fig, act: Special) -> 
         moved = do_move(game, fig, Move(fig.id, toward=point), min(fig.move, target.move),
                         ignore=(target.id,))
         if moved and fig.centre != start:
-            _place_carried(game, fig, target, start)
+            place_carried(game, fig, target, start)
     elif act.rule == "exit_with":
         for who in (target, fig):
             who.status = "evacuated"
@@ -331,11 +332,13 @@ def toward(game: GameState, ref: ScenarioReferee, where: str | None) -> words.Wo
 def _take_off(game: GameState, fig: Fig, item: str) -> None:
     """One whole item (with its uses) leaves the figure."""
     per_item = game.catalog.equipment[item].units or 1
-    fig.items[item] -= 1
-    if item in fig.units:
-        fig.units[item] = max(fig.units[item] - per_item, 0)
-    if fig.items[item] <= 0:
-        fig.items.pop(item)
-        fig.units.pop(item, None)
-    elif fig.units.get(item) == 0:
-        fig.units.pop(item)
+    items, units = dict(fig.items), dict(fig.units)
+    items[item] -= 1
+    if item in units:
+        units[item] = max(units[item] - per_item, 0)
+    if items[item] <= 0:
+        items.pop(item)
+        units.pop(item, None)
+    elif units.get(item) == 0:
+        units.pop(item)
+    fig.items, fig.units = items, units

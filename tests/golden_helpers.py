@@ -69,6 +69,11 @@ def start(figures: Sequence[Fig], dice: Iterable[int], *, terrain: Sequence[dict
                     max_turns=max_turns)
 
 
+def windows(game: Game) -> list[dict[str, Any]]:
+    """The game's open windows as their records keep them."""
+    return [w.to_json() for w in game.pending]
+
+
 def english(notes: Sequence[Any], lang: str = "en") -> list[str]:
     """Log notes in words; each must be a message (a code and parameters), not text."""
     for note in notes:

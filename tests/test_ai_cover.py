@@ -13,8 +13,8 @@ from rules import legal
 from rules.actions import Move
 from rules.figures import Fig
 from rules.game import Game
+from rules.movement import plan_move
 from rules.names import figure_name
-from rules.resolve import plan_move
 
 GUN = {"pistolet": 1, "balles": 6}
 WALL = (wall("w", (17, 14), (30, 14)),)  # the shooter at (15, 4) cannot see behind it

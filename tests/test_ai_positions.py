@@ -30,9 +30,11 @@ from ai.policy import make_policy
 from ai.simulate import start
 from rules import legal
 from rules.actions import Action, Melee, Move
+from rules.activity import why_not_active
+from rules.attacks import defence_of, shooting_legal
 from rules.errors import IllegalActionError
 from rules.game import SURVIVORS, ZOMBIES, Game
-from rules.resolve import defence_of, plan_move, shooting_legal
+from rules.movement import plan_move
 from scenarios.play import ScenarioReferee
 
 LEVELS = ["tactician", "tactician:hard"]
@@ -119,7 +121,7 @@ def _strikers(game: Game) -> set[tuple[str, str]]:
     standing survivor, or can walk into contact with one move."""
     out = set()
     for z in game.figures.values():
-        if not (z.is_zombie and z.standing) or legal.why_not_active(game, z):
+        if not (z.is_zombie and z.standing) or why_not_active(game, z):
             continue
         for h in game.figures.values():
             if h.is_human and h.standing and _gap(game, z.id, h.id) <= z.move and (
@@ -437,7 +439,7 @@ def test_position_bite() -> None:
     one = game.clone()
     one.apply(best, dice=[6, 1])  # hit, save failed
     assert one.figures["m5"].status == "down" and one.pools[ZOMBIES] == 1
-    assert one.pending and one.pending[0]["kind"] == "contaminate"
+    assert one.pending and one.pending[0].kind == "contaminate"
     # two dice paid up front: the first puts her down, the second is lost (R4), no AP left
     two = game.clone()
     two.apply(greedy, dice=[6, 1])

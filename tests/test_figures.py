@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from dataclasses import asdict
 
 import pytest
@@ -14,10 +15,12 @@ from rules.warband import Member
 
 def test_figure_json_is_asdict_with_copied_containers() -> None:
     fig = survivor("s1", "ex_flic_h", 3, 4)
-    fig.items["pistolet"] = 1
-    fig.used_turn["sprinter"] = 1
+    fig.items = fig.counted("items", "pistolet", 1)
+    fig.used_turn = fig.counted("used_turn", "sprinter", 1)
     data = fig.to_json()
-    assert data == asdict(fig)
+    plain = {k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
+             for k, v in asdict(fig).items()}
+    assert data == plain and type(data["items"]) is dict and type(data["skills"]) is list
     data["skills"].append("robuste")
     data["items"]["pistolet"] = 9
     data["used_turn"].clear()
@@ -59,3 +62,23 @@ def test_a_figure_saved_without_an_english_name_gets_one(side: str, kind: str, n
                                    [3, 3, 3]).to_json(),
                            "figures": [saved]})
     assert game.figures["z1"].name_en == english
+
+
+def test_a_figures_counts_are_replaced_never_changed_in_place() -> None:
+    """A copy of a figure (and of a game) shares its counts: changing them in place would
+    change every copy, so it is refused at once."""
+    fig = survivor("s1", "ex_flic_h", 3, 4)
+    fig.items = {"pistolet": 1}
+    copy = fig.copy()
+    with pytest.raises(TypeError, match="replaced"):
+        copy.items["pistolet"] = 2  # type: ignore[index]
+    with pytest.raises(TypeError):
+        copy.used_game.setdefault("sprinter", 1)  # type: ignore[attr-defined]
+    copy.items = copy.counted("items", "pistolet", 2)
+    copy.skills = ["robuste"]
+    assert fig.items == {"pistolet": 1} and copy.items == {"pistolet": 2}
+    assert copy.skills == ["robuste"] and "robuste" not in fig.skills
+    with pytest.raises(TypeError):
+        copy.skills.append("violent")  # type: ignore[attr-defined]
+    assert copy.counted("items", "pistolet", 0) == {}
+    assert pickle.loads(pickle.dumps(copy)) == copy

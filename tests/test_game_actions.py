@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from golden_helpers import TOUCH, Golden, at, d, door, start, survivor, wall, zombie
+from golden_helpers import TOUCH, Golden, at, d, door, start, survivor, wall, windows, zombie
 
 from rules.actions import (
     Carry,
@@ -21,8 +21,8 @@ from rules.actions import (
     Revive,
     Shoot,
 )
+from rules.attacks import defence_of
 from rules.errors import IllegalActionError, InvalidActionError
-from rules.resolve import defence_of
 
 FAR = (18.0, 18.0)  # a zombie parked out of the way, within 20 in: the zombies can act
 
@@ -197,7 +197,7 @@ def test_rifle_costs_two_ap_and_uses_rounds() -> None:
 
 def test_ammunition_runs_out_and_the_empty_item_is_discarded() -> None:
     s1 = gunner()
-    s1.units["balles"] = 1
+    s1.units = {**s1.units, "balles": 1}
     game = start([s1, zombie("z1", "ignoble", 5, 20), zombie("z2", "ignoble", 9, 24)],
                  [6, 6, 6])
     g = Golden(game)
@@ -283,7 +283,7 @@ def test_molotov_two_cocktails_per_ap_and_the_second_one_retargeted() -> None:
     assert game.figures["s1"].units == {"cocktail_molotov": 4}
     notes = g(Shoot("s1", "z1", "cocktail_molotov"), [2, 3])  # 2 + 1 hits the 2+, kills
     assert notes[0] == "Anarchist (M/F) throws Molotov cocktail at Walker 1 (2 attacks)"
-    assert game.pending == [{"kind": "throw_again", "figure": "s1", "weapon": "cocktail_molotov",
+    assert windows(game) == [{"kind": "throw_again", "figure": "s1", "weapon": "cocktail_molotov",
                              "dice": 1, "side": "survivors"}]
     assert game.figures["s1"].units == {"cocktail_molotov": 3}
     assert game.legal_actions() == [Shoot("s1", "z2", "cocktail_molotov"), Decline()]
@@ -607,7 +607,7 @@ def test_after_a_two_ap_action_one_zombie_may_react() -> None:
     game = g.game
     notes = g(Shoot("s1", "z2", "fusil"), [2, 6])
     assert notes[-1] == "The survivors spent 2 AP at once: one zombie may react for 1 AP"
-    assert game.pending == [{"kind": "reaction", "side": "zombies"}]
+    assert windows(game) == [{"kind": "reaction", "side": "zombies"}]
     assert game.current_side() == "zombies" and game.pools == {"survivors": 5, "zombies": 5}
     assert Decline() in game.legal_actions()
     assert all(a.ap == 1 for a in game.legal_actions() if isinstance(a, Melee))
@@ -707,13 +707,13 @@ def test_a_reactivation_of_two_ap_earns_its_own_reaction() -> None:
                   zombie("z1", "rodeur", 5, 10), zombie("z2", "rodeur", 9, 12)], [6, 2, 3])
     g = Golden(game)
     g(Shoot("s1", "z1", "pistolet"), [3, 2])
-    assert game.pending == [{"kind": "reactivate", "figure": "s1", "action": "shoot",
+    assert windows(game) == [{"kind": "reactivate", "figure": "s1", "action": "shoot",
                              "side": "survivors"}]
     g.refused(Melee("s1", "z2"), r"^Now Ex-cop \(F\) may shoot again, or decline\.$",
               code="refusal.now_shoot_again")
     notes = g(Shoot("s1", "z2", "fusil"), [1])
     assert notes[-1] == "The survivors spent 2 AP at once: one zombie may react for 1 AP"
-    assert game.pending == [{"kind": "reaction", "side": "zombies"}]
+    assert windows(game) == [{"kind": "reaction", "side": "zombies"}]
     assert game.pools == {"survivors": 7 - 3, "zombies": 5}
     g(Decline())
     assert game.to_act == "zombies"
@@ -732,7 +732,7 @@ def test_a_survivor_at_zero_pv_is_down_and_may_be_contaminated() -> None:
     assert notes[-2:] == ["Ex-cop (M) loses a wound (0 left)", "Ex-cop (M) is down"]
     s1 = game.figures["s1"]
     assert (s1.status, s1.pv, s1.downed_by) == ("down", 0, "z1")
-    assert game.pending == [{"kind": "contaminate", "figure": "z1", "target": "s1",
+    assert windows(game) == [{"kind": "contaminate", "figure": "z1", "target": "s1",
                              "side": "zombies"}]
     assert game.legal_actions() == [Contaminate("z1", "s1"), Decline()]
     g.refused(Move("z1", to=(5, 7)), r"^Now Abomination 1 may contaminate Ex-cop \(M\), or "
@@ -855,7 +855,7 @@ def test_heal_uses_an_item_and_gives_two_pv() -> None:
 
 def test_heal_without_item_is_refused_and_the_last_use_discards_it() -> None:
     s1 = survivor("s1", "ex_flic_h", 5, 5, items={"soins": 1}, pv=2)
-    s1.units["soins"] = 1
+    s1.units = {**s1.units, "soins": 1}
     game = start([s1, survivor("s2", "bourrin", SIDE, 5, pv=5), far_zombie()], [6, 6, 6])
     g = Golden(game)
     g(Heal("s1", "s1"))  # self_heal: true by default
@@ -1083,14 +1083,14 @@ def test_a_survivor_who_takes_up_a_gun_may_shoot_before_anything_moves() -> None
     """What each armed survivor sees is worked out once until something moves; a survivor
     armed since (a gun taken from a marker, which moves nothing) used to be missing from
     it, and listing its shots failed with KeyError (found by the group survivor player)."""
-    from rules.resolve import shooting_legal
+    from rules.attacks import shooting_legal
 
     game = start([survivor("s1", "ex_flic_h", 5, 5, items={"pistolet": 1, "balles": 1}),
                   survivor("s2", "ex_flic_h", 8, 5, items={"balles": 1}),
                   zombie("z1", "rodeur", 5, 12)], [1, 1, 1])
     assert shooting_legal(game, game.figures["s1"], "pistolet") == ["z1"]
     s2 = game.figures["s2"]
-    s2.items["pistolet"] = 1
+    s2.items = {**s2.items, "pistolet": 1}
     assert shooting_legal(game, s2, "pistolet") == ["z1"]
 
 
@@ -1104,15 +1104,17 @@ def test_a_door_opened_on_a_clone_stays_shut_in_the_game() -> None:
     assert trial.scene_json["terrain"][1]["open"] is True
     assert game.scene_json["terrain"][1].get("open") is not True
     assert trial.figures["s1"] is not game.figures["s1"]
-    trial.figures["s1"].items["pistolet"] = 1
+    trial.figures["s1"].items = {**trial.figures["s1"].items, "pistolet": 1}
     assert "pistolet" not in game.figures["s1"].items
+    with pytest.raises(TypeError):  # shared with the clone: replaced, never changed
+        trial.figures["s1"].items["pistolet"] = 2  # type: ignore[index]
 
 
 def test_contamination_chance_is_the_bite_then_the_failed_resist() -> None:
     """D36: a die against the target's D (an Ex-flic: 5+, 2 faces of 6), then the target
     resists on 4+ (3 faces): 1/3 x 1/2. With a casque it resists on 3+ (4 faces): 1/3 x
     1/3."""
-    from rules.resolve import contamination_chance
+    from rules.attacks import contamination_chance
 
     game = start([survivor("s1", "ex_flic_h", 5, 5), survivor("s2", "ex_flic_h", 8, 5,
                                                               items={"casque": 1}),

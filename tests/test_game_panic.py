@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from golden_helpers import TOUCH, Golden, start, survivor, zombie
+from golden_helpers import TOUCH, Golden, start, survivor, windows, zombie
 
 from rules.actions import Contaminate, Decline, EndActivations, Melee, Move, Pass, UseSkill
-from rules.resolve import defence_of
+from rules.attacks import defence_of
 
 UP = 5 + TOUCH
 
@@ -306,7 +306,7 @@ def hysterique(mover: str) -> Golden:
     g = Golden(game)
     g(EndActivations())
     g(Melee("z1", "s1"), [4, 1, 2])
-    assert game.pending == [{"kind": "hysterique", "figure": "s1", "side": mover}]
+    assert windows(game) == [{"kind": "hysterique", "figure": "s1", "side": mover}]
     assert game.current_side() == mover
     return g
 

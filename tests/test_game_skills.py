@@ -4,7 +4,7 @@ chirurgien, premiers soins and discrète."""
 from __future__ import annotations
 
 import pytest
-from golden_helpers import TOUCH, Golden, at, d, start, survivor, zombie
+from golden_helpers import TOUCH, Golden, at, d, start, survivor, windows, zombie
 
 from rules.actions import (
     Contaminate,
@@ -99,7 +99,7 @@ def test_savoir_cancels_a_zombie_activation_once_per_turn() -> None:
     game = g.game
     notes = g(Move("z1", to=(5, 11)))
     assert notes == ["Walker 1 is about to move: Scientist (M/F) may cancel it (Know-how)"]
-    assert game.pending == [{"kind": "savoir", "figure": "s1", "side": "survivors",
+    assert windows(game) == [{"kind": "savoir", "figure": "s1", "side": "survivors",
                              "deferred": {"type": "move", "figure": "z1", "to": [5, 11]}}]
     assert game.current_side() == "survivors" and game.pools["zombies"] == 4
     assert game.legal_actions() == [UseSkill("s1", "savoir"), Decline()]
@@ -130,9 +130,9 @@ def test_savoir_cancels_a_contamination() -> None:
     g(Pass())
     g(Melee("z2", "s2"))  # savoir is offered at each zombie activation until used
     g(Decline(), [5, 1])
-    assert game.pending[0]["kind"] == "contaminate"
+    assert game.pending[0].kind == "contaminate"
     g(Contaminate("z2", "s2"))
-    assert game.pending[0]["kind"] == "savoir" and game.pools["zombies"] == 5 - 3
+    assert game.pending[0].kind == "savoir" and game.pools["zombies"] == 5 - 3
     g(UseSkill("s1", "savoir"))
     assert game.figures["s2"].status == "down" and game.figures["s2"].side == "survivors"
     g.finish()
@@ -171,7 +171,7 @@ def test_didactique_rerolls_the_ap_die_once_per_game() -> None:
     game = start([survivor("s1", "scientifique", 5, 5, skill="didactique"),
                   zombie("z1", "rodeur", 5, 12)], [1, 2, 3], max_turns=3, allow_pass=True)
     g = Golden(game)
-    assert game.pending == [{"kind": "didactique", "figure": "s1", "side": "survivors",
+    assert windows(game) == [{"kind": "didactique", "figure": "s1", "side": "survivors",
                              "die": 1}]
     assert game.legal_actions() == [UseSkill("s1", "didactique"), Decline()]
     notes = g(UseSkill("s1", "didactique"), [5])
@@ -192,7 +192,7 @@ def test_didactique_declined_is_offered_again_next_turn() -> None:
     assert game.pools["survivors"] == 2
     g(Pass())
     g(Pass(), [2, 1, 1])
-    assert game.pending[0]["kind"] == "didactique" and game.pending[0]["die"] == 2
+    assert game.pending[0].kind == "didactique" and game.pending[0].die == 2
     g.finish()
 
 
@@ -206,7 +206,7 @@ def extremiste(**settings: object) -> Golden:
     g = Golden(game)
     notes = g(Melee("s1", "z1"), [3, 2])
     assert notes[-1] == "Anarchist (M/F) kills Walker 1"
-    assert game.pending == [{"kind": "extremiste", "figure": "s1", "side": "survivors"}]
+    assert windows(game) == [{"kind": "extremiste", "figure": "s1", "side": "survivors"}]
     return g
 
 
@@ -241,7 +241,7 @@ def test_entraine_may_fight_again_once() -> None:
                   zombie("z1", "ignoble", 5, UP), zombie("z2", "rodeur", SIDE, 5)], [6, 6, 6])
     g = Golden(game)
     g(Melee("s1", "z1"), [3])
-    assert game.pending == [{"kind": "reactivate", "figure": "s1", "action": "melee",
+    assert windows(game) == [{"kind": "reactivate", "figure": "s1", "action": "melee",
                              "side": "survivors"}]
     g.refused(Move("s1", to=(4, 4)), r"^Now Soldier \(M\) may attack again, or decline\.$",
               code="refusal.now_melee_again")

@@ -44,7 +44,7 @@ def test_after_its_activation_a_band_sets_a_zombie_on_the_other_band() -> None:
     g = Golden(war([a1, b1, near_b, far], dice=[6, 6]))
     g(Move("a1", to=(5.0, 6.0)))
     window = g.game.pending[0]
-    assert window == {"kind": "zombie_control", "side": "A", "enemy": "B"}
+    assert window.to_json() == {"kind": "zombie_control", "side": "A", "enemy": "B"}
     options = g.game.legal_actions()
     assert Melee("z1", "b1", 1) in options and Decline() in options
     assert not any(getattr(o, "figure", "") == "z2" for o in options)
@@ -81,7 +81,7 @@ def test_no_zombie_reaction_in_the_variant() -> None:
     b1 = band(survivor("b1", "racaille", 28, 28), "B")
     g = Golden(war([a1, b1, zombie("z1", "rodeur", 5, 15)], dice=[6, 6]))
     g(Shoot("a1", "z1", "fusil"), dice=[1])  # a 2-AP shot: no reaction window follows
-    assert not any(w["kind"] == "reaction" for w in g.game.pending)
+    assert not any(w.kind == "reaction" for w in g.game.pending)
 
 
 def test_a_band_with_no_one_standing_loses() -> None:

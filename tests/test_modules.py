@@ -258,7 +258,7 @@ def test_an_ally_put_down_may_be_contaminated() -> None:
     g = Golden(game)
     g(Pass())
     g(Melee("z1", "ally1", 1), [6])
-    assert game.pending and game.pending[0]["kind"] == "contaminate"
+    assert game.pending and game.pending[0].kind == "contaminate"
 
 
 def test_lights_out_stops_survivors_and_taken_over_keeps_them_out() -> None:

@@ -152,7 +152,7 @@ def test_r4_the_second_die_on_a_fallen_survivor_is_lost_and_it_can_be_contaminat
     # die 1 hits (3 vs D3+), the save 5+ fails on a 2: down; die 2 is not rolled (L117)
     notes = g(Melee("z1", "s1", ap=2), [3, 2])
     assert notes[-1] == "Kid (M/F) is down"
-    assert game.figures["s1"].status == "down" and game.pending[0]["kind"] == "contaminate"
+    assert game.figures["s1"].status == "down" and game.pending[0].kind == "contaminate"
     g(Decline())  # L100: the zombie may contaminate at once; here it does not
     g(Move("s2", to=(15, 5)))
     assert not [a for a in game.legal_actions() if isinstance(a, Melee)]

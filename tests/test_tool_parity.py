@@ -15,9 +15,9 @@ import pytest
 
 from rules import legal
 from rules.actions import Move
+from rules.attacks import has_ammo, shooting_answer
 from rules.errors import IllegalActionError
 from rules.game import Game
-from rules.resolve import has_ammo, shooting_answer
 from rules.settings import Settings
 from scenarios.modules import MODULES
 from scenarios.play import start_scenario

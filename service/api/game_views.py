@@ -15,6 +15,7 @@ from geometry.space import enemies
 from i18n import Message, render
 from rules import legal
 from rules.actions import Move
+from rules.activity import activatable
 from rules.arbitration import activatable_zombies
 from rules.errors import IllegalActionError
 from rules.game import ZOMBIES, Game
@@ -160,7 +161,7 @@ def get_zone(game_id: str) -> dict[str, Any]:
                 "out_of_zone": [z for z in nearest if z not in active],
                 "nearest": {z: None if n is None else {"human": n[0], "inches": round(n[1], 4)}
                             for z, n in nearest.items()},
-                "activatable": [f.id for f in legal.activatable(game, ZOMBIES)],
+                "activatable": [f.id for f in activatable(game, ZOMBIES)],
                 "pool": game.pools.get(ZOMBIES, 0)}
 
     out: dict[str, Any] = services().games.read(game_id, use)

@@ -19,7 +19,7 @@ from ai.evaluation import chances
 from ai.policy import Choice, action_message
 from geometry.errors import SurviveUsError
 from i18n import Message, note_text, render
-from rules import legal
+from rules import rulebook
 from rules.actions import actor, parse_action
 from rules.game import ZOMBIES, Game, Note
 from rules.limits import LimitError, check_arbitration
@@ -295,7 +295,7 @@ def get_actions(game_id: str, query: FigureQuery) -> dict[str, Any]:
             words = action_message(game, act)
             entry = {"action": act.to_json(), "text": render(words, lang),
                      "text_words": words.to_json(),
-                     "cost": legal.cost(game, act) if actor(act) else 0}
+                     "cost": rulebook.cost(game, act) if actor(act) else 0}
             chances = action_odds(game, act)  # an attack's dice, faces needed and chances
             if chances is not None:
                 entry["odds"] = chances

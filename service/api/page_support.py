@@ -17,7 +17,7 @@ from pydantic import Field
 
 from geometry.errors import SurviveUsError
 from i18n import Message
-from rules import legal, resolve
+from rules import legal, movement, rulebook
 from rules.actions import Carry, Move, actor, parse_action
 from rules.game import Game
 from rules.summary import game_summary
@@ -78,7 +78,7 @@ def preview(game: Game, data: Json) -> dict[str, Any]:
         reason = error.text(request_lang())
         reason_words = None if error.words is None else error.words.to_json()
     # the AP an action costs is only known for a well-formed one (a known weapon, rule...)
-    cost = (legal.cost(game, act) if who else 0) if reason is None else None
+    cost = (rulebook.cost(game, act) if who else 0) if reason is None else None
     end: tuple[float, float] | None = None
     length: float | None = None
     waypoints: list[list[float]] = []
@@ -86,10 +86,10 @@ def preview(game: Game, data: Json) -> dict[str, Any]:
     if fig is not None and isinstance(act, Move | Carry):
         if reason is None and isinstance(act, Carry):
             target = act.target
-            end, _ = resolve.plan_move(game, fig, act.to, act.toward,
-                                       resolve.carry_length(game, fig), ignore=(target,))
+            end, _ = movement.plan_move(game, fig, act.to, act.toward,
+                                        movement.carry_length(game, fig), ignore=(target,))
         elif reason is None:
-            end, _ = resolve.plan_move(game, fig, act.to, act.toward, fig.move)
+            end, _ = movement.plan_move(game, fig, act.to, act.toward, fig.move)
         elif act.to is not None:
             end = act.to
         if end is not None:
