@@ -59,13 +59,13 @@ def goal_target(game: Game, h: Fig) -> str | tuple[float, float] | None:
     civilian it fetches or treats, the trapped one it frees), or a point (its exit spot, a
     zone's centre, the crate or item it goes for); None if nowhere."""
     from scenarios.play import ScenarioReferee
-    from scenarios.play_policy import FETCH, ZONE, _goal
+    from scenarios.play_policy import FETCH, ZONE, survivor_goal
 
     ref = game.referee
     if not isinstance(ref, ScenarioReferee):
         return None
     try:
-        goal = _goal(game, ref, h)
+        goal = survivor_goal(game, ref, h)
     except (KeyError, ValueError):
         return None
     if isinstance(goal, tuple) and goal and goal[0] == FETCH:

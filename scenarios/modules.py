@@ -570,7 +570,7 @@ def _led(state: dict[str, Any]) -> list[str]:
 
 def _lead_to(game: GameState, ref: ScenarioReferee, fig: Fig, where: str | None) -> Point | str:
     """Where a led civilian goes: a point "x,y", or an exit, a zone or a figure."""
-    from scenarios.play_specials import _destination
+    from scenarios.play_specials import destination
 
     if where and "," in where:
         try:
@@ -579,7 +579,7 @@ def _lead_to(game: GameState, ref: ScenarioReferee, fig: Fig, where: str | None)
             raise _fail(Message("scenario.refusal.no_point", {"marker": where}),
                         "action.marker") from None
         return (x, y)
-    return _destination(game, ref, fig, where)
+    return destination(game, ref, fig, where)
 
 
 def _toward(game: GameState, ref: ScenarioReferee, where: str | None) -> words.Words:

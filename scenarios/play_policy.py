@@ -67,7 +67,8 @@ if TYPE_CHECKING:
     from rules.game import Game
 
 __all__ = ["Policy", "RandomPolicy", "IdlePolicy", "GreedyZombies", "GreedySurvivors",
-           "POLICIES", "policy", "play", "route_move", "protected_civilians"]
+           "POLICIES", "policy", "play", "route_move", "protected_civilians",
+           "survivor_goal", "Goal", "ZONE", "FETCH"]
 
 Point = tuple[float, float]
 CONTACT = CONTACT_INCHES
@@ -192,7 +193,7 @@ class GreedySurvivors:
             return []
         acts = legal.figure_actions(game, fig, kinds=("melee", "shoot", "interact",
                                                       "scenario"))
-        goal = _goal(game, ref, fig) if isinstance(ref, ScenarioReferee) else None
+        goal = survivor_goal(game, ref, fig) if isinstance(ref, ScenarioReferee) else None
         urgency = 45
         if isinstance(goal, tuple) and goal[0] == FETCH:
             goal, urgency = goal[1], 40
@@ -332,7 +333,7 @@ def _fetch(point: Point | None) -> Goal:
     return None if point is None else (FETCH, point)
 
 
-def _goal(game: Game, ref: ScenarioReferee, fig: Fig) -> Goal:
+def survivor_goal(game: Game, ref: ScenarioReferee, fig: Fig) -> Goal:
     """Where this survivor should head for the card's objective, if anywhere."""
     card, state = ref.card, ref.state
     for cond in card.objectives.survivors.conditions:

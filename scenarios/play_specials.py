@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from scenarios.play import ScenarioReferee
 
 __all__ = ["RULES", "actions", "cost", "check", "carry_out", "exit_point", "touches_exit",
-           "toward"]
+           "toward", "destination"]
 
 RULES = ("escort", "exit_with", "treat", "deliver")
 CONTACT = CONTACT_INCHES
@@ -150,8 +150,10 @@ def _delivery(game: GameState, ref: ScenarioReferee, fig: Fig) -> Carry | None:
     return None
 
 
-def _destination(game: GameState, ref: ScenarioReferee, fig: Fig,
-                 where: str | None) -> Point | str:
+def destination(game: GameState, ref: ScenarioReferee, fig: Fig,
+                where: str | None) -> Point | str:
+    """Where a figure is led (an escort, a module's lead): an exit's point, a zone's, or a
+    figure of the game; refused when the card knows no such place."""
     if where is None:
         raise _fail(Message("scenario.refusal.escort_where"), "action.marker")
     if where in {e.id for e in ref.card.exits}:
@@ -234,7 +236,7 @@ def check(game: GameState, ref: ScenarioReferee, fig: Fig, act: Special) -> None
         if not _escortable(game, ref, fig, target):
             raise _fail(Message("scenario.refusal.not_escortable",
                                 {"target": _name(game, target)}), "action.target")
-        point = _destination(game, ref, fig, act.marker)
+        point = destination(game, ref, fig, act.marker)
         plan_move(game, fig, None, point, min(fig.move, target.move), ignore=(target.id,))
     elif act.rule == "exit_with":
         exit_id = act.marker or ""
@@ -287,7 +289,7 @@ def carry_out(game: GameState, ref: ScenarioReferee, fig: Fig, act: Special) -> 
     target = game.figures[act.target or ""]
     if act.rule == "escort":
         start = fig.centre
-        point = _destination(game, ref, fig, act.marker)
+        point = destination(game, ref, fig, act.marker)
         game.note(Message("scenario.leads", {
             "figure": _name(game, fig), "target": _name(game, target),
             "toward": toward(game, ref, act.marker)}))
