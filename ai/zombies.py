@@ -51,6 +51,7 @@ from rules.actions import (
     Pass,
     actor,
 )
+from rules.activity import activatable
 from rules.attacks import attack_spec, defence_of, finished_off
 from rules.combat import AttackDie, odds
 from rules.errors import IllegalActionError
@@ -164,23 +165,16 @@ class GreedyZombies:
         self.rng = rng or random.Random(0)
 
     def choose(self, game: Game) -> Choice:
-        offered = legal_now(game)
         if game.pending and game.pending[0].kind != "reaction":
-            return window_default(game, offered)
-        by_fig: dict[str, list[Action]] = {}
-        for act in offered:
-            fid = getattr(act, "figure", "")
-            by_fig.setdefault(fid, []).append(act)
+            return window_default(game, legal_now(game))
+        # each zombie's own actions, asked nearest-to-a-human first (no one else's listed)
         ranked = []
-        for fid in by_fig:
-            z = game.figures.get(fid)
-            if z is None or not z.is_zombie:
-                continue
+        for z in activatable(game, "zombies"):
             near = _nearest_human(game, z)
             if near is not None:
-                ranked.append((near[0], fid, near[1]))
+                ranked.append((near[0], z.id, near[1]))
         for _d, fid, h in sorted(ranked, key=lambda r: (r[0], r[1])):
-            acts = by_fig[fid]
+            acts = legal.actions_of(game, game.figures[fid])
             melees = [a for a in acts if isinstance(a, Melee)]
             if melees:
                 standing = [a for a in melees if game.figures[a.target].standing] or melees
@@ -191,6 +185,7 @@ class GreedyZombies:
             if moves:
                 return explained(moves[0], Message("ai.why.nearest", {
                     "action": action_message(game, moves[0])}))
+        offered = legal_now(game)
         rest = [a for a in offered if isinstance(a, Decline | Pass | EndActivations)
                 or legal.is_hold(game, a)]
         act = rest[0] if rest else offered[0]

@@ -25,14 +25,14 @@ from rules.activity import activatable, why_not_active
 from rules.errors import IllegalActionError
 from rules.movement import hold, is_hold
 from rules.rulebook import check_action, may_pass, rule_for
-from rules.window_rules import check_window, window_actions
+from rules.window_rules import check_window, window_actions, window_actions_of
 
 if TYPE_CHECKING:
     from rules.figures import Fig
     from rules.state import GameState
 
-__all__ = ["check", "is_legal", "legal_actions", "figure_actions", "may_pass", "hold",
-           "is_hold", "holds", "give_up"]
+__all__ = ["check", "is_legal", "legal_actions", "figure_actions", "actions_of", "may_pass",
+           "hold", "is_hold", "holds", "give_up"]
 
 _NOT_YOURS = {"survivors": Message("refusal.not_your_turn.survivors"),
               "zombies": Message("refusal.not_your_turn.zombies"),
@@ -95,6 +95,18 @@ def figure_actions(game: GameState, fig: Fig, *, kinds: Sequence[str] = ()) -> l
         listed = rulebook.figure_actions(game, fig, kinds=kinds)
         game.listed[key] = listed
     return list(listed)
+
+
+def actions_of(game: GameState, fig: Fig) -> list[Action]:
+    """One figure's legal actions now, as `legal_actions` lists them (the open window's, or
+    its activation's, side actions aside), without listing anyone else's."""
+    if game.outcome is not None:
+        return []
+    if game.pending:
+        return window_actions_of(game, game.pending[0], fig)
+    if game.side_of(fig) != game.to_act or why_not_active(game, fig) is not None:
+        return []
+    return figure_actions(game, fig)
 
 
 def legal_actions(game: GameState) -> list[Action]:

@@ -9,6 +9,7 @@ check of a move and its resolution find the route once.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING
 
@@ -171,13 +172,20 @@ def goals_toward(game: GameState, fig: Fig, toward: str | Point | None) -> list[
     gap = CONTACT_GAP
     if fig.enemy_of(target) and _discrete_blocks(game, fig, target):
         gap = 0.3  # stops short of her base
-    reach = fig.radius + target.radius + gap
-    base = math.atan2(fig.y - target.y, fig.x - target.x)
+    return list(_around(fig.x, fig.y, target.x, target.y, fig.radius + target.radius + gap))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _around(x: float, y: float, tx: float, ty: float, reach: float) -> tuple[Point, ...]:
+    """Eight spots `reach` from (tx, ty), the one facing (x, y) first, then turning both
+    ways an eighth of a turn at a time (kept: the same figures ask again state after
+    state)."""
+    base = math.atan2(y - ty, x - tx)
     out = []
     for k in (0, 1, -1, 2, -2, 3, -3, 4):
         a = base + k * math.pi / 4
-        out.append((target.x + reach * math.cos(a), target.y + reach * math.sin(a)))
-    return out
+        out.append((tx + reach * math.cos(a), ty + reach * math.sin(a)))
+    return tuple(out)
 
 
 def _leave_melee(game: GameState, fig: Fig, end: Point) -> None:

@@ -164,10 +164,16 @@ def action_message(game: GameState, act: Action) -> Message:
 
 
 def _enemies_by_distance(game: GameState, fig: Fig) -> tuple[tuple[float, Fig], ...]:
-    out = [(game.distance(fig.id, f.id), f) for f in game.figures.values()
-           if f.on_table and fig.enemy_of(f)]
-    out.sort(key=lambda p: p[0])
-    return tuple(out)
+    """The figure's enemies on the table, nearest first (kept for this state's positions)."""
+    key = ("enemies", fig.id, game.version())
+    found: tuple[tuple[float, str], ...] | None = game.plans.get(key)
+    if found is None:  # ids, not figures: a copy of the game reads them as its own
+        out = [(game.distance(fig.id, f.id), f.id) for f in game.figures.values()
+               if f.on_table and fig.enemy_of(f)]
+        out.sort(key=lambda p: p[0])
+        found = tuple(out)
+        game.plans[key] = found
+    return tuple((d, game.figures[i]) for d, i in found)
 
 
 Want = Callable[[str], bool]

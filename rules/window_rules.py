@@ -35,7 +35,8 @@ if TYPE_CHECKING:
     from rules.figures import Fig
     from rules.state import GameState
 
-__all__ = ["WINDOW_RULES", "window_actions", "check_window", "carry_out_window", "resume"]
+__all__ = ["WINDOW_RULES", "window_actions", "window_actions_of", "check_window",
+           "carry_out_window", "resume"]
 
 W = TypeVar("W", bound=Window)
 
@@ -65,6 +66,10 @@ class WindowRule(Generic[W]):
         """The actions the window allows, decline aside."""
         raise NotImplementedError
 
+    def actions_of(self, game: GameState, window: W, fig: Fig) -> list[Action]:
+        """Those of `fig`, in the same order."""
+        return [a for a in self.actions(game, window) if actor(a) == fig.id]
+
     def check(self, game: GameState, window: W, act: Action) -> None:
         """Refuse an action the window does not allow (decline aside)."""
         raise NotImplementedError
@@ -87,11 +92,18 @@ class ReactionRule(WindowRule[Reaction]):
 
     window = Reaction
 
+    KINDS = ("move", "melee")
+
     def actions(self, game: GameState, window: Reaction) -> list[Action]:
         out: list[Action] = []
         for z in activatable(game, "zombies"):
-            out += figure_actions(game, z, kinds=("move", "melee"), max_ap=1)
+            out += figure_actions(game, z, kinds=self.KINDS, max_ap=1)
         return out
+
+    def actions_of(self, game: GameState, window: Reaction, fig: Fig) -> list[Action]:
+        if not fig.is_zombie or why_not_active(game, fig) is not None:
+            return []
+        return figure_actions(game, fig, kinds=self.KINDS, max_ap=1)
 
     def check(self, game: GameState, window: Reaction, act: Action) -> None:
         if not isinstance(act, Move | Melee):
@@ -374,6 +386,12 @@ def window_actions(game: GameState, window: Window) -> list[Action]:
     rule = _rule(window)
     out = rule.actions(game, window)
     return out if rule.mandatory(game, window) else [*out, Decline()]
+
+
+def window_actions_of(game: GameState, window: Window, fig: Fig) -> list[Action]:
+    """The legal actions of `fig` while `window` is open (decline aside), without listing
+    anyone else's."""
+    return _rule(window).actions_of(game, window, fig)
 
 
 def check_window(game: GameState, window: Window, act: Action) -> None:
