@@ -3,12 +3,14 @@
 Positions are base centres in inches. The base must stay whole on the table, never overlap a
 movement-blocking footprint, and may touch enemy bases but not overlap them. `PathFinder`
 builds the exact visibility graph of one terrain for one base radius (see `visgraph`); each
-query adds its start, goal and enemy bases to that graph without rebuilding it.
+query adds its start, goal and enemy bases to that graph without rebuilding it. A finder keeps
+its recent answers by their exact inputs, as it keeps its graph, within a memory budget.
 """
 
 from __future__ import annotations
 
 import math
+import struct
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
@@ -23,6 +25,7 @@ from shapely.geometry.polygon import orient
 if TYPE_CHECKING:  # scipy is slow to import: a path search imports it when it runs
     from scipy.sparse import csr_matrix
 
+from geometry.lru import LRU
 from geometry.visgraph import (
     EXACT_SLACK,
     TAU,
@@ -53,6 +56,7 @@ XY = tuple[float, float]
 Avoid = Sequence[tuple[float, float, float]]
 
 CONTACT_SLACK = 1e-6  # a start or goal this far into a wall or enemy base still counts as contact
+CLEAR_MARGIN = 1e-7  # beyond rounding: a point this much farther than r from terrain is clear
 REACH_QUAD_SEGS = 12  # quarter-circle segments of the polygon free space used by `reach`
 # GEOS rounds the number of segments of each round join, so a step can reach 1.5 times the
 # nominal pi / (2 q): growing by 1 / cos of half that keeps every chord outside the circle.
@@ -60,6 +64,14 @@ REACH_GROW = 1.0 / math.cos(1.5 * math.pi / (4 * REACH_QUAD_SEGS))
 WEDGE_OVERLAP = 1e-6  # radians added to each vertex's wedge on its free side
 RAY_STEP = 0.02  # radians between rays tracing the round edge of the reach region
 GEOMETRY_BYTES_PER_COORD = 48  # a GEOS coordinate and its share of the structure around it
+# Each finder keeps its recent answers (see `PathFinder.shortest`): a game asks the same route
+# again when nothing it depends on moved (the tactician's search, a refused move retried).
+# One game's routes are a few hundred entries of 0.5-2 KB, a search's a few thousand.
+PATH_CACHE_ITEMS = 4096
+PATH_CACHE_BYTES = 2 * 1024 * 1024
+REACH_CACHE_ITEMS = 32  # reach regions are big (thousands of coordinates) and seldom asked
+REACH_CACHE_BYTES = 1024 * 1024
+RESULT_CACHE_BYTES = PATH_CACHE_BYTES + REACH_CACHE_BYTES  # counted in each finder's nbytes
 
 
 @dataclass(frozen=True)
@@ -114,6 +126,32 @@ def _fmt(p: XY) -> str:
     return f"({round(p[0], 4)}, {round(p[1], 4)})"
 
 
+def _avoid_array(avoid: Avoid) -> FloatArray:
+    """Enemy bases (x, y, radius) as the (n, 3) array every query reads them from."""
+    return np.asarray(avoid, dtype=np.float64).reshape(-1, 3)
+
+
+def _query_key(values: tuple[float, ...], bases: FloatArray) -> bytes:
+    """A query's exact inputs as bytes: its floats and its bases' array, bit for bit.
+
+    Equal keys are the very same numbers, so the answer computed for one is the answer for
+    the other. Bytes rather than a tuple of floats, because 0.0 == -0.0 (which `_fmt` and
+    `atan2` tell apart) and NaN != NaN. `values` has a fixed count per kind of query and
+    `bases` is always (n, 3), so the byte count alone tells n.
+    """
+    return struct.pack(f"{len(values)}d", *values) + bases.tobytes()
+
+
+def _path_bytes(key: bytes, path: Path) -> int:
+    """About what a cached path keeps: its key, the object and its waypoint tuples."""
+    return 600 + len(key) + len(path.reason) + 120 * len(path.waypoints)
+
+
+def _geometry_bytes(key: bytes, shape: shapely.Geometry) -> int:
+    """About what a cached region keeps: its key and its coordinates."""
+    return 200 + len(key) + GEOMETRY_BYTES_PER_COORD * int(shapely.get_num_coordinates(shape))
+
+
 class PathFinder:
     """Visibility graph for one terrain and one base radius; build once, query many times."""
 
@@ -142,11 +180,17 @@ class PathFinder:
         self._core = core_region(self._union, r)
         self._graph: StaticGraph = build_static_graph(self._union, self._box, r, self._core)
         self._reach_obstacles: shapely.Geometry | None = None
+        # Answers by their exact inputs (`_query_key`): a path or region depends on nothing
+        # else than this finder's terrain and radius and the query's points and bases.
+        self._paths: LRU[bytes, Path] = LRU(PATH_CACHE_ITEMS, PATH_CACHE_BYTES, _path_bytes)
+        self._reaches: LRU[bytes, shapely.Geometry] = LRU(
+            REACH_CACHE_ITEMS, REACH_CACHE_BYTES, _geometry_bytes)
 
     @property
     def nbytes(self) -> int:
-        """About how much memory the finder keeps: its graph's arrays and its geometries'
-        coordinates (what the cache below counts against its budget)."""
+        """About how much memory the finder keeps: its graph's arrays, its geometries'
+        coordinates and the most its answer caches may hold (`RESULT_CACHE_BYTES`: what the
+        cache below counts against its budget, so that cached answers stay within it too)."""
         g = self._graph
         arrays = (g.node_xy, g.node_circle, g.node_phi, g.node_offset, g.circle_ptr, g.seg_a,
                   g.seg_b, g.arc_a, g.circles.centres, g.circles.radii, g.circles.start,
@@ -155,7 +199,8 @@ class PathFinder:
         if self._reach_obstacles is not None:
             shapes.append(self._reach_obstacles)
         coords = int(np.sum(shapely.get_num_coordinates(np.array(shapes, dtype=object))))
-        return sum(int(a.nbytes) for a in arrays) + GEOMETRY_BYTES_PER_COORD * coords
+        return (sum(int(a.nbytes) for a in arrays) + GEOMETRY_BYTES_PER_COORD * coords
+                + RESULT_CACHE_BYTES)
 
     # ----------------------------------------------------------------- legality
 
@@ -166,8 +211,9 @@ class PathFinder:
         if not np.all(np.isfinite(xy)) or not in_box(xy, self._box, CONTACT_SLACK):
             return Path(False, math.inf, (), f"{label} {_fmt(p)}: base off the table",
                         "off_table", label)
-        if self._polygons.size:
-            dist = shapely.distance(self._polygons, Point(p))
+        point = Point(p)
+        if self._polygons.size and not self._clear_of_terrain(point):
+            dist = shapely.distance(self._polygons, point)
             hit = [self._ids[i] for i in np.flatnonzero(dist < self.radius - CONTACT_SLACK)]
             if hit:
                 names = ", ".join(repr(h) for h in hit)
@@ -185,27 +231,49 @@ class PathFinder:
 
     def _slack(self, p: FloatArray, avoid_c: FloatArray, avoid_r: FloatArray) -> float:
         """How far a legal point sits inside contact: segments from it may go that deep."""
-        deficit = 0.0
-        if not self._union.is_empty:
-            deficit = self.radius - float(shapely.distance(self._union, Point(p[0], p[1])))
+        deficit = 0.0  # the same answer as any negative deficit (the terrain's when clear)
+        point = Point(p[0], p[1])
+        if not self._union.is_empty and not self._clear_of_terrain(point):
+            deficit = self.radius - float(shapely.distance(self._union, point))
         if avoid_r.size:
             deficit = max(deficit, float(np.max(avoid_r - np.hypot(*(avoid_c - p).T))))
         return max(deficit, 0.0) + EXACT_SLACK
 
-    def _avoid_arrays(self, avoid: Avoid) -> tuple[FloatArray, FloatArray]:
-        a = np.asarray(avoid, dtype=np.float64).reshape(-1, 3)
-        return a[:, :2].copy(), a[:, 2] + self.radius
+    def _clear_of_terrain(self, point: shapely.Geometry) -> bool:
+        """Whether a base centred at `point` is clearly off every piece of terrain: farther
+        than its radius (and `CLEAR_MARGIN`) from their union.
+
+        Then no piece is within the radius less CONTACT_SLACK (the union's outline is within
+        1e-9 of the pieces') and the slack owes the terrain nothing, so `_problem` and
+        `_slack` need not measure the distances: a prepared `dwithin` stops at the first
+        close edge, where `distance` measures every edge of every piece (a fifth of the time
+        of a query needing no search, and most start and end in the open).
+        """
+        return not shapely.dwithin(self._union, point, self.radius + CLEAR_MARGIN)
+
+    def _avoid_arrays(self, avoid: FloatArray) -> tuple[FloatArray, FloatArray]:
+        return avoid[:, :2].copy(), avoid[:, 2] + self.radius
 
     # ----------------------------------------------------------------- queries
 
     def shortest(self, start: XY, goal: XY, avoid: Avoid = ()) -> Path:
-        """The shortest legal path of the base centre from start to goal."""
-        with self._lock:
-            return self._shortest(start, goal, avoid)
+        """The shortest legal path of the base centre from start to goal.
 
-    def _shortest(self, start: XY, goal: XY, avoid: Avoid) -> Path:
+        Answered from the finder's cache when the same start, goal and bases (bit for bit,
+        in the same order) were asked recently: the same `Path` object again (it is frozen).
+        """
         start = (float(start[0]), float(start[1]))
         goal = (float(goal[0]), float(goal[1]))
+        bases = _avoid_array(avoid)
+        key = _query_key((*start, *goal), bases)
+        with self._lock:
+            found = self._paths.get(key)
+            if found is None:
+                found = self._shortest(start, goal, bases)
+                self._paths.put(key, found)
+            return found
+
+    def _shortest(self, start: XY, goal: XY, avoid: FloatArray) -> Path:
         avoid_c, avoid_r = self._avoid_arrays(avoid)
         for label, p in (("start", start), ("goal", goal)):
             problem = self._problem(label, p, avoid_c, avoid_r)
@@ -257,12 +325,21 @@ class PathFinder:
         The geodesic disc: every reflex vertex v of the free space (a polygon just inside the
         true one) lights the part of the disc of radius distance - d(v) around it that it sees
         within its wedge of tangent directions; the start lights its whole visible disc.
-        """
-        with self._lock:
-            return self._reach(start, distance, avoid)
 
-    def _reach(self, start: XY, distance: float, avoid: Avoid) -> shapely.Geometry:
+        A recent identical query is answered from the cache: the same geometry object again,
+        to be read, not changed or prepared (it may be shared between threads).
+        """
         start = (float(start[0]), float(start[1]))
+        bases = _avoid_array(avoid)
+        key = _query_key((*start, float(distance)), bases)
+        with self._lock:
+            found = self._reaches.get(key)
+            if found is None:
+                found = self._reach(start, distance, bases)
+                self._reaches.put(key, found)
+            return found
+
+    def _reach(self, start: XY, distance: float, avoid: FloatArray) -> shapely.Geometry:
         avoid_c, avoid_r = self._avoid_arrays(avoid)
         if distance <= 0.0 or self._problem("start", start, avoid_c, avoid_r) is not None:
             return Polygon()
@@ -894,7 +971,8 @@ def _fan(
 
 # The cache is bounded by count and by memory: a graph's size grows with the square of its
 # terrain's corners (tens of MB for a few thousand), so a few odd terrains must not hold on to
-# the memory of a server process. A finder over `CACHE_BYTES` alone is not kept.
+# the memory of a server process. A finder over `CACHE_BYTES` alone is not kept. Each finder
+# counts the most its answer caches may hold (`RESULT_CACHE_BYTES`), so answers fit too.
 _CACHE: OrderedDict[tuple[Hashable, tuple[float, float], float], PathFinder] = OrderedDict()
 _CACHE_SIZE = 32
 CACHE_BYTES = 256 * 1024 * 1024

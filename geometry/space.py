@@ -18,6 +18,7 @@ import shapely
 from shapely.geometry import Polygon, box
 
 from geometry.distance import edge_distances, in_contact
+from geometry.lru import LRU
 from geometry.paths import Path, PathFinder, pathfinder
 from geometry.scene import Figure, Scene
 from geometry.sight import SightField, View
@@ -28,6 +29,13 @@ __all__ = ["Sight", "Space", "enemies", "path_words"]
 
 FloatArray = npt.NDArray[np.float64]
 EDGE_NOISE = 1e-6  # inches: a base touching terrain exactly may lie this far outside its region
+# Points whose regions are remembered, per terrain and radius (`_Regions`): about 250 bytes
+# each (measured), so 1.3 MB at most for each of the `REGION_SETS` kept. A game asks
+# `same_region` of a few thousand distinct goals (the spots round every target, the exits),
+# most many times, from far fewer starts (where figures stand).
+REGION_POINTS = 4096
+REGION_STARTS = 1024
+REGION_SETS = 16
 
 
 @dataclass(frozen=True)
@@ -53,6 +61,8 @@ class Space:
         self._views: dict[str, View] = {}
         self._known: dict[tuple[str, str], Sight] = {}
         self._by_spot = views_by_spot if views_by_spot is not None else {}
+        self._finders: dict[float, PathFinder] = {}
+        self._regions: dict[float, _Regions] = {}
 
     # --- distances ----------------------------------------------------------------------
 
@@ -62,9 +72,21 @@ class Space:
         s = self.scene
         return edge_distances(s.centres, s.radii, s.centres, s.radii)
 
+    @cached_property
+    def _distance_rows(self) -> list[list[float]]:
+        """`distances` as Python floats, read once: the rules ask for one pair at a time,
+        tens of thousands of times a game, where indexing the array is several times slower
+        than a list (`tolist` gives the very same float64 values)."""
+        rows: list[list[float]] = self.distances.tolist()
+        return rows
+
     def distance(self, a: str, b: str) -> float:
-        i, j = self._index(a), self._index(b)
-        return float(self.distances[i, j])
+        """Edge-to-edge distance between two figures (`distances[i, j]` as a float)."""
+        index = self.scene.index
+        if a in index and b in index:
+            return self._distance_rows[index[a]][index[b]]
+        i, j = self._index(a), self._index(b)  # raises the scene's unknown-id error
+        return self._distance_rows[i][j]
 
     def in_contact(self, figure: str, among: Sequence[str]) -> list[str]:
         i = self._index(figure)
@@ -149,24 +171,35 @@ class Space:
         return terrain_key(self.scene.terrain)
 
     def pathfinder(self, radius: float) -> PathFinder:
-        s = self.scene
-        blockers = [(t.id, t.footprint) for t in s.movement_blockers]
-        return pathfinder(self._terrain_key, blockers, (s.table.width, s.table.depth), radius)
+        """The shared finder of this terrain for `radius` (looked up once per space)."""
+        found = self._finders.get(radius)
+        if found is None:
+            s = self.scene
+            blockers = [(t.id, t.footprint) for t in s.movement_blockers]
+            found = pathfinder(self._terrain_key, blockers, (s.table.width, s.table.depth),
+                               radius)
+            self._finders[radius] = found
+        return found
 
     def same_region(self, radius: float, a: tuple[float, float],
                     points: Sequence[tuple[float, float]]) -> bool:
-        """Whether a base at `a` could reach any of `points` if no figure stood in the way."""
+        """Whether a base at `a` could reach any of `points` if no figure stood in the way.
+
+        The region of `a` is the first free region containing it, else the first within
+        EDGE_NOISE of it (a base exactly touching terrain can fall outside by noise); a
+        point counts when it intersects that region. Which regions each point meets is
+        remembered per terrain and radius, so each is measured once.
+        """
         with _REGIONS_LOCK:  # the prepared regions are shared by every game on this terrain
-            regions = _free_regions(self._terrain_key, self.scene, radius)
-            region = next((r for r in regions if shapely.intersects_xy(r, *a)), None)
-            if region is None:  # a base exactly touching terrain can fall outside by noise
-                here = shapely.Point(a)
-                region = next((r for r in regions if shapely.distance(r, here) <= EDGE_NOISE),
-                              None)
-            if region is None or not points:
+            regions = self._regions.get(radius)
+            if regions is None:
+                regions = _free_regions(self._terrain_key, self.scene, radius)
+                self._regions[radius] = regions
+            start = regions.start_of(float(a[0]), float(a[1]))
+            if start < 0 or not points:
                 return False
-            xy = np.asarray(points, dtype=np.float64)
-            return bool(np.any(shapely.intersects_xy(region, xy[:, 0], xy[:, 1])))
+            bit = 1 << start
+            return any(regions.touched(float(p[0]), float(p[1])) & bit for p in points)
 
     def path(self, figure: str, to: tuple[float, float]) -> Path:
         """Shortest legal route of `figure`'s base centre to `to`, around enemy bases too;
@@ -204,33 +237,83 @@ def terrain_key(terrain: tuple[TerrainPiece, ...]) -> object:
     return key
 
 
-_REGIONS: dict[tuple[object, float], list[shapely.Geometry]] = {}
+class _Regions:
+    """The connected free regions of one terrain for one radius, and for points asked about,
+    which regions they touch: measured once per point, then read (bounded: `REGION_POINTS`
+    goals, `REGION_STARTS` starts).
+
+    Callers hold `_REGIONS_LOCK`: the regions are prepared GEOS geometries, shared by every
+    game on the terrain, and those are not thread-safe.
+    """
+
+    def __init__(self, parts: list[shapely.Geometry]) -> None:
+        for part in parts:
+            shapely.prepare(part)
+        self.parts = parts
+        self._array = np.array(parts, dtype=object)
+        self._touched: LRU[tuple[float, float], int] = LRU(REGION_POINTS)
+        self._starts: LRU[tuple[float, float], int] = LRU(REGION_STARTS)
+
+    def touched(self, x: float, y: float) -> int:
+        """The regions the point (x, y) intersects, as a bit mask (bit i: `parts[i]`)."""
+        if x == 0.0 or y == 0.0:  # 0.0 and -0.0 are one key: measure these (off-table) anew
+            return self._measure(x, y)
+        key = (x, y)
+        mask = self._touched.get(key)
+        if mask is None:
+            mask = self._measure(x, y)
+            self._touched.put(key, mask)
+        return mask
+
+    def _measure(self, x: float, y: float) -> int:
+        hit: list[bool] = shapely.intersects_xy(self._array, x, y).tolist()
+        return sum(1 << i for i, yes in enumerate(hit) if yes)
+
+    def start_of(self, x: float, y: float) -> int:
+        """The region a base at (x, y) stands in: the first that contains it, else the first
+        within EDGE_NOISE of it; -1 for none."""
+        if x == 0.0 or y == 0.0:
+            return self._find_start(x, y)
+        key = (x, y)
+        found = self._starts.get(key)
+        if found is None:
+            found = self._find_start(x, y)
+            self._starts.put(key, found)
+        return found
+
+    def _find_start(self, x: float, y: float) -> int:
+        mask = self.touched(x, y)
+        if mask:
+            return (mask & -mask).bit_length() - 1  # the lowest bit: the first region
+        here = shapely.Point(x, y)
+        return next((i for i, r in enumerate(self.parts)
+                     if shapely.distance(r, here) <= EDGE_NOISE), -1)
+
+
+_REGIONS: LRU[tuple[object, float], _Regions] = LRU(REGION_SETS)
 # Prepared GEOS geometries are not thread-safe (libgeos issue 825) and these are shared by
 # the server's threads: one query at a time.
 _REGIONS_LOCK = threading.RLock()
 
 
-def _free_regions(key: object, scene: Scene, radius: float) -> list[shapely.Geometry]:
+def _free_regions(key: object, scene: Scene, radius: float) -> _Regions:
     """Connected parts of where a base centre may stand, cached per terrain and radius.
 
     Slightly generous (obstacles grown by a polygon inside the true circle), which is what a
     quick "could it get there at all" answer wants; routes themselves come from paths.
     """
     cache_key = (key, radius)
-    if cache_key not in _REGIONS:
+    found = _REGIONS.get(cache_key)
+    if found is None:
         t = scene.table
         free = box(radius, radius, t.width - radius, t.depth - radius)
         grown = [shapely.buffer(p.footprint, radius, quad_segs=4)
                  for p in scene.movement_blockers]
         if grown:
             free = shapely.difference(free, shapely.union_all(grown))
-        parts = list(getattr(free, "geoms", [free]))
-        for part in parts:
-            shapely.prepare(part)
-        if len(_REGIONS) > 64:
-            _REGIONS.clear()
-        _REGIONS[cache_key] = parts
-    return _REGIONS[cache_key]
+        found = _Regions(list(getattr(free, "geoms", [free])))
+        _REGIONS.put(cache_key, found)
+    return found
 
 
 _PATH_WORDS = {

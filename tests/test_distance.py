@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from scipy.spatial.distance import cdist
 
 from geometry.distance import edge_distance, edge_distances, in_contact, within
 from geometry.units import base_radius
@@ -57,3 +58,24 @@ def test_distance_ignores_translation(a: tuple[float, float], b: tuple[float, fl
                                       dx: float, dy: float) -> None:
     moved = edge_distance((a[0] + dx, a[1] + dy), R, (b[0] + dx, b[1] + dy), R)
     assert moved == pytest.approx(edge_distance(a, R, b, R), abs=1e-9)
+
+
+@given(st.lists(st.tuples(st.floats(-100, 100), st.floats(-100, 100)), min_size=1, max_size=30),
+       st.lists(st.tuples(st.floats(-100, 100), st.floats(-100, 100)), min_size=1, max_size=30))
+def test_edge_distances_are_cdists_to_the_bit(a: list[tuple[float, float]],
+                                              b: list[tuple[float, float]]) -> None:
+    """`edge_distances` measures centres without scipy; the bits are scipy's all the same."""
+    ca, cb = np.array(a), np.array(b)
+    ra, rb = np.full(len(a), R), np.full(len(b), base_radius(40))
+    want = np.maximum(cdist(ca, cb) - (ra[:, None] + rb[None, :]), 0.0)
+    got = edge_distances(ca, ra, cb, rb)
+    assert got.shape == want.shape and got.tobytes() == want.tobytes()
+
+
+def test_edge_distances_of_random_tables_are_cdists_to_the_bit() -> None:
+    rng = np.random.default_rng(24)
+    for scale in (1e-3, 1.0, 31.5, 1e4):
+        ca, cb = rng.uniform(0, scale, (300, 2)), rng.uniform(0, scale, (200, 2))
+        ra, rb = rng.uniform(0, scale / 50, 300), rng.uniform(0, scale / 50, 200)
+        want = np.maximum(cdist(ca, cb) - (ra[:, None] + rb[None, :]), 0.0)
+        assert edge_distances(ca, ra, cb, rb).tobytes() == want.tobytes()
