@@ -25,6 +25,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -112,6 +113,9 @@ class SightField:
         self._ends = np.concatenate((self.blockers.ends, np.roll(corners, -1, axis=0)))
         self._dirs = self._ends - self._starts
         self._union = self.blockers.union
+        # sight answers by (observer x, y, target x, y, radius): `geometry.space.Space`
+        # keeps them here, for the field lives as long as its terrain
+        self.answered: dict[tuple[float, float, float, float, float], Any] = {}
 
     # --- one observer -------------------------------------------------------------------
 

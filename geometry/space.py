@@ -29,6 +29,7 @@ __all__ = ["Sight", "Space", "enemies", "path_words"]
 
 FloatArray = npt.NDArray[np.float64]
 EDGE_NOISE = 1e-6  # inches: a base touching terrain exactly may lie this far outside its region
+ANSWERED = 1 << 16  # sight pairs a terrain's field keeps (about 200 bytes each)
 # Points whose regions are remembered, per terrain and radius (`_Regions`): about 250 bytes
 # each (measured), so 1.3 MB at most for each of the `REGION_SETS` kept. A game asks
 # `same_region` of a few thousand distinct goals (the spots round every target, the exits),
@@ -73,7 +74,7 @@ class Space:
         return edge_distances(s.centres, s.radii, s.centres, s.radii)
 
     @cached_property
-    def _distance_rows(self) -> list[list[float]]:
+    def distance_rows(self) -> list[list[float]]:
         """`distances` as Python floats, read once: the rules ask for one pair at a time,
         tens of thousands of times a game, where indexing the array is several times slower
         than a list (`tolist` gives the very same float64 values)."""
@@ -84,9 +85,9 @@ class Space:
         """Edge-to-edge distance between two figures (`distances[i, j]` as a float)."""
         index = self.scene.index
         if a in index and b in index:
-            return self._distance_rows[index[a]][index[b]]
+            return self.distance_rows[index[a]][index[b]]
         i, j = self._index(a), self._index(b)  # raises the scene's unknown-id error
-        return self._distance_rows[i][j]
+        return self.distance_rows[i][j]
 
     def in_contact(self, figure: str, among: Sequence[str]) -> list[str]:
         i = self._index(figure)
@@ -137,25 +138,49 @@ class Space:
 
     def sight_table(self, observers: Sequence[str], targets: Sequence[str]) -> dict[
             str, dict[str, Sight]]:
-        """Sight from each observer to each target, answered in one batch."""
+        """Sight from each observer to each target, answered in one batch.
+
+        Sight between two bases depends only on where they stand (figures never block it):
+        the terrain's field keeps each pair's answer (`SightField.answered`), so a figure
+        that moves is measured again against the others, and the pairs that did not move
+        are read back (each pair's answer is the same, bit for bit, in any batch)."""
         if not observers or not targets:
             return {o: {} for o in observers}
-        figures = [self.scene.figure(t) for t in targets]
-        centres = np.array([f.centre for f in figures], dtype=np.float64)
-        radii = np.array([f.radius for f in figures], dtype=np.float64)
-        views = [self.view(o) for o in observers]
-        m, n = len(observers), len(targets)
-        got = self.sight_field.answers(
-            views, np.repeat(np.arange(m), n), np.tile(centres, (m, 1)), np.tile(radii, m))
-        # Plain Python bools and floats read once (indexing numpy arrays one element at a
-        # time was a third of a 10 x 100 table's time).
-        visible: list[bool] = got.visible.tolist()
-        fraction: list[float] = got.fraction.tolist()
+        field = self.sight_field
+        known = field.answered
+        spot = {f: self.scene.figure(f) for f in dict.fromkeys([*observers, *targets])}
         table: dict[str, dict[str, Sight]] = {}
-        for i, o in enumerate(observers):
+        todo: list[tuple[str, str, tuple[float, float, float, float, float]]] = []
+        for o in observers:
             row = table.setdefault(o, {})
-            for j, t in enumerate(targets, i * n):
-                row[t] = _SELF if o == t else Sight(visible[j], fraction[j])
+            seer = spot[o]
+            for t in targets:
+                if o == t:
+                    row[t] = _SELF
+                    continue
+                seen = spot[t]
+                key = (seer.x, seer.y, seen.x, seen.y, seen.radius)
+                got = known.get(key)
+                if got is None:
+                    todo.append((o, t, key))
+                    row[t] = _SELF  # a place kept in the row's order, answered below
+                else:
+                    row[t] = got
+        if todo:
+            who = list(dict.fromkeys(o for o, _, _ in todo))
+            at = {o: i for i, o in enumerate(who)}
+            views = [self.view(o) for o in who]
+            centres = np.array([spot[t].centre for _, t, _ in todo], dtype=np.float64)
+            radii = np.array([spot[t].radius for _, t, _ in todo], dtype=np.float64)
+            got = field.answers(views, np.array([at[o] for o, _, _ in todo]), centres, radii)
+            # Plain Python bools and floats read once (indexing numpy arrays one element at
+            # a time was a third of a 10 x 100 table's time).
+            visible: list[bool] = got.visible.tolist()
+            fraction: list[float] = got.fraction.tolist()
+            if len(known) + len(todo) > ANSWERED:
+                known.clear()
+            for (o, t, pair), v, f in zip(todo, visible, fraction, strict=True):
+                table[o][t] = known[pair] = Sight(v, f)
         return table
 
     def visibility_polygon(self, figure: str) -> Polygon:

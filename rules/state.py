@@ -255,10 +255,11 @@ class GameState:
         self.moved()
 
     def distance(self, a: str, b: str) -> float:
-        """Edge-to-edge distance between two figures on the table."""
-        space = self.space()
+        """Edge-to-edge distance between two figures on the table (a KeyError for one that
+        is not on it)."""
+        space = self._space if self._space is not None else self.space()
         index = space.scene.index
-        return float(space.distances[index[a], index[b]])
+        return space.distance_rows[index[a]][index[b]]
 
     def in_contact(self, a: str, b: str) -> bool:
         return self.distance(a, b) <= CONTACT_INCHES + 1e-9

@@ -366,3 +366,34 @@ def test_distances_need_no_scipy() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=False)
     assert done.returncode == 0, done.stderr
+
+
+def _fresh_sight(scene: Scene, observers: list[str], targets: list[str]) -> dict[
+        str, dict[str, Any]]:
+    """The sight table of a space with nothing kept: a new field, every pair in one batch."""
+    return Space(scene).sight_table(observers, targets)
+
+
+@SLOW
+@given(st.lists(st.tuples(st.integers(0, len(STREET.figures) - 1),
+                          st.floats(-1.5, 1.5), st.floats(-1.5, 1.5)), min_size=1, max_size=6))
+def test_sight_pairs_kept_by_spot_answer_as_a_fresh_batch(moves: list[Any]) -> None:
+    """Sight depends only on where the two bases stand: a pair measured before is read back
+    when neither moved, and each answer equals, bit for bit, a fresh field's whole batch."""
+    figures = list(STREET.figures)
+    field = Space(STREET).sight_field
+    for i, dx, dy in moves:
+        f = figures[i]
+        x = min(max(f.x + dx, f.radius), W - f.radius)
+        y = min(max(f.y + dy, f.radius), D - f.radius)
+        figures[i] = type(f)(f.id, f.side, x, y, f.base_mm)
+        scene = Scene(STREET.table, STREET.terrain, tuple(figures))
+        ids = [g.id for g in figures]
+        kept = Space(scene, field).sight_table(ids, ids)
+        fresh = _fresh_sight(scene, ids, ids)
+        for o in ids:
+            assert list(kept[o]) == list(fresh[o])
+            for t in ids:
+                a, b = kept[o][t], fresh[o][t]
+                assert a.visible == b.visible and a.fraction.hex() == b.fraction.hex(), (o, t)
+    assert len(field.answered) <= space_module.ANSWERED
