@@ -17,7 +17,8 @@ if TYPE_CHECKING:
     from rules.figures import Fig
     from rules.state import GameState
 
-__all__ = ["nearest_human", "why_not_active", "activatable", "can_activate", "free_zombie"]
+__all__ = ["nearest_human", "why_not_active", "activatable", "can_activate", "free_zombie",
+           "enemies_by_distance"]
 
 # the refusals, by why (each given its parameters by `why_not_active`)
 _NOT_ON_TABLE = Message("refusal.not_on_table")
@@ -99,6 +100,20 @@ def can_activate(game: GameState, side: str) -> bool:
         return bool(figs)
     return any(f.standing and f.has("sprinter") and not f.used_game.get("sprinter")
                for f in figs)
+
+
+def enemies_by_distance(game: GameState, fig: Fig) -> tuple[tuple[float, Fig], ...]:
+    """The figure's enemies on the table, nearest first (ties in the figures' order), kept
+    for this state's positions."""
+    key = ("enemies", fig.id, game.version())
+    found: tuple[tuple[float, str], ...] | None = game.plans.get(key)
+    if found is None:  # ids, not figures: a copy of the game reads them as its own
+        out = [(game.distance(fig.id, f.id), f.id) for f in game.figures.values()
+               if f.on_table and fig.enemy_of(f)]
+        out.sort(key=lambda p: p[0])
+        found = tuple(out)
+        game.plans[key] = found
+    return tuple((d, game.figures[i]) for d, i in found)
 
 
 def free_zombie(game: GameState, fig: Fig) -> bool:

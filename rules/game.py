@@ -287,8 +287,7 @@ class Game(GameState):
         if self.outcome is not None:
             raise IllegalActionError(Message("refusal.game_over", {
                 "reason": self.outcome.get("words") or self.outcome["reason"]}), where)
-        if act not in self.listed.get("legal", ()):  # listed for this state: legal
-            legal.check(self, act)
+        legal.check(self, act)  # at once for an action listed or checked for this state
         # Typed-in dice may run short, or a rule refuse midway: the state kept leaves the
         # game untouched, and `undo` comes back to it. A replay (atomic=False) is thrown
         # away whole on any error, so it keeps none.

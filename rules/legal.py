@@ -31,8 +31,8 @@ if TYPE_CHECKING:
     from rules.figures import Fig
     from rules.state import GameState
 
-__all__ = ["check", "is_legal", "legal_actions", "figure_actions", "actions_of", "may_pass",
-           "hold", "is_hold", "holds", "give_up"]
+__all__ = ["check", "is_legal", "is_known_legal", "legal_actions", "figure_actions",
+           "actions_of", "may_pass", "hold", "is_hold", "holds", "give_up"]
 
 _NOT_YOURS = {"survivors": Message("refusal.not_your_turn.survivors"),
               "zombies": Message("refusal.not_your_turn.zombies"),
@@ -43,12 +43,15 @@ def check(game: GameState, act: Action) -> None:
     """Refuse `act` with the rule it breaks and, for a move, what to do instead (the way
     round, the nearest spot where the base fits: `IllegalActionError.advice`), or return
     quietly."""
+    if is_known_legal(game, act):
+        return
     try:
         _check(game, act)
     except IllegalActionError as error:
         if error.advice is None:
             raise
         raise error.advised() from None
+    game.listed.setdefault("checked", set()).add(act)
 
 
 def _check(game: GameState, act: Action) -> None:
@@ -77,13 +80,21 @@ def is_legal(game: GameState, act: Action) -> bool:
     """Whether the rules accept `act` now (`check` without the reason): the bots ask it of
     actions the listing leaves out, moves to a point. An action listed for this very state
     is legal without asking again."""
-    if act in game.listed.get("legal", ()):
+    if is_known_legal(game, act):
         return True
     try:
         _check(game, act)
     except IllegalActionError:
         return False
+    game.listed.setdefault("checked", set()).add(act)
     return True
+
+
+def is_known_legal(game: GameState, act: Action) -> bool:
+    """Whether `act` was listed or checked legal for this very state already (a bot that
+    checks the action it picks, then the game that applies it, ask once)."""
+    listed = game.listed
+    return act in listed.get("checked", ()) or act in listed.get("legal", ())
 
 
 def figure_actions(game: GameState, fig: Fig, *, kinds: Sequence[str] = ()) -> list[Action]:

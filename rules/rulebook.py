@@ -37,7 +37,7 @@ from rules.action_rules import (
     refuse,
 )
 from rules.actions import Action, Decline, EndActivations, Pass
-from rules.activity import activatable, free_zombie
+from rules.activity import activatable, enemies_by_distance, free_zombie
 from rules.attacks import hit_back
 from rules.errors import IllegalActionError
 
@@ -163,19 +163,6 @@ def action_message(game: GameState, act: Action) -> Message:
 # --- listing -----------------------------------------------------------------------------
 
 
-def _enemies_by_distance(game: GameState, fig: Fig) -> tuple[tuple[float, Fig], ...]:
-    """The figure's enemies on the table, nearest first (kept for this state's positions)."""
-    key = ("enemies", fig.id, game.version())
-    found: tuple[tuple[float, str], ...] | None = game.plans.get(key)
-    if found is None:  # ids, not figures: a copy of the game reads them as its own
-        out = [(game.distance(fig.id, f.id), f.id) for f in game.figures.values()
-               if f.on_table and fig.enemy_of(f)]
-        out.sort(key=lambda p: p[0])
-        found = tuple(out)
-        game.plans[key] = found
-    return tuple((d, game.figures[i]) for d, i in found)
-
-
 Want = Callable[[str], bool]
 
 
@@ -213,7 +200,7 @@ def figure_actions(game: GameState, fig: Fig, *, kinds: Sequence[str] = (), free
     def want(kind: str) -> bool:
         return not kinds or kind in kinds
 
-    listing = Listing(pool, budget, _enemies_by_distance(game, fig))
+    listing = Listing(pool, budget, enemies_by_distance(game, fig))
     out: list[Action] = []
     for rule in LISTING:
         if rule is HEAL:
