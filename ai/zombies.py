@@ -629,7 +629,13 @@ def canonical(game: Game, act: Action) -> tuple[float, float, float, float, str]
     to = (other.x, other.y) if other is not None else (
         (float(target[0]), float(target[1])) if isinstance(target, tuple) else (-1.0, -1.0))
     return (round(at[0], 3), round(at[1], 3), round(to[0], 3), round(to[1], 3),
-            json.dumps(act.to_json(), sort_keys=True))
+            _written(act))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _written(act: Action) -> str:
+    """The action's JSON, keys sorted (actions are frozen values: written once each)."""
+    return json.dumps(act.to_json(), sort_keys=True)
 
 
 def _checked_contact(game: Game, act: Action, why: Why) -> Why:

@@ -108,8 +108,8 @@ def enemies_by_distance(game: GameState, fig: Fig) -> tuple[tuple[float, Fig], .
     key = ("enemies", fig.id, game.version())
     found: tuple[tuple[float, str], ...] | None = game.plans.get(key)
     if found is None:  # ids, not figures: a copy of the game reads them as its own
-        out = [(game.distance(fig.id, f.id), f.id) for f in game.figures.values()
-               if f.on_table and fig.enemy_of(f)]
+        ids = [f.id for f in game.figures.values() if f.on_table and fig.enemy_of(f)]
+        out = list(zip(game.distances_from(fig.id, ids), ids, strict=True))
         out.sort(key=lambda p: p[0])
         found = tuple(out)
         game.plans[key] = found

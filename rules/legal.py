@@ -51,7 +51,7 @@ def check(game: GameState, act: Action) -> None:
         if error.advice is None:
             raise
         raise error.advised() from None
-    game.listed.setdefault("checked", set()).add(act)
+    _known(game).add(act)
 
 
 def _check(game: GameState, act: Action) -> None:
@@ -86,15 +86,22 @@ def is_legal(game: GameState, act: Action) -> bool:
         _check(game, act)
     except IllegalActionError:
         return False
-    game.listed.setdefault("checked", set()).add(act)
+    _known(game).add(act)
     return True
 
 
 def is_known_legal(game: GameState, act: Action) -> bool:
     """Whether `act` was listed or checked legal for this very state already (a bot that
     checks the action it picks, then the game that applies it, ask once)."""
-    listed = game.listed
-    return act in listed.get("checked", ()) or act in listed.get("legal", ())
+    return act in game.listed.get("known", ())
+
+
+def _known(game: GameState) -> set[Action]:
+    """The actions known legal in this state (listed or checked)."""
+    known: set[Action] | None = game.listed.get("known")
+    if known is None:
+        known = game.listed["known"] = set()
+    return known
 
 
 def figure_actions(game: GameState, fig: Fig, *, kinds: Sequence[str] = ()) -> list[Action]:
@@ -127,6 +134,7 @@ def legal_actions(game: GameState) -> list[Action]:
     if listed is None:
         listed = _legal_actions(game)
         game.listed["legal"] = listed
+        _known(game).update(listed)
     return list(listed)
 
 

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from i18n import Message
 from rules import words
-from rules.activity import enemies_by_distance
 from rules.dice import Roll, RollKind, succeeds
 from rules.windows import Hysterique
 
@@ -154,11 +153,12 @@ def after_fall(game: GameState, dead: Fig, how: str) -> None:
 
 def check_surrounded(game: GameState) -> None:
     """Three zombies within 3 in and no friend closer than the third: test, once a turn."""
+    zombies = [f.id for f in game.figures.values() if f.is_zombie and f.on_table]
     for fig in list(game.figures.values()):
         if fig.side != "survivors" or not fig.standing or fig.surrounded_tested:
             continue
-        near = [d for d, z in enemies_by_distance(game, fig)
-                if z.is_zombie and d <= SURROUND_INCHES + 1e-9]
+        near = sorted(d for d in game.distances_from(fig.id, zombies)
+                      if d <= SURROUND_INCHES + 1e-9)
         if len(near) < SURROUND_COUNT:
             continue
         limit = near[SURROUND_COUNT - 1]

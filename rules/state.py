@@ -261,6 +261,13 @@ class GameState:
         index = space.scene.index
         return space.distance_rows[index[a]][index[b]]
 
+    def distances_from(self, a: str, others: Sequence[str]) -> list[float]:
+        """`distance(a, b)` for every b of `others`, read in one go."""
+        space = self._space if self._space is not None else self.space()
+        index = space.scene.index
+        row = space.distance_rows[index[a]]
+        return [row[index[b]] for b in others]
+
     def in_contact(self, a: str, b: str) -> bool:
         return self.distance(a, b) <= CONTACT_INCHES + 1e-9
 
