@@ -117,7 +117,8 @@ def figure_actions(game: GameState, fig: Fig, *, kinds: Sequence[str] = ()) -> l
 
 def actions_of(game: GameState, fig: Fig) -> list[Action]:
     """One figure's legal actions now, as `legal_actions` lists them (the open window's, or
-    its activation's, side actions aside), without listing anyone else's."""
+    its activation's; under R1 its way of standing still aside), without listing anyone
+    else's."""
     if game.outcome is not None:
         return []
     if game.pending:
