@@ -10,8 +10,8 @@ Tasks:
 - `games POLICY CARD:SEED ...`: whole games of POLICY zombies against the survivor bot,
   each one's set-up and play timed apart (seconds);
 - `ops`: at the bench position, for every legal action: the first listing of the state it
-  leads to, the same listing asked again, applying it (on a copy), copying the game, and
-  taking the action back (milliseconds);
+  leads to, the same listing asked again, applying it (on a copy), copying the game; and
+  taking an action back in a scenario game 40 actions in (milliseconds);
 - `memory N`: N games (greedy zombies against the bot, the four route cards in turn), the
   process's resident memory after each (MB);
 - `profile`: one greedy game's profile (escorte, seed 1), by cumulative time.
@@ -71,8 +71,9 @@ def ops() -> dict[str, Any]:
             t0 = time.perf_counter()
             game.clone()
             clone.append(time.perf_counter() - t0)
-    for act in listed[:12]:
-        trial = game.clone()
+    played = _played("escorte", 3, 40)  # a game with a record: the bench position has none
+    for act in played.legal_actions()[:12]:
+        trial = played.clone()
         trial.apply(act)
         t0 = time.perf_counter()
         trial.undo()
@@ -81,6 +82,19 @@ def ops() -> dict[str, Any]:
     return {"actions": len(listed), "first_listing": [t * ms for t in first],
             "listing_again": [t * ms for t in again], "apply": [t * ms for t in apply],
             "clone": [t * ms for t in clone], "undo": [t * ms for t in undo]}
+
+
+def _played(card: str, seed: int, actions: int) -> Any:
+    """A scenario game `actions` random legal actions in."""
+    from ai.simulate import start
+
+    game = start(card, seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if game.is_terminal:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    return game
 
 
 def _rss_mb() -> float:
