@@ -8,8 +8,10 @@ which is all a scene without names offers to find it by.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
+import struct
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -18,7 +20,7 @@ from typing import Any, Literal, cast
 import numpy as np
 import numpy.typing as npt
 import shapely
-from shapely.geometry import Polygon
+from shapely.geometry import MultiPolygon, Polygon
 from shapely.validation import explain_validity
 
 from geometry.errors import SceneError
@@ -28,7 +30,7 @@ from geometry.units import DEFAULT_BASE_MM, TABLE_INCHES, base_radius
 from i18n import Message, Name
 
 __all__ = ["Side", "SIDES", "Table", "Figure", "Scene", "load_scene", "xy_pair",
-           "figure_words"]
+           "figure_words", "footprint_of"]
 
 Side = Literal["survivors", "zombies", "civilians"]
 SIDES: tuple[Side, ...] = ("survivors", "zombies", "civilians")
@@ -42,6 +44,7 @@ TERRAIN_KEYS = {
 }
 FIGURE_CORE_KEYS = frozenset({"id", "side", "x", "y", "base_mm"})
 OVERLAP_TOLERANCE = 1e-9  # inches: touching is legal, overlapping is not
+FOOTPRINT_CACHE = 8192  # footprints kept: every piece of a few random towns
 
 
 @dataclass(frozen=True)
@@ -208,11 +211,21 @@ def _mapping(value: Any, where: str) -> Mapping[str, Any]:
     return cast(Mapping[str, Any], value)
 
 
+_PLAIN_NUMBERS = (float, int)  # exactly these types: not bool, nor a numpy number
+
+
 def _points(value: Any, where: str, minimum: int) -> list[tuple[float, float]]:
     if not isinstance(value, Sequence) or isinstance(value, str):
         raise _bad(Message("scene.not_points"), where, value)
     if len(value) < minimum:
         raise _bad(Message("scene.too_few_points"), where, value, least=minimum, got=len(value))
+    # the usual case at once: lists or tuples of two plain finite numbers (a scene is loaded
+    # many times a game); anything else is checked pair by pair below, to name what is wrong
+    if all(type(p) in (list, tuple) and len(p) == 2 and type(p[0]) in _PLAIN_NUMBERS
+           and type(p[1]) in _PLAIN_NUMBERS for p in value):
+        plain = [(float(p[0]), float(p[1])) for p in value]
+        if all(math.isfinite(x) and math.isfinite(y) for x, y in plain):
+            return plain
     points = []
     for i, pair in enumerate(value):
         here = f"{where}[{i}]"
@@ -233,7 +246,9 @@ def _item_id(raw: Mapping[str, Any], where: str, seen: dict[str, str]) -> str:
     return item_id
 
 
-def _terrain(raw_value: Any, where: str, seen: dict[str, str]) -> TerrainPiece:
+def _terrain(raw_value: Any, where: str, seen: dict[str, str]) -> tuple[bytes, dict[str, Any]]:
+    """A piece checked: its footprint's WKB and the rest of its fields (the loader makes
+    the footprints of a scene all at once)."""
     raw = _mapping(raw_value, where)
     item_id = _item_id(raw, where, seen)
     kind = raw.get("kind")
@@ -255,34 +270,87 @@ def _terrain(raw_value: Any, where: str, seen: dict[str, str]) -> TerrainPiece:
                 raise SceneError(Message("scene.repeated_point", {
                     "piece": label, "x": a[0], "y": a[1]}), f"{where}.line")
         thickness = _number(raw["thickness"], f"{where}.thickness", positive=True)
-        footprint = wall_footprint(line, thickness)
+        footprint = _wall_wkb(_key(line, thickness))
     is_open = _boolean(raw.get("open", False), f"{where}.open") if kind == "door" else False
     if kind != "door" and "open" in raw:
         raise SceneError(Message("scene.open_not_door", {"piece": label}), f"{where}.open")
     name, name_en = raw.get("name"), raw.get("name_en")
-    return TerrainPiece(
-        id=item_id,
-        kind=terrain_kind,
-        footprint=footprint,
-        blocks_sight=_boolean(raw.get("blocks_sight", True), f"{where}.blocks_sight"),
-        blocks_movement=_boolean(raw.get("blocks_movement", True), f"{where}.blocks_movement"),
-        open=is_open,
-        name=name if isinstance(name, str) else "",
-        name_en=name_en if isinstance(name_en, str) else "",
-    )
+    return footprint, {
+        "id": item_id,
+        "kind": terrain_kind,
+        "blocks_sight": _boolean(raw.get("blocks_sight", True), f"{where}.blocks_sight"),
+        "blocks_movement": _boolean(raw.get("blocks_movement", True),
+                                    f"{where}.blocks_movement"),
+        "open": is_open,
+        "name": name if isinstance(name, str) else "",
+        "name_en": name_en if isinstance(name_en, str) else "",
+    }
 
 
-def _polygon(value: Any, where: str, label: Name | Message) -> Polygon:
+def _polygon(value: Any, where: str, label: Name | Message) -> bytes:
+    """The polygon's WKB, once it is found valid."""
     points = _points(value, where, 3)
-    polygon = Polygon(points)
-    if not polygon.is_valid:
-        why = explain_validity(polygon)
+    wkb, why, area = _polygon_wkb(_key(points))
+    if why is not None:
         said = Message("scene.polygon_crosses") if why.startswith("Self-intersection") \
             else Message("scene.bad_polygon")
         raise SceneError(Message(said.code, {"piece": label, "why": why}), where)
-    if polygon.area <= 0:
+    if area <= 0:
         raise SceneError(Message("scene.polygon_no_area", {"piece": label}), where)
-    return polygon
+    return wkb
+
+
+# Footprints are made once for the same numbers: a game loads its scene several times (the
+# set-up, the game, each check), and the same tables come back game after game. What is kept
+# is the footprint's WKB (exact to the bit); each load gets its own geometry from it, never
+# one shared with another scene: a path finder prepares its footprints, and a prepared GEOS
+# geometry must not be queried from two threads at once (libgeos issue 825). The key is the
+# numbers' bytes (float64), not the floats: -0.0 equals 0.0 as a float, not as bytes.
+
+
+def _key(points: Sequence[tuple[float, float]], *more: float) -> bytes:
+    flat = [c for p in points for c in p]
+    return struct.pack(f"{len(flat) + len(more)}d", *flat, *more)
+
+
+def _unkey(key: bytes, more: int = 0) -> tuple[list[tuple[float, float]], tuple[float, ...]]:
+    """The points (and the `more` numbers after them) a key was made of, to the bit."""
+    numbers = struct.unpack(f"{len(key) // 8}d", key)
+    flat, rest = numbers[:len(numbers) - more], numbers[len(numbers) - more:]
+    return list(zip(flat[0::2], flat[1::2], strict=True)), rest
+
+
+@functools.lru_cache(maxsize=FOOTPRINT_CACHE)
+def _polygon_wkb(key: bytes) -> tuple[bytes, str | None, float]:
+    """The polygon's WKB, why it is invalid (None when valid), and its area when valid."""
+    points, _ = _unkey(key)
+    polygon = Polygon(points)
+    if not polygon.is_valid:
+        return polygon.wkb, explain_validity(polygon), 0.0
+    return polygon.wkb, None, float(polygon.area)
+
+
+@functools.lru_cache(maxsize=FOOTPRINT_CACHE)
+def _wall_wkb(key: bytes) -> bytes:
+    points, (thickness,) = _unkey(key, 1)
+    return bytes(wall_footprint(points, thickness).wkb)
+
+
+def _shape(wkb: bytes) -> Polygon:
+    """A geometry of this load's own, from the kept WKB."""
+    shape = shapely.from_wkb(wkb)
+    assert isinstance(shape, Polygon | MultiPolygon)
+    return cast(Polygon, shape)
+
+
+def footprint_of(kind: str, points: Sequence[tuple[float, float]],
+                 thickness: float = 0.0) -> Polygon:
+    """The footprint the loader makes for a piece of `kind` ("polygon", or a wall or door
+    `thickness` thick along `points`), unchecked: made from the loader's cache, a geometry
+    of its own."""
+    if kind == "polygon":
+        return _shape(_polygon_wkb(_key(points))[0])
+    return _shape(_wall_wkb(_key(points, thickness)))
 
 
 def _figure(raw_value: Any, where: str, seen: dict[str, str], table: Table) -> Figure:
@@ -317,13 +385,18 @@ def _check_overlaps(scene: Scene) -> None:
         return
     blockers = scene.movement_blockers
     if blockers:
-        # Every (terrain piece, figure) pair in one vectorised call; the first offence in
+        # The (terrain piece, figure) pairs whose boxes come within the base's radius (no
+        # other pair can overlap), measured in one vectorised call; the first offence in
         # terrain order, then figure order, is reported, as a loop over the pieces would.
         footprints = np.array([piece.footprint for piece in blockers], dtype=object)
-        gaps = shapely.distance(footprints[:, None], shapely.points(scene.centres)[None, :])
-        over = np.argwhere(gaps - scene.radii[None, :] < -OVERLAP_TOLERANCE)
-        if over.size:
-            k, i = int(over[0][0]), int(over[0][1])
+        x, y, radii = scene.centres[:, 0], scene.centres[:, 1], scene.radii
+        reach = shapely.box(x - radii, y - radii, x + radii, y + radii)
+        i_all, k_all = shapely.STRtree(footprints).query(reach)
+        gaps = shapely.distance(footprints[k_all], shapely.points(scene.centres[i_all]))
+        offending = gaps - radii[i_all] < -OVERLAP_TOLERANCE
+        over = sorted(zip(k_all[offending].tolist(), i_all[offending].tolist(), strict=True))
+        if over:
+            k, i = over[0]
             f = scene.figures[i]
             piece = blockers[k]
             where = next(f"terrain[{n}]" for n, t in enumerate(scene.terrain) if t is piece)
@@ -375,7 +448,10 @@ def load_scene(data: Any) -> Scene:
     if not isinstance(raw_figures, list):
         raise _bad(Message("scene.not_list"), "figures", raw_figures)
     seen: dict[str, str] = {}
-    terrain = tuple(_terrain(t, f"terrain[{i}]", seen) for i, t in enumerate(raw_terrain))
+    checked = [_terrain(t, f"terrain[{i}]", seen) for i, t in enumerate(raw_terrain)]
+    shapes = shapely.from_wkb(np.array([wkb for wkb, _ in checked], dtype=object)).tolist()
+    terrain = tuple(TerrainPiece(footprint=shape, **fields)
+                    for shape, (_, fields) in zip(shapes, checked, strict=True))
     figures = tuple(_figure(f, f"figures[{i}]", seen, table) for i, f in enumerate(raw_figures))
     scene = Scene(table, terrain, figures)
     _check_overlaps(scene)

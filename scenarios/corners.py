@@ -21,19 +21,21 @@ for the same table:
 
 from __future__ import annotations
 
+import copy
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import shapely
 from shapely import ops
-from shapely.affinity import translate
 from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 
 from geometry.corners import keep_out_squares
-from geometry.terrain import wall_footprint
+from geometry.scene import footprint_of
 
 __all__ = ["clear_corners", "is_solid", "footprint", "MAX_MOVE", "PASSAGE"]
 
@@ -45,6 +47,10 @@ AREA_EPS = 1e-6  # less overlap than this (in square inches) is touching
 SLIVER_AREA = 0.05  # smaller parts of a cut polygon are left off
 SLIVER_LENGTH = 0.1  # shorter parts of a cut wall are left off
 CHUNK = 256  # shifts tried at once
+TABLES_KEPT = 32  # tables whose cleared terrain is kept
+FIRST_CHUNK = 64  # the first few shifts tried: most pieces fit near where they stood
+DOOR_CHUNK = 64  # places along its wall tried at once for a door
+DOOR_STEPS = 1000  # a door slides at most 10 in, in steps of 0.01 in
 
 Raw = dict[str, Any]
 
@@ -58,11 +64,16 @@ def is_solid(raw: Raw) -> bool:
 
 
 def footprint(raw: Raw) -> Polygon:
-    """A piece's footprint, as the scene loader makes it."""
+    """A piece's footprint, as the scene loader makes it (and from its cache: a town's
+    pieces are looked at again when the scene is loaded)."""
     if raw["kind"] == "polygon":
-        return Polygon([(float(x), float(y)) for x, y in raw["polygon"]])
-    return wall_footprint([(float(x), float(y)) for x, y in raw["line"]],
-                          float(raw["thickness"]))
+        return footprint_of("polygon", [(float(x), float(y)) for x, y in raw["polygon"]])
+    return footprint_of(raw["kind"], [(float(x), float(y)) for x, y in raw["line"]],
+                        float(raw["thickness"]))
+
+
+_CLEARED: OrderedDict[str, tuple[list[Raw], list[dict[str, Any]]]] = OrderedDict()
+_CLEARED_LOCK = threading.Lock()
 
 
 def clear_corners(terrain: Sequence[Raw], width: float, depth: float, *,
@@ -72,18 +83,42 @@ def clear_corners(terrain: Sequence[Raw], width: float, depth: float, *,
     door along its wall) with their shift, "cut", "added" (a part of a cut piece, a wall
     built round a corner), "opened" (a wall a door now stands in), "left_off". A piece with
     a `tile` ("column,row") stays on that tile of `tile_size` inches when moved. Terrain
-    already clear comes back as it was."""
+    already clear comes back as it was.
+
+    A table without tiles (a card's own table) is cleared the same way every game, so the
+    answer is kept for the same terrain (its `repr`: the same pieces, keys in order, numbers
+    to the type and the bit) and handed out as a copy; a town's tiles are laid afresh each
+    game, so it is cleared each time."""
+    if tile_size is not None:
+        return _clear_corners(terrain, width, depth, tile_size)
+    key = repr((list(terrain), width, depth))
+    with _CLEARED_LOCK:
+        kept = _CLEARED.get(key)
+        if kept is not None:
+            _CLEARED.move_to_end(key)
+    if kept is None:
+        kept = copy.deepcopy(_clear_corners(terrain, width, depth, None))
+        with _CLEARED_LOCK:
+            _CLEARED[key] = kept
+            while len(_CLEARED) > TABLES_KEPT:
+                _CLEARED.popitem(last=False)
+    return copy.deepcopy(kept)
+
+
+def _clear_corners(terrain: Sequence[Raw], width: float, depth: float,
+                   tile_size: float | None) -> tuple[list[Raw], list[dict[str, Any]]]:
     squares = keep_out_squares(width, depth)
     work = _Work([dict(raw) for raw in terrain], squares, width, depth, tile_size)
-    hit = [i for i, raw in enumerate(work.pieces) if work.overlaps_keep(i)]
+    hit = work.hits()
     if not hit:
         return [dict(raw) for raw in terrain], []
     groups: list[list[int]] = []
     alone: list[int] = []
+    touching = work.touching()  # nothing changes before the buildings are found
     for i in hit:
         if any(i in g for g in groups):
             continue
-        group = work.building(i)
+        group = work.building(i, touching)
         if len(group) > 1:
             groups.append(group)
         else:
@@ -107,14 +142,18 @@ class _Work:
         self.after: dict[int, list[Raw]] = {}
         self.squares = list(squares)
         self.keep = shapely.union_all(self.squares)
+        self.square_boxes = [s.bounds for s in self.squares]
         self.table = box(0, 0, width, depth)
         self.tile_size = tile_size
         self.changes: list[dict[str, Any]] = []
         self.added: set[str] = set()  # walls built round a corner
         self.shapes: dict[int, tuple[Raw, Polygon]] = {}
+        self.solidity: dict[int, tuple[Raw, bool]] = {}
         self.ids = {str(p.get("id")) for p in pieces}
         roads = [footprint(p) for p in pieces if p.get("surface") == "road"]
         self.roads: BaseGeometry | None = shapely.union_all(roads) if roads else None
+        if self.roads is not None:
+            shapely.prepare(self.roads)  # (asked whether each shift of a piece meets them)
 
     # -- queries
 
@@ -130,32 +169,70 @@ class _Work:
         """Every solid piece still on the table, new ones too, with the index it follows."""
         out: list[tuple[int, Raw]] = []
         for i, raw in enumerate(self.pieces):
-            if raw is not None and is_solid(raw):
+            if raw is not None and self.is_solid(raw):
                 out.append((i, raw))
-            out += [(i, extra) for extra in self.after.get(i, []) if is_solid(extra)]
+            if i in self.after:
+                out += [(i, extra) for extra in self.after[i] if self.is_solid(extra)]
         return out
+
+    def is_solid(self, raw: Raw) -> bool:
+        """`is_solid`, worked out once a piece (pieces are replaced, never changed)."""
+        known = self.solidity.get(id(raw))
+        if known is None or known[0] is not raw:
+            known = (raw, is_solid(raw))
+            self.solidity[id(raw)] = known
+        return known[1]
 
     def overlaps_keep(self, i: int) -> bool:
         raw = self.pieces[i]
-        return raw is not None and is_solid(raw) and self.shape(raw).intersection(
-            self.keep).area > AREA_EPS
+        if raw is None or not is_solid(raw):
+            return False
+        shape = self.shape(raw)
+        x0, y0, x1, y1 = shape.bounds  # a piece whose box misses the squares misses them
+        if not any(x0 < a1 and x1 > a0 and y0 < b1 and y1 > b0
+                   for a0, b0, a1, b1 in self.square_boxes):
+            return False
+        return bool(shape.intersection(self.keep).area > AREA_EPS)
 
-    def building(self, i: int) -> list[int]:
-        """Piece i and every solid piece joined to it through touching footprints."""
+    def hits(self) -> list[int]:
+        """The pieces `overlaps_keep` finds, all asked at once."""
+        solid = [(i, self.shape(raw)) for i, raw in enumerate(self.pieces)
+                 if raw is not None and is_solid(raw)]
+        if not solid:
+            return []
+        shapes = np.array([shape for _, shape in solid], dtype=object)
+        x0, y0, x1, y1 = shapely.bounds(shapes).T
+        near = np.zeros(len(solid), dtype=bool)  # a box missing the squares misses them
+        for a0, b0, a1, b1 in self.square_boxes:
+            near |= (x0 < a1) & (x1 > a0) & (y0 < b1) & (y1 > b0)
+        overlap = shapely.area(shapely.intersection(shapes[near], self.keep)) > AREA_EPS
+        indices = [i for (i, _), close in zip(solid, near, strict=True) if close]
+        return [i for i, hit in zip(indices, overlap, strict=True) if hit]
+
+    def touching(self) -> dict[int, list[int]]:
+        """For each solid piece standing, the solid pieces whose footprints touch or overlap
+        its own (itself too), by index: pairs found through a tree of their boxes."""
         solid = [(j, self.shape(raw)) for j, raw in enumerate(self.pieces)
                  if raw is not None and is_solid(raw)]
         shapes = np.array([s for _, s in solid], dtype=object)
-        touching = shapely.intersects(shapes[:, None], shapes[None, :])
-        index = {j: k for k, (j, _) in enumerate(solid)}
-        seen = {index[i]}
-        todo = [index[i]]
+        pairs = shapely.STRtree(shapes).query(shapes, predicate="intersects")
+        out: dict[int, list[int]] = {j: [] for j, _ in solid}
+        for a, b in zip(*pairs, strict=True):
+            out[solid[int(a)][0]].append(solid[int(b)][0])
+        return out
+
+    def building(self, i: int, touching: dict[int, list[int]] | None = None) -> list[int]:
+        """Piece i and every solid piece joined to it through touching footprints
+        (`touching` as `touching()` gives it for the pieces as they stand)."""
+        joined = self.touching() if touching is None else touching
+        seen = {i}
+        todo = [i]
         while todo:
-            k = todo.pop()
-            for other in np.flatnonzero(touching[k]):
-                if int(other) not in seen:
-                    seen.add(int(other))
-                    todo.append(int(other))
-        return sorted(solid[k][0] for k in seen)
+            for other in joined[todo.pop()]:
+                if other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+        return sorted(seen)
 
     def new_id(self, base: str) -> str:
         n = 1
@@ -171,12 +248,12 @@ class _Work:
         assert raw is not None
         shape = self.shape(raw)
         reach = _grow(box(*shape.bounds), MAX_MOVE + PASSAGE)  # all a move can come near
-        others = [s for s in (self.shape(r) for _, r in self.solid() if r is not raw)
-                  if s.intersects(reach)]
+        others = _meeting([self.shape(r) for _, r in self.solid() if r is not raw], reach)
         near = shapely.union_all(others) if others else None
-        before = [s for s in (self.shape(r) for r in self.original
-                              if is_solid(r) and r.get("id") != raw.get("id"))
-                  if s.intersects(reach)]
+        if near is not None:
+            shapely.prepare(near)  # (asked whether each shift comes too near it)
+        before = _meeting([self.shape(r) for r in self.original
+                           if self.is_solid(r) and r.get("id") != raw.get("id")], reach)
         need = min([PASSAGE, *shapely.distance(shape, np.array(before, dtype=object))])
         shifts = _shifts()
         area = self.area_of(raw)
@@ -186,15 +263,28 @@ class _Work:
         shifts = shifts[(shifts[:, 0] + x0 >= a0) & (shifts[:, 0] + x1 <= a1)
                         & (shifts[:, 1] + y0 >= b0) & (shifts[:, 1] + y1 <= b1)]
         found = None
-        for start in range(0, len(shifts), CHUNK):  # nearest first: stop at the first fit
-            chunk = shifts[start:start + CHUNK]
+        clear, inside = _off_squares(shape, shifts, self.square_boxes)
+        covered = ((shifts[:, 0] + x0 >= a0 + 2e-6) & (shifts[:, 0] + x1 <= a1 - 2e-6)
+                   & (shifts[:, 1] + y0 >= b0 + 2e-6) & (shifts[:, 1] + y1 <= b1 - 2e-6))
+        tried = np.flatnonzero(~inside)  # a shift leaving a corner inside a square fails
+        start, size = 0, FIRST_CHUNK
+        while start < len(tried):  # nearest first: stop at the first fit
+            rows = tried[start:start + size]
+            start, size = start + size, CHUNK
+            chunk = shifts[rows]
             moved = _translated(shape, chunk)
-            ok = shapely.distance(moved, self.keep) >= EDGE_GAP
-            ok &= shapely.covers(area, moved)
-            if near is not None:
-                ok &= shapely.distance(moved, near) >= max(need, EDGE_GAP) - 1e-9
-            if self.roads is not None:  # no inside of the piece on a road
-                ok[ok] = ~shapely.relate_pattern(moved[ok], self.roads, "T********")
+            ok = clear[rows]  # each test only on what passed the ones before
+            ok[~ok] = shapely.distance(moved[~ok], self.keep) >= EDGE_GAP
+            unsure = ok & ~covered[rows]  # (inside the area's box before it grew: covered)
+            ok[unsure] = shapely.covers(area, moved[unsure])
+            if near is not None:  # a prepared `dwithin` finds the surely too near at the
+                limit = max(need, EDGE_GAP) - 1e-9  # first close edge; the rest measured
+                ok[ok] = ~shapely.dwithin(near, moved[ok], limit - 1e-9)
+                ok[ok] = shapely.distance(moved[ok], near) >= limit
+            if self.roads is not None:  # no inside of the piece on a road (a piece that
+                meets = ok.copy()  # does not meet them has none: asked first, prepared)
+                meets[ok] = shapely.intersects(self.roads, moved[ok])
+                ok[meets] = ~shapely.relate_pattern(moved[meets], self.roads, "T********")
             good = np.flatnonzero(ok)
             if good.size:
                 found = chunk[good[0]]
@@ -244,9 +334,19 @@ class _Work:
             self.after.setdefault(i, []).append(extra)
             self.changes.append({"piece": extra["id"], "change": "added"})
 
+    @functools.cached_property
+    def keep_grown(self) -> BaseGeometry:
+        """The squares grown by EDGE_GAP, mitred: rounding never lands inside."""
+        return self.keep.buffer(EDGE_GAP, join_style="mitre")
+
+    @functools.cached_property
+    def keep_grown_alone(self) -> BaseGeometry:
+        return shapely.union_all([self.keep_grown])
+
     def polygon_parts(self, raw: Raw, also: Sequence[BaseGeometry] = ()) -> list[Raw]:
-        keep = self.keep.buffer(EDGE_GAP, join_style="mitre")  # rounding never lands inside
-        left = self.shape(raw).difference(shapely.union_all([keep, *also]))
+        cutter = (shapely.union_all([self.keep_grown, *also]) if also
+                  else self.keep_grown_alone)
+        left = self.shape(raw).difference(cutter)
         polygons = [g for g in getattr(left, "geoms", [left]) if isinstance(g, Polygon)
                     and g.area >= SLIVER_AREA]
         polygons.sort(key=lambda g: (-g.area, g.bounds))
@@ -337,16 +437,7 @@ class _Work:
         walls = [LineString(r["line"]) for _, r in self.solid() if r["kind"] == "wall"]
         band = shapely.union_all(walls).buffer(1e-3, cap_style="flat") if walls else Polygon()
         shapely.prepare(band)
-        shift = None
-        for k in range(1, 1001):  # the nearest place along its line in a wall, off the squares
-            for t in (k * 0.01, -k * 0.01):
-                slid = translate(line, ux * t, uy * t)
-                if (slid.intersection(zone).length <= 1e-9
-                        and slid.difference(band).length <= 1e-3):
-                    shift = t
-                    break
-            if shift is not None:
-                break
+        shift = _door_shift(line, ux, uy, zone, band)
         if shift is None:
             self.replace(i, door, [])
             return
@@ -377,6 +468,88 @@ class _Work:
                 out.append(raw)
             out += self.after.get(i, [])
         return out, self.changes
+
+
+def _meeting(shapes: Sequence[Polygon], area: BaseGeometry) -> list[Polygon]:
+    """The shapes (in their order) that intersect the area."""
+    if not shapes:
+        return []
+    hits = shapely.intersects(np.array(shapes, dtype=object), area)
+    return [s for s, hit in zip(shapes, hits, strict=True) if hit]
+
+
+def _off_squares(shape: Polygon, shifts: Any,
+                 squares: Sequence[tuple[float, float, float, float]]) -> tuple[Any, Any]:
+    """For each shift of the shape, whether it surely ends at least EDGE_GAP from every
+    square (its box is further from each square's), and whether it surely overlaps one (a
+    corner of the shape lies well inside a square); `shapely.distance` decides the rest."""
+    x0, y0, x1, y1 = shape.bounds
+    corners = shapely.get_coordinates(shape)
+    dx, dy = shifts[:, 0], shifts[:, 1]
+    clear = np.ones(len(shifts), dtype=bool)
+    inside = np.zeros(len(shifts), dtype=bool)
+    margin = 1e-9
+    for a0, b0, a1, b1 in squares:
+        if max(a0 - x1, x0 - a1, b0 - y1, y0 - b1) > MAX_MOVE + 0.5:
+            continue  # no shift brings the piece near this square
+        gx = np.maximum(np.maximum(a0 - (x1 + dx), (x0 + dx) - a1), 0.0)
+        gy = np.maximum(np.maximum(b0 - (y1 + dy), (y0 + dy) - b1), 0.0)
+        clear &= np.hypot(gx, gy) > EDGE_GAP + margin
+        px = corners[None, :, 0] + dx[:, None]
+        py = corners[None, :, 1] + dy[:, None]
+        inside |= ((px > a0 + margin) & (px < a1 - margin) & (py > b0 + margin)
+                   & (py < b1 - margin)).any(axis=1)
+    return clear, inside
+
+
+def _door_shift(line: LineString, ux: float, uy: float, zone: BaseGeometry,
+                band: BaseGeometry) -> float | None:
+    """The nearest place along its line (0.01, -0.01, 0.02, -0.02... in along (ux, uy)) where
+    a door is off the squares' `zone` and in a wall's `band`: a block of places at a time,
+    each moved as `shapely.affinity.translate` moves it."""
+    steps = np.arange(1, DOOR_STEPS + 1)
+    shifts = np.empty(2 * DOOR_STEPS)
+    shifts[0::2], shifts[1::2] = steps * 0.01, -steps * 0.01
+    coords = shapely.get_coordinates(line)
+    boxes = [part.bounds for part in getattr(zone, "geoms", [zone])
+             if _is_box(part)] if not zone.is_empty else []
+    for start in range(0, len(shifts), DOOR_CHUNK):
+        ts = shifts[start:start + DOOR_CHUNK]
+        xoff, yoff = ux * ts, uy * ts
+        xs = coords[None, :, 0] * 1.0 + coords[None, :, 1] * 0.0 + xoff[:, None]
+        ys = coords[None, :, 0] * 0.0 + coords[None, :, 1] * 1.0 + yoff[:, None]
+        slid = shapely.linestrings(np.stack([xs, ys], axis=-1))
+        off, on = _off_boxes(xs, ys, boxes) if len(boxes) == len(getattr(
+            zone, "geoms", [zone])) else (np.zeros(len(ts), dtype=bool),) * 2
+        ok = off.copy()  # off every box of the zone: nothing in it; a corner well inside one:
+        unsure = ~off & ~on  # some length in it; else measured
+        ok[unsure] = shapely.length(shapely.intersection(slid[unsure], zone)) <= 1e-9
+        ok[ok] = shapely.length(shapely.difference(slid[ok], band)) <= 1e-3
+        good = np.flatnonzero(ok)
+        if good.size:
+            return float(ts[good[0]])
+    return None
+
+
+def _is_box(shape: BaseGeometry) -> bool:
+    """A polygon that is its own bounding box (no holes)."""
+    return isinstance(shape, Polygon) and not shape.interiors and bool(
+        shapely.equals(shape, box(*shape.bounds)))
+
+
+def _off_boxes(xs: Any, ys: Any, boxes: Sequence[tuple[float, float, float, float]],
+               margin: float = 1e-6) -> tuple[Any, Any]:
+    """For lines given by their points (a row of xs and ys each), whether each surely misses
+    every box (its own box is off theirs, with `margin`) and whether a point of it lies
+    well inside one (more than `margin` from its sides)."""
+    x0, x1, y0, y1 = xs.min(axis=1), xs.max(axis=1), ys.min(axis=1), ys.max(axis=1)
+    off = np.ones(len(xs), dtype=bool)
+    on = np.zeros(len(xs), dtype=bool)
+    for a0, b0, a1, b1 in boxes:
+        off &= (x1 < a0 - margin) | (x0 > a1 + margin) | (y1 < b0 - margin) | (y0 > b1 + margin)
+        on |= ((xs > a0 + margin) & (xs < a1 - margin) & (ys > b0 + margin)
+               & (ys < b1 - margin)).any(axis=1)
+    return off, on
 
 
 def _grow(square: Polygon, h: float) -> Polygon:

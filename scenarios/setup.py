@@ -21,11 +21,15 @@ placed there, whatever zone the card gives.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import shapely
 from shapely.geometry import Polygon, box
 from shapely.geometry.base import BaseGeometry
@@ -43,6 +47,7 @@ from scenarios.cards import (
     TOWN,
     Card,
     Deployment,
+    RandomTables,
     RollEntry,
     load_cards,
     load_random_tables,
@@ -66,6 +71,7 @@ ITEM_HALF = TOKEN_RADIUS * 0.8
 CRATE_REACH = CRATE_HALF * math.sqrt(2)  # a square token's corners, kept off the camera's
 ITEM_REACH = max(TOKEN_RADIUS, ITEM_HALF * math.sqrt(2))  # corner squares
 MAX_TOWNS = 20
+CLOSED_IN_KEPT = 16  # tables whose closed-in ground is kept
 
 
 class _Record:
@@ -170,7 +176,7 @@ def setup_scenario(card: Card | str, seed: int, band: Roster | None = None, *,
     record = _Record(Dice(rng=random.Random(f"{seed}:dice"), typed=list(dice)))
     town_rng = random.Random(f"{seed}:town")
     place_rng = random.Random(f"{seed}:placement")
-    tables = load_random_tables()
+    tables = _random_tables()
 
     # I. random conditions: crates, weather, zombie deployment (L46-48, D20)
     crate_loot = []
@@ -259,6 +265,13 @@ def setup_scenario(card: Card | str, seed: int, band: Roster | None = None, *,
     }
 
 
+@functools.lru_cache(maxsize=1)
+def _random_tables() -> RandomTables:
+    """The shared random tables, read once (reading the TOML took longer than the rest of a
+    fixed table's set-up); they are frozen, as the cards `load_cards` keeps are."""
+    return load_random_tables()
+
+
 def _table_size(scene_json: Mapping[str, Any]) -> tuple[float, float]:
     table = scene_json.get("table", {})
     return float(table.get("width", TABLE_INCHES)), float(table.get("depth", TABLE_INCHES))
@@ -292,13 +305,13 @@ def _face(table: Sequence[RollEntry[Any]], die: int) -> RollEntry[Any]:
 
 def _roll_weather(card: Card, settings: Settings, record: _Record) -> dict[str, Any]:
     if settings.weather == "clear":
-        chosen = load_random_tables().weather_by_id("clear")
+        chosen = _random_tables().weather_by_id("clear")
         assert chosen is not None
         record.note(Message("scenario.setup.weather_setting", {
             "weather": words.text(chosen.name)}), [], "clear")
         return {"roll": None, "fixed": True, "id": chosen.id, **to_json(chosen)}
     if settings.weather != "roll":
-        fixed = load_random_tables().weather_by_id(settings.weather)
+        fixed = _random_tables().weather_by_id(settings.weather)
         if fixed is not None:
             record.note(Message("scenario.setup.weather_setting", {
                 "weather": words.text(fixed.name)}), [], fixed.id)
@@ -360,11 +373,12 @@ def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any],
                              + list(extra), "figures": []})
     if uncleared is None:
         placer = Placer(base_scene)
-    else:
+    else:  # (no piece changed: the same terrain orders the spots, no need to load it again)
+        same = uncleared == list(scene_json.get("terrain", [])) + list(extra)
         placer = Placer(base_scene, keep_out=keep_out(base_scene.table.width,
                                                       base_scene.table.depth),
-                        order_scene=load_scene({**scene_json, "terrain": uncleared,
-                                                "figures": []}))
+                        order_scene=base_scene if same else load_scene({
+                            **scene_json, "terrain": uncleared, "figures": []}))
     width, depth = base_scene.table.width, base_scene.table.depth
     r = base_radius(DEFAULT_BASE_MM)
     zones = {z.id: Polygon(z.polygon) for z in card.zones}
@@ -474,19 +488,45 @@ def _deploy(card: Card, roster: Roster, scene_json: dict[str, Any],
             "zombies_placed": len(placed_zombies)}
 
 
+_CLOSED_IN: OrderedDict[tuple[Any, ...], bytes | None] = OrderedDict()
+_CLOSED_IN_LOCK = threading.Lock()
+
+
 def _closed_in(scene: Any, r: float) -> BaseGeometry | None:
     """Where a base centre would be shut off from the open ground (the largest connected
-    area a base can walk, doors as they are): a yard between two houses, a closed room."""
+    area a base can walk, doors as they are): a yard between two houses, a closed room.
+    Kept for the table (its size and the blockers' exact WKB): it comes back every game;
+    kept as WKB, so that each caller has a geometry of its own (no thread shares one)."""
     blockers = [t.footprint for t in scene.movement_blockers]
     if not blockers:
         return None
-    table = box(r, r, scene.table.width - r, scene.table.depth - r)
-    free = shapely.difference(table, shapely.union_all([b.buffer(r) for b in blockers]))
+    key = (scene.table.width, scene.table.depth, r,
+           tuple(shapely.to_wkb(np.array(blockers, dtype=object))))
+    with _CLOSED_IN_LOCK:
+        known = key in _CLOSED_IN
+        if known:
+            _CLOSED_IN.move_to_end(key)
+            wkb = _CLOSED_IN[key]
+    if not known:
+        found = _closed_in_of(blockers, scene.table.width, scene.table.depth, r)
+        wkb = None if found is None else bytes(found.wkb)
+        with _CLOSED_IN_LOCK:
+            _CLOSED_IN[key] = wkb
+            while len(_CLOSED_IN) > CLOSED_IN_KEPT:
+                _CLOSED_IN.popitem(last=False)
+    return None if wkb is None else shapely.from_wkb(wkb)
+
+
+def _closed_in_of(blockers: Sequence[BaseGeometry], width: float, depth: float,
+                  r: float) -> BaseGeometry | None:
+    """`_closed_in` worked out (None when the open ground is all one)."""
+    table = box(r, r, width - r, depth - r)
+    grown = shapely.buffer(np.array(blockers, dtype=object), r, quad_segs=16)  # as .buffer(r)
+    free = shapely.difference(table, shapely.union_all(grown))
     parts = list(getattr(free, "geoms", [free]))
     if len(parts) < 2:
         return None
-    return shapely.difference(box(0, 0, scene.table.width, scene.table.depth),
-                              max(parts, key=lambda p: p.area))
+    return shapely.difference(box(0, 0, width, depth), max(parts, key=lambda p: p.area))
 
 
 def _zombie_areas(card: Card, method: Deployment, zones: Mapping[str, Polygon], width: float,

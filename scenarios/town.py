@@ -80,7 +80,13 @@ class Tile:
 
     def exits_turned(self, quarter_turns: int) -> frozenset[Side]:
         """The exits after turning the tile `quarter_turns` times clockwise."""
-        return frozenset(SIDES[(SIDES.index(s) + quarter_turns) % 4] for s in self.exits)
+        return _turned(self.exits, quarter_turns)
+
+
+@functools.lru_cache(maxsize=1024)
+def _turned(exits: tuple[Side, ...], quarter_turns: int) -> frozenset[Side]:
+    """(Asked thousands of times while a town is laid: kept.)"""
+    return frozenset(SIDES[(SIDES.index(s) + quarter_turns) % 4] for s in exits)
 
 
 @dataclass(frozen=True)
@@ -226,11 +232,9 @@ class Town:
             tile = tiles[placed.tile]
             prefix = f"t{col}{row}_"
             ox, oy = placed.origin
-            surface = (box(0, 0, TILE_INCHES, TILE_INCHES) if tile.surface == "plaza"
-                       else road_area(placed.exits))
-            if not surface.is_empty:
-                points = [[round(ox + x, 4), round(oy + y, 4)]
-                          for x, y in list(surface.exterior.coords)[:-1]]
+            ring = _surface_ring(tile.surface, placed.exits)
+            if ring:
+                points = [[round(ox + x, 4), round(oy + y, 4)] for x, y in ring]
                 out.append({"id": f"{prefix}{tile.surface}", "kind": "polygon",
                             "polygon": points, "blocks_sight": False,
                             "blocks_movement": False, "surface": tile.surface,
@@ -261,6 +265,18 @@ class Town:
     def to_json(self) -> dict[str, Any]:
         ordered = sorted(self.cells.values(), key=lambda p: (p.row, p.column))
         return {"tiles": [p.to_json() for p in ordered], "attempts": self.attempts}
+
+
+@functools.lru_cache(maxsize=64)
+def _surface_ring(surface: str, exits: frozenset[Side]) -> tuple[tuple[float, float], ...]:
+    """A tile's surface in tile inches (the whole tile for a plaza, else its roads), as its
+    ring's points without the closing one; () when it has none. Kept: every town lays the
+    same few."""
+    shape = (box(0, 0, TILE_INCHES, TILE_INCHES) if surface == "plaza"
+             else road_area(exits))
+    if shape.is_empty:
+        return ()
+    return tuple((float(x), float(y)) for x, y in list(shape.exterior.coords)[:-1])
 
 
 def _on_edge(cell: tuple[int, int], edge: Side) -> bool:
