@@ -8,7 +8,8 @@ only what both have: `ai.simulate.play_game`/`start`/`play_out`, `Game.clone`,
 
 Tasks:
 - `games POLICY CARD:SEED ...`: whole games of POLICY zombies against the survivor bot,
-  each one's set-up and play timed apart (seconds);
+  each one's set-up and play timed apart, and the process's processor time for the whole
+  game (seconds: on a shared machine the processor time is the steadier);
 - `ops`: at the bench position, for every legal action: the first listing of the state it
   leads to, the same listing asked again, applying it (on a copy), copying the game; and
   taking an action back in a scenario game 40 actions in (milliseconds);
@@ -35,17 +36,18 @@ CARDS = ("escorte", "evacuation", "convoi", "helico")
 def games(policy: str, jobs: list[str]) -> dict[str, Any]:
     from ai.simulate import play_out, start
 
-    setup, play = [], []
+    setup, play, cpu = [], [], []
     for job in jobs:
         card, _, seed = job.partition(":")
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         game = start(card, int(seed))
         t1 = time.perf_counter()
         play_out(game, int(seed), policy, "bot")
-        t2 = time.perf_counter()
+        t2, c2 = time.perf_counter(), time.process_time()
         setup.append(t1 - t0)
         play.append(t2 - t1)
-    return {"setup": setup, "play": play}
+        cpu.append(c2 - c0)
+    return {"setup": setup, "play": play, "cpu": cpu}
 
 
 def ops() -> dict[str, Any]:

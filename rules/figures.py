@@ -37,7 +37,7 @@ class FrozenDict(dict[str, int]):
 
     __setitem__ = _refuse
     __delitem__ = _refuse
-    __ior__ = _refuse  # type: ignore[assignment]
+    __ior__ = _refuse
     clear = _refuse
     pop = _refuse
     popitem = _refuse
@@ -65,15 +65,15 @@ class FrozenList(list[str]):
 
     __setitem__ = _refuse
     __delitem__ = _refuse
-    __iadd__ = _refuse  # type: ignore[assignment]
-    __imul__ = _refuse  # type: ignore[assignment]
+    __iadd__ = _refuse
+    __imul__ = _refuse
     append = _refuse
     extend = _refuse
     insert = _refuse
     pop = _refuse
     remove = _refuse
     clear = _refuse
-    sort = _refuse  # type: ignore[assignment]
+    sort = _refuse
     reverse = _refuse
 
     def __reduce__(self) -> tuple[type[FrozenList], tuple[list[str]]]:

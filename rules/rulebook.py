@@ -193,13 +193,31 @@ care of friends, `_care`: heals, revivals and carries)."""
 def figure_actions(game: GameState, fig: Fig, *, kinds: Sequence[str] = (), free: bool = False,
                    max_ap: int | None = None) -> list[Action]:
     """Legal actions of one figure (optionally only some kinds), each checked. `free`: no
-    AP to pay (a window's); `max_ap`: the most AP one action may take."""
+    AP to pay (a window's); `max_ap`: the most AP one action may take.
+
+    A zombie's listing depends on little (where it and the humans stand, the pool): it is
+    kept by just that (`_zombie_key`), from state to state and copy to copy, so a zombie
+    that nothing near has changed for is not listed again."""
     pool = fig.attack if free_zombie(game, fig) else game.pools.get(game.side_of(fig), 0)
     budget = pool if max_ap is None else min(pool, max_ap)
 
     def want(kind: str) -> bool:
         return not kinds or kind in kinds
 
+    key = _zombie_key(game, fig, tuple(kinds), free, pool, budget, want)
+    if key is not None:
+        kept: tuple[Action, ...] | None = game.memo.get(key)
+        if kept is not None:
+            return list(kept)
+    out = _listed(game, fig, free, pool, budget, want)
+    if key is not None:
+        game.remember(key, tuple(out))
+    return out
+
+
+def _listed(game: GameState, fig: Fig, free: bool, pool: int, budget: int,
+            want: Want) -> list[Action]:
+    """`figure_actions` made: each rule's candidates in `LISTING` order, checked."""
     listing = Listing(pool, budget, enemies_by_distance(game, fig))
     out: list[Action] = []
     for rule in LISTING:
@@ -219,6 +237,29 @@ def figure_actions(game: GameState, fig: Fig, *, kinds: Sequence[str] = (), free
                 continue
             out.append(act)
     return out
+
+
+def _zombie_key(game: GameState, fig: Fig, kinds: tuple[str, ...], free: bool, pool: int,
+                budget: int, want: Want) -> tuple[Any, ...] | None:
+    """Everything a zombie's listing depends on, when that is all there is: in a solo game
+    with no action of the card open to it, its moves (toward its nearest humans, the way
+    round the terrain) and its strikes (the humans within reach, the pool) depend only on
+    where it and the humans stand, their bases, statuses and Discrète, and the pool; the
+    terrain and the settings are the game's own (`GameState.memo` is dropped with the
+    terrain). None: list it afresh."""
+    if not fig.is_zombie or game.mode != "solo":
+        return None
+    if want(SPECIAL.kind) and game.referee is not None and fig.standing and \
+            game.referee.special_actions(game, fig):
+        return None
+    humans_key = ("humans", game.version())
+    humans: tuple[Any, ...] | None = game.plans.get(humans_key)
+    if humans is None:
+        humans = tuple((h.id, h.x, h.y, h.base_mm, h.status, h.side, h.has("discrete"))
+                       for h in game.figures.values() if h.is_human and h.on_table)
+        game.plans[humans_key] = humans
+    return ("zombie", fig.id, fig.x, fig.y, fig.base_mm, fig.attack, fig.status, kinds, free,
+            pool, budget, humans)
 
 
 def activations(game: GameState, side: str) -> list[Action]:

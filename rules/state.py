@@ -52,6 +52,7 @@ _MODE_WORDS = (Message("engine.mode.solo"), Message("engine.mode.zombie_war"))
 # every state's version, unique in the process: copies of a game that part ways never
 # mistake each other's measures for their own
 _VERSIONS = itertools.count(1)
+MEMO_SIZE = 1 << 14  # listings a game and its copies keep (`GameState.memo`)
 
 
 def plain_copy(data: Any) -> Any:
@@ -121,6 +122,9 @@ class GameState:
         self._version = next(_VERSIONS)
         self.plans: dict[Any, Any] = {}  # planned moves, valid until something moves
         self.listed: dict[Any, Any] = {}  # the legal actions found for this very state
+        # listings kept by what they depend on (`rulebook.figure_actions`), for this game
+        # and its copies while the terrain stands
+        self.memo: dict[Any, Any] = {}
         self._own_markers: set[str] = set(self.markers)  # copied here: this game's own
         self.replies: list[tuple[str, str]] = []  # violent figures to strike back, this action
         self._start: dict[str, Any] = self.to_json()
@@ -198,6 +202,12 @@ class GameState:
         other._notes = []
         return other
 
+    def remember(self, key: Any, value: Any) -> None:
+        """Keep a listing in `memo` (bounded: emptied when full)."""
+        if len(self.memo) >= MEMO_SIZE:
+            self.memo.clear()
+        self.memo[key] = value
+
     def own_marker(self, marker_id: str) -> dict[str, Any]:
         """The marker `marker_id`, this game's own to change: copies of a game share their
         markers until one of them changes one."""
@@ -252,6 +262,7 @@ class GameState:
         self.terrain = load_scene({**self.scene_json, "figures": []}).terrain
         self._field = None
         self._views = {}
+        self.memo = {}
         self.moved()
 
     def distance(self, a: str, b: str) -> float:

@@ -197,3 +197,29 @@ def test_an_action_checked_for_a_state_is_known_legal_there_until_it_changes() -
     assert legal.is_known_legal(game, act)
     game.apply(act, dice=[1])  # the walker's free attack as the survivor leaves: a miss
     assert not legal.is_known_legal(game, act)
+
+
+@pytest.mark.parametrize("card,modules", [("escorte", ()), ("nuit", ()),
+                                          ("convoi", ("barricades", "sewers")),
+                                          ("caisses", ("allies", "taken_over", "noise"))])
+def test_a_zombies_kept_listing_is_the_listing_made_afresh(card: str,
+                                                          modules: tuple[str, ...]) -> None:
+    """A zombie's listing kept by what it depends on (`rulebook._zombie_key`) is the one
+    made afresh, whatever moved since, in windows and with the card's actions about."""
+    from rules import rulebook
+    from scenarios.play import start_scenario
+
+    game = start_scenario(card, seed=8, modules=list(modules), balanced=False)
+    rng = random.Random(card)
+    for _ in range(120):
+        if game.is_terminal:
+            break
+        for z in [f for f in game.figures.values() if f.is_zombie and f.on_table]:
+            for kinds, max_ap in (((), None), (("move", "melee"), 1)):
+                kept = rulebook.figure_actions(game, z, kinds=kinds, max_ap=max_ap)
+                pool = game.pools.get("zombies", 0)
+                budget = pool if max_ap is None else min(pool, max_ap)
+                fresh = rulebook._listed(game, z, False, pool, budget,
+                                         lambda k, kinds=kinds: not kinds or k in kinds)
+                assert kept == fresh, (z.id, kinds)
+        game.apply(rng.choice(game.legal_actions()))

@@ -65,8 +65,9 @@ class ActionRule(Generic[A]):
     def check(self, game: GameState, fig: Fig, act: A) -> None:
         """Refuse the action with the rule it breaks, or return quietly."""
 
-    def candidates(self, game: GameState, fig: Fig, listing: Listing) -> Iterable[A]:
-        """The actions of this type the listing offers `fig` (checked by the caller)."""
+    def candidates(self, game: GameState, fig: Fig, listing: Listing) -> Iterable[Action]:
+        """The actions of this rule's kind the listing offers `fig` (checked by the
+        caller): its own type's, or those it lists with them (crates and items)."""
         return ()
 
     def resolve(self, game: GameState, fig: Fig, act: A) -> None:
