@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from i18n import Message
 from rules import words
 from rules.action_rules import (
+    MOVE_TARGETS,
     ActionRule,
     CarryRule,
     ContaminateRule,
@@ -38,7 +39,7 @@ from rules.action_rules import (
 )
 from rules.actions import Action, Decline, EndActivations, Pass
 from rules.activity import activatable, enemies_by_distance, free_zombie
-from rules.attacks import hit_back
+from rules.attacks import REACH_INCHES, hit_back, most_melee_ap
 from rules.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -242,24 +243,25 @@ def _listed(game: GameState, fig: Fig, free: bool, pool: int, budget: int,
 def _zombie_key(game: GameState, fig: Fig, kinds: tuple[str, ...], free: bool, pool: int,
                 budget: int, want: Want) -> tuple[Any, ...] | None:
     """Everything a zombie's listing depends on, when that is all there is: in a solo game
-    with no action of the card open to it, its moves (toward its nearest humans, the way
-    round the terrain) and its strikes (the humans within reach, the pool) depend only on
-    where it and the humans stand, their bases, statuses and Discrète, and the pool; the
-    terrain and the settings are the game's own (`GameState.memo` is dropped with the
-    terrain). None: list it afresh."""
+    with no action of the card open to it, its moves (toward its `MOVE_TARGETS` nearest
+    humans, round the terrain) and its strikes (the humans within reach, the AP it may
+    spend) depend only on where it stands, on those humans (where, their bases, statuses
+    and Discrète) and on the pool as far as it limits them; the terrain and the settings
+    are the game's own (`GameState.memo` is dropped with the terrain). None: list it
+    afresh."""
     if not fig.is_zombie or game.mode != "solo":
         return None
     if want(SPECIAL.kind) and game.referee is not None and fig.standing and \
             game.referee.special_actions(game, fig):
         return None
-    humans_key = ("humans", game.version())
-    humans: tuple[Any, ...] | None = game.plans.get(humans_key)
-    if humans is None:
-        humans = tuple((h.id, h.x, h.y, h.base_mm, h.status, h.side, h.has("discrete"))
-                       for h in game.figures.values() if h.is_human and h.on_table)
-        game.plans[humans_key] = humans
+    enemies = enemies_by_distance(game, fig)
+    reach = sum(1 for d, _ in enemies if d <= REACH_INCHES + 1e-9)
+    near = tuple((h.id, h.x, h.y, h.base_mm, h.status, h.side, h.has("discrete"))
+                 for _, h in enemies[:max(MOVE_TARGETS, reach)])
+    # its strikes take 1 AP each up to A dice (D5), its moves 1 AP
+    spend = (min(budget, most_melee_ap(game, fig, None)), pool >= 1)
     return ("zombie", fig.id, fig.x, fig.y, fig.base_mm, fig.attack, fig.status, kinds, free,
-            pool, budget, humans)
+            spend, near)
 
 
 def activations(game: GameState, side: str) -> list[Action]:
