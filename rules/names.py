@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 __all__ = ["figure_name", "figure_names", "number_of"]
 
 _TRAILING = re.compile(r"(\d+)$")
+# every figure's name by roster (each figure's id, names and side): kept across states
+_ROSTERS: dict[tuple[tuple[str, str, str, str], ...], dict[str, Name]] = {}
 
 
 def number_of(figure_id: str) -> str:
@@ -52,11 +54,19 @@ def figure_name(game: GameState, figure_id: str) -> Name:
     alone (a figure removed from a replayed record), never by the id.
 
     Every figure's name is worked out once per state of the game (`GameState.plans`, emptied when
-    something moves): notes and the AI's explanations name figures thousands of times."""
+    something moves), and once per roster (names change only when a figure comes, goes or is
+    renamed): notes and the AI's explanations name figures thousands of times."""
     key = ("names", game.version())
     names: dict[str, Name] | None = game.plans.get(key)
     if names is None:
-        names = figure_names(game)
+        roster = tuple((fid, _text(f.name), _text(f.name_en or f.name), f.side)
+                       for fid, f in game.figures.items())
+        names = _ROSTERS.get(roster)
+        if names is None:
+            names = figure_names(game)
+            if len(_ROSTERS) >= 256:
+                _ROSTERS.clear()
+            _ROSTERS[roster] = names
         game.plans[key] = names
     known = names.get(figure_id)
     if known is not None:

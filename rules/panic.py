@@ -154,13 +154,15 @@ def after_fall(game: GameState, dead: Fig, how: str) -> None:
 def check_surrounded(game: GameState) -> None:
     """Three zombies within 3 in and no friend closer than the third: test, once a turn."""
     zombies = [f.id for f in game.figures.values() if f.is_zombie and f.on_table]
+    if len(zombies) < SURROUND_COUNT:
+        return
     for fig in list(game.figures.values()):
         if fig.side != "survivors" or not fig.standing or fig.surrounded_tested:
             continue
-        near = sorted(d for d in game.distances_from(fig.id, zombies)
-                      if d <= SURROUND_INCHES + 1e-9)
-        if len(near) < SURROUND_COUNT:
+        gaps = game.distances_from(fig.id, zombies)
+        if sum(d <= SURROUND_INCHES + 1e-9 for d in gaps) < SURROUND_COUNT:
             continue
+        near = sorted(d for d in gaps if d <= SURROUND_INCHES + 1e-9)
         limit = near[SURROUND_COUNT - 1]
         if game.settings.surrounded_friend_rule == "within_3":
             limit = SURROUND_INCHES
