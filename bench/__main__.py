@@ -14,6 +14,7 @@ from bench import (
     attack_load,
     cli_bench,
     engine_bench,
+    forward_model,
     geometry_bench,
     http_bench,
     undo_bench,
@@ -26,7 +27,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--out", default="docs/benchmarks.md")
     args = parser.parse_args()
-    rows = (geometry_bench.run() + engine_bench.run() + ai_bench.run() + http_bench.run()
+    rows = (geometry_bench.run() + engine_bench.run() + forward_model.run() + ai_bench.run()
+            + http_bench.run()
             + attack_load.run() + undo_bench.run() + cli_bench.run() + vision_bench.run()
             + vision_pbr.run())
     lines = [
@@ -46,6 +48,11 @@ def main() -> int:
     ]
     for r in rows:
         lines.append(f"| {r.what} | {r.target} | {r.ours} | {r.peer_name} | {r.peer} | {r.note} |")
+    for name, profile in forward_model.PROFILES.items():
+        lines += ["", f"## A greedy game's profile, {forward_model.WHO[name]}", "",
+                  "One game of greedy zombies against the survivor bot (escorte, seed 1), "
+                  "`cProfile`, by cumulative time (`python -m bench.forward_model`):", "",
+                  "```", profile.strip(), "```"]
     text = "\n".join(lines) + "\n"
     Path(args.out).write_text(text, encoding="utf-8")
     sys.stdout.write(text)

@@ -32,6 +32,7 @@ GREEDY = [f"{card}:{seed}" for card in ("escorte", "evacuation", "convoi", "heli
 NORMAL = ["escorte:1", "helico:1", "evacuation:1", "refuge:1"]
 HARD = ["escorte:1", "helico:1"]
 PROFILES: dict[str, str] = {}  # the greedy game's profile, "before" and "ours" (docs)
+WHO = {"before": f"the code before issue 24 ({BEFORE})", "ours": "today's code"}
 
 
 @contextmanager

@@ -127,7 +127,10 @@ def profile() -> dict[str, Any]:
     out = io.StringIO()
     stats = pstats.Stats(prof, stream=out)
     stats.sort_stats("cumulative").print_stats(28)
-    return {"text": out.getvalue()}
+    here = os.getcwd().rstrip("/") + "/"
+    lines = [line.replace(here, "") for line in out.getvalue().splitlines()
+             if line.strip() and not line.startswith("   Random listing")]
+    return {"text": "\n".join(lines)}
 
 
 def main(argv: list[str]) -> int:
