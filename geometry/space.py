@@ -138,50 +138,55 @@ class Space:
 
     def sight_table(self, observers: Sequence[str], targets: Sequence[str]) -> dict[
             str, dict[str, Sight]]:
-        """Sight from each observer to each target, answered in one batch.
+        """Sight from each observer to each target, answered in one batch (`sight_pairs`)."""
+        pairs = [(o, t) for o in observers for t in targets]
+        got = self.sight_pairs(pairs)
+        table: dict[str, dict[str, Sight]] = {o: {} for o in observers}
+        for (o, t), sight in zip(pairs, got, strict=True):
+            table[o][t] = sight
+        return table
+
+    def sight_pairs(self, pairs: Sequence[tuple[str, str]]) -> list[Sight]:
+        """Sight for each (observer, target) pair, in order, the pairs not known answered in
+        one batch.
 
         Sight between two bases depends only on where they stand (figures never block it):
         the terrain's field keeps each pair's answer (`SightField.answered`), so a figure
         that moves is measured again against the others, and the pairs that did not move
         are read back (each pair's answer is the same, bit for bit, in any batch)."""
-        if not observers or not targets:
-            return {o: {} for o in observers}
         field = self.sight_field
         known = field.answered
-        spot = {f: self.scene.figure(f) for f in dict.fromkeys([*observers, *targets])}
-        table: dict[str, dict[str, Sight]] = {}
-        todo: list[tuple[str, str, tuple[float, float, float, float, float]]] = []
-        for o in observers:
-            row = table.setdefault(o, {})
-            seer = spot[o]
-            for t in targets:
-                if o == t:
-                    row[t] = _SELF
-                    continue
-                seen = spot[t]
-                key = (seer.x, seer.y, seen.x, seen.y, seen.radius)
-                got = known.get(key)
-                if got is None:
-                    todo.append((o, t, key))
-                    row[t] = _SELF  # a place kept in the row's order, answered below
-                else:
-                    row[t] = got
+        spot = {f: self.scene.figure(f) for f in dict.fromkeys(x for pair in pairs for x in pair)}
+        out: list[Sight] = []
+        todo: list[tuple[int, str, str, tuple[float, float, float, float, float]]] = []
+        for o, t in pairs:
+            if o == t:
+                out.append(_SELF)
+                continue
+            seer, seen = spot[o], spot[t]
+            key = (seer.x, seer.y, seen.x, seen.y, seen.radius)
+            got = known.get(key)
+            if got is None:
+                todo.append((len(out), o, t, key))
+                got = _SELF  # a place kept in order, answered below
+            out.append(got)
         if todo:
-            who = list(dict.fromkeys(o for o, _, _ in todo))
+            who = list(dict.fromkeys(o for _, o, _, _ in todo))
             at = {o: i for i, o in enumerate(who)}
             views = [self.view(o) for o in who]
-            centres = np.array([spot[t].centre for _, t, _ in todo], dtype=np.float64)
-            radii = np.array([spot[t].radius for _, t, _ in todo], dtype=np.float64)
-            got = field.answers(views, np.array([at[o] for o, _, _ in todo]), centres, radii)
+            centres = np.array([spot[t].centre for _, _, t, _ in todo], dtype=np.float64)
+            radii = np.array([spot[t].radius for _, _, t, _ in todo], dtype=np.float64)
+            answers = field.answers(views, np.array([at[o] for _, o, _, _ in todo]), centres,
+                                    radii)
             # Plain Python bools and floats read once (indexing numpy arrays one element at
             # a time was a third of a 10 x 100 table's time).
-            visible: list[bool] = got.visible.tolist()
-            fraction: list[float] = got.fraction.tolist()
+            visible: list[bool] = answers.visible.tolist()
+            fraction: list[float] = answers.fraction.tolist()
             if len(known) + len(todo) > ANSWERED:
                 known.clear()
-            for (o, t, pair), v, f in zip(todo, visible, fraction, strict=True):
-                table[o][t] = known[pair] = Sight(v, f)
-        return table
+            for (i, _, _, pair), v, f in zip(todo, visible, fraction, strict=True):
+                out[i] = known[pair] = Sight(v, f)
+        return out
 
     def visibility_polygon(self, figure: str) -> Polygon:
         """What `figure` sees, clipped to the table: for drawing."""

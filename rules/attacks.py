@@ -339,17 +339,30 @@ def _war_targets(game: GameState, fig: Fig, reach: float) -> dict[str, Any]:
     return {"candidates": [t for _, t in candidates], "legal": legal, "why": why}
 
 
+_OUT_OF_REACH = Sight(False, 0.0)  # not measured: no weapon of the shooter reaches it
+
+
 def _sight_of_zombies(game: GameState) -> dict[str, dict[str, Any]]:
-    """What every armed survivor sees of every zombie: one batch until something moves."""
+    """What every armed survivor sees of every zombie its weapons reach (the others are
+    out of reach, and a shot needs sight and reach): one batch until something moves."""
     on = [f for f in game.figures.values() if f.on_table]
-    shooters = [f.id for f in on if f.side == "survivors" and any(
-        n and game.catalog.equipment[w].kind in ("shooting", "throwing")
-        for w, n in f.items.items())]
-    # keyed by the shooters too: a survivor who takes up a gun shoots before anything moves
+    factor = game.referee.range_factor(game) if game.referee is not None else 1.0
+    shooters = [(f.id, max(float(game.catalog.equipment[w].range or 0)
+                           for w in guns) * factor)
+                for f in on if f.side == "survivors"
+                for guns in [[w for w, n in f.items.items() if n and game.catalog.equipment[
+                    w].kind in ("shooting", "throwing")]] if guns]
+    # keyed by the shooters and their reach too: a survivor who takes up a gun shoots before
+    # anything moves
     key = ("sight", game.version(), tuple(shooters))
     table: dict[str, dict[str, Any]] | None = game.plans.get(key)
     if table is None:
-        table = game.space().sight_table(shooters, [f.id for f in on if f.is_zombie])
+        zombies = [f.id for f in on if f.is_zombie]
+        pairs = [(s, z) for s, reach in shooters
+                 for z, d in zip(zombies, game.distances_from(s, zombies), strict=True)
+                 if d <= reach + 1e-9]
+        seen = dict(zip(pairs, game.space().sight_pairs(pairs), strict=True))
+        table = {s: {z: seen.get((s, z), _OUT_OF_REACH) for z in zombies} for s, _ in shooters}
         game.plans[key] = table
     return table
 
