@@ -18,8 +18,8 @@ from geometry.units import base_radius
 from rules.catalog import Archetype, Catalog, Equipment
 from rules.warband import Member
 
-__all__ = ["Status", "Fig", "FrozenDict", "FrozenList", "survivor_from_member", "zombie_of",
-           "civilian", "english_name", "CIVILIAN_NAMES"]
+__all__ = ["Status", "Fig", "FrozenDict", "FrozenList", "copy_figures", "survivor_from_member",
+           "zombie_of", "civilian", "english_name", "CIVILIAN_NAMES"]
 
 Status = Literal["standing", "down", "dead", "contaminated", "removed", "evacuated"]
 
@@ -215,6 +215,18 @@ class Fig:
     def from_json(cls, data: dict[str, Any]) -> Fig:
         """A figure from its JSON form (copied: the game never edits the data it was given)."""
         return cls(**copy.deepcopy(data))
+
+
+def copy_figures(figures: Mapping[str, Fig]) -> dict[str, Fig]:
+    """A copy of each figure (`Fig.copy`), the loop written out: a game's copy is mostly
+    this."""
+    new, assign = object.__new__, object.__setattr__
+    out: dict[str, Fig] = {}
+    for key, fig in figures.items():
+        other = new(Fig)
+        assign(other, "__dict__", fig.__dict__.copy())
+        out[key] = other
+    return out
 
 
 # Every field but the lists and counts is a str, int, float or bool.

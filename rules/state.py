@@ -32,7 +32,7 @@ from rules import words
 from rules.catalog import Catalog, load_catalog
 from rules.dice import Dice, NeedDice, Roll
 from rules.errors import IllegalActionError
-from rules.figures import Fig, english_name
+from rules.figures import Fig, copy_figures, english_name
 from rules.referee import Referee, rebuild
 from rules.settings import Settings
 from rules.windows import Window, window_from_json
@@ -186,7 +186,7 @@ class GameState:
         the outcome (set once); the markers until one of the two games changes one."""
         other = object.__new__(type(self))
         other.__dict__ = self.__dict__.copy()
-        other.figures = {k: v.copy() for k, v in self.figures.items()}
+        other.figures = copy_figures(self.figures)
         other.pools = dict(self.pools)
         other.ended = list(self.ended)
         other.pending = list(self.pending)
