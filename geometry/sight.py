@@ -117,6 +117,12 @@ class SightField:
         # keeps them here, for the field lives as long as its terrain
         self.answered: dict[tuple[float, float, float, float, float], Any] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the sight answers it keeps (measured again where needed)."""
+        state = self.__dict__.copy()
+        state["answered"] = {}
+        return state
+
     # --- one observer -------------------------------------------------------------------
 
     def view(self, origin: tuple[float, float]) -> View:

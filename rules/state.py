@@ -208,6 +208,15 @@ class GameState:
             self.memo.clear()
         self.memo[key] = value
 
+    def __getstate__(self) -> dict[str, Any]:
+        """A game travels (to the AI's worker processes) without what is measured anew on
+        demand: its space (which holds the shared, locked path finders) and the listings
+        kept by what they depend on."""
+        state = self.__dict__.copy()
+        state["_space"] = None
+        state["memo"] = {}
+        return state
+
     def own_marker(self, marker_id: str) -> dict[str, Any]:
         """The marker `marker_id`, this game's own to change: copies of a game share their
         markers until one of them changes one."""

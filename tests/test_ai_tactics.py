@@ -23,7 +23,7 @@ from rules.actions import Move, Pass
 from rules.game import SURVIVORS, ZOMBIES, Game
 from rules.names import figure_name
 from scenarios.play import ScenarioReferee
-from scenarios.play_policy import _goal, route_move
+from scenarios.play_policy import route_move, survivor_goal
 
 
 def _step(game: Game, players: dict[str, object]) -> None:
@@ -54,7 +54,7 @@ def test_route_move_walks_past_a_friend_toward_the_exit() -> None:
     hugo = game.figures["m4"]
     ref = game.referee
     assert isinstance(ref, ScenarioReferee)
-    goal = _goal(game, ref, hugo)
+    goal = survivor_goal(game, ref, hugo)
     move = route_move(game, hugo, goal)
     assert move is not None and move.to is not None
     legal.check(game, move)
