@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from i18n import Message
 from rules import words
 from rules.dice import Roll, RollKind, succeeds
@@ -156,13 +158,19 @@ def check_surrounded(game: GameState) -> None:
     zombies = [f.id for f in game.figures.values() if f.is_zombie and f.on_table]
     if len(zombies) < SURROUND_COUNT:
         return
-    for fig in list(game.figures.values()):
-        if fig.side != "survivors" or not fig.standing or fig.surrounded_tested:
+    testing = [f for f in game.figures.values()
+               if f.side == "survivors" and f.standing and not f.surrounded_tested]
+    if not testing:
+        return
+    # the zombies within 3 in of each, counted all at once on the distances of the table
+    space = game.space()
+    index = space.scene.index
+    rows = space.distances[np.ix_([index[f.id] for f in testing], [index[z] for z in zombies])]
+    within = rows <= SURROUND_INCHES + 1e-9
+    for fig, gaps, inside in zip(testing, rows, within, strict=True):
+        if int(inside.sum()) < SURROUND_COUNT or fig.surrounded_tested or not fig.standing:
             continue
-        gaps = game.distances_from(fig.id, zombies)
-        if sum(d <= SURROUND_INCHES + 1e-9 for d in gaps) < SURROUND_COUNT:
-            continue
-        near = sorted(d for d in gaps if d <= SURROUND_INCHES + 1e-9)
+        near = sorted(float(d) for d in gaps[inside])
         limit = near[SURROUND_COUNT - 1]
         if game.settings.surrounded_friend_rule == "within_3":
             limit = SURROUND_INCHES
