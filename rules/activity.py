@@ -108,12 +108,31 @@ def enemies_by_distance(game: GameState, fig: Fig) -> tuple[tuple[float, Fig], .
     key = ("enemies", fig.id, game.version())
     found: tuple[tuple[float, str], ...] | None = game.plans.get(key)
     if found is None:  # ids, not figures: a copy of the game reads them as its own
-        ids = [f.id for f in game.figures.values() if f.on_table and fig.enemy_of(f)]
+        humans, zombies, bands = _on_table(game)
+        if fig.is_zombie:
+            ids = humans
+        elif fig.side == "survivors" and len(bands) > 1:  # rival bands fight too
+            ids = [f.id for f in game.figures.values() if f.on_table and fig.enemy_of(f)]
+        else:
+            ids = zombies
         out = list(zip(game.distances_from(fig.id, ids), ids, strict=True))
         out.sort(key=lambda p: p[0])
         found = tuple(out)
         game.plans[key] = found
     return tuple((d, game.figures[i]) for d, i in found)
+
+
+def _on_table(game: GameState) -> tuple[list[str], list[str], set[str]]:
+    """The humans and the zombies on the table, in the figures' order, and the survivors'
+    bands: whom each figure fights (`Fig.enemy_of`), sorted out once for the state."""
+    key = ("on table", game.version())
+    found: tuple[list[str], list[str], set[str]] | None = game.plans.get(key)
+    if found is None:
+        on = [f for f in game.figures.values() if f.on_table]
+        found = ([f.id for f in on if f.is_human], [f.id for f in on if f.is_zombie],
+                 {f.band for f in on if f.side == "survivors"})
+        game.plans[key] = found
+    return found
 
 
 def free_zombie(game: GameState, fig: Fig) -> bool:
