@@ -174,8 +174,8 @@ def check_surrounded(game: GameState) -> None:
         limit = near[SURROUND_COUNT - 1]
         if game.settings.surrounded_friend_rule == "within_3":
             limit = SURROUND_INCHES
-        friends = [f for f in _band(game, fig) if f.standing]
-        if any(game.distance(fig.id, f.id) <= limit + 1e-9 for f in friends):
+        row = space.distance_rows[index[fig.id]]
+        if any(row[index[f.id]] <= limit + 1e-9 for f in _band(game, fig) if f.standing):
             continue  # a standing friend at most as close as the third zombie (D18)
         fig.surrounded_tested = True
         panic_test(game, fig, Message("engine.panic.reason.surrounded"), trigger="surrounded")
