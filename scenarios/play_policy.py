@@ -255,10 +255,10 @@ def _clear_of(spots: list[Point], taken: list[Point], gap: float) -> list[Point]
         return list(spots)
     p, q = np.asarray(spots, dtype=np.float64), np.asarray(taken, dtype=np.float64)
     d = np.hypot(p[:, None, 0] - q[None, :, 0], p[:, None, 1] - q[None, :, 1])
-    clear = (d > gap + 1e-9).all(axis=1)
-    unsure = ~clear & ~(d <= gap - 1e-9).any(axis=1)
-    return [s for i, s in enumerate(spots) if clear[i] or (
-        unsure[i] and all(math.dist(s, t) > gap for t in taken))]
+    clear: list[bool] = np.all(d > gap + 1e-9, axis=1).tolist()
+    blocked: list[bool] = np.any(d <= gap - 1e-9, axis=1).tolist()
+    return [s for s, sure, out in zip(spots, clear, blocked, strict=True) if sure or (
+        not out and all(math.dist(s, t) > gap for t in taken))]
 
 
 def engaged(game: Game, fig: Fig) -> bool:
