@@ -106,7 +106,11 @@ def enemies_by_distance(game: GameState, fig: Fig) -> tuple[tuple[float, Fig], .
     """The figure's enemies on the table, nearest first (ties in the figures' order), kept
     for this state's positions."""
     key = ("enemies", fig.id, game.version())
-    found: tuple[tuple[float, str], ...] | None = game.plans.get(key)
+    kept = game.plans.get(key)
+    # ties go by the figures' order: kept with the very figures it was read off (a copy
+    # of the game that lists its figures otherwise reads them again)
+    found: tuple[tuple[float, str], ...] | None = (
+        kept[1] if kept is not None and kept[0] is game.figures else None)
     if found is None:  # ids, not figures: a copy of the game reads them as its own
         humans, zombies, bands = _on_table(game)
         if fig.is_zombie:
@@ -118,7 +122,7 @@ def enemies_by_distance(game: GameState, fig: Fig) -> tuple[tuple[float, Fig], .
         out = list(zip(game.distances_from(fig.id, ids), ids, strict=True))
         out.sort(key=lambda p: p[0])
         found = tuple(out)
-        game.plans[key] = found
+        game.plans[key] = (game.figures, found)
     return tuple((d, game.figures[i]) for d, i in found)
 
 
@@ -126,12 +130,14 @@ def _on_table(game: GameState) -> tuple[list[str], list[str], set[str]]:
     """The humans and the zombies on the table, in the figures' order, and the survivors'
     bands: whom each figure fights (`Fig.enemy_of`), sorted out once for the state."""
     key = ("on table", game.version())
-    found: tuple[list[str], list[str], set[str]] | None = game.plans.get(key)
-    if found is None:
-        on = [f for f in game.figures.values() if f.on_table]
-        found = ([f.id for f in on if f.is_human], [f.id for f in on if f.is_zombie],
-                 {f.band for f in on if f.side == "survivors"})
-        game.plans[key] = found
+    kept = game.plans.get(key)
+    if kept is not None and kept[0] is game.figures:  # read off these very figures
+        found: tuple[list[str], list[str], set[str]] = kept[1]
+        return found
+    on = [f for f in game.figures.values() if f.on_table]
+    found = ([f.id for f in on if f.is_human], [f.id for f in on if f.is_zombie],
+             {f.band for f in on if f.side == "survivors"})
+    game.plans[key] = (game.figures, found)
     return found
 
 
