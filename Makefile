@@ -8,7 +8,7 @@ CHROMIUM := /usr/bin/chromium
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: setup run test lint bench soak clean chromium
+.PHONY: setup run test lint bench soak played clean chromium
 
 # the whole toolchain (tests, lint, benchmarks)
 $(STAMP): pyproject.toml
@@ -51,6 +51,10 @@ bench: $(STAMP)
 
 soak: $(STAMP)
 	SOAK_GAMES=2000 $(BIN)/python -m pytest -q tests/test_random_play.py
+
+# every recorded game played again (the suite plays a part of them: tests/test_played_games.py)
+played: $(STAMP)
+	SURVIVE_US_PLAYED=all $(BIN)/python -m pytest -q -n auto --maxprocesses 4 tests/test_played_games.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
