@@ -20,7 +20,6 @@ action listed for this very state (`legal_actions`) is not checked again when ap
 
 from __future__ import annotations
 
-import copy
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
@@ -34,7 +33,7 @@ from rules.catalog import Catalog
 from rules.dice import Dice, Roll, RollKind
 from rules.errors import IllegalActionError
 from rules.figures import Fig
-from rules.state import BANDS, MODES, SURVIVORS, ZOMBIES, GameState, Note
+from rules.state import BANDS, MODES, SURVIVORS, ZOMBIES, GameState, Note, plain_copy
 from rules.window_rules import carry_out_window
 
 __all__ = ["Game", "Note", "SURVIVORS", "ZOMBIES", "BANDS", "MODES", "UNDO_DEPTH"]
@@ -92,7 +91,7 @@ class Game(GameState):
             game = step
         if game is None:  # an empty log
             game = cls.from_json(record["start"], catalog)
-            game._start = copy.deepcopy(record["start"])
+            game._start = plain_copy(record["start"])
         return game
 
     @classmethod
@@ -101,7 +100,7 @@ class Game(GameState):
         """Rebuild a game from `export()` one entry of its log at a time: the same game is
         yielded after each entry (the chances curve reads every position on the way)."""
         game = cls.from_json(record["start"], catalog)
-        game._start = copy.deepcopy(record["start"])
+        game._start = plain_copy(record["start"])
         for i, entry in enumerate(record["log"]):
             if entry["action"].get("type") == "start":
                 game._dice = Dice.fixed(entry["dice"])

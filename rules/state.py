@@ -87,7 +87,7 @@ class GameState:
         if referee is not None:
             self.catalog = referee.catalog(self.catalog)
         self.settings = settings or Settings()
-        self.scene_json = copy.deepcopy(scene_json)
+        self.scene_json = plain_copy(scene_json)
         base = load_scene({**scene_json, "figures": []})
         self.table: Table = base.table
         self.terrain: tuple[TerrainPiece, ...] = base.terrain
@@ -105,7 +105,7 @@ class GameState:
         self.to_act = self.sides()[0]
         self.controller: str | None = None  # the band moving a zombie (zombie_war)
         self.markers: dict[str, dict[str, Any]] = {  # crates and items on the table
-            m["id"]: copy.deepcopy(m) for m in markers}
+            m["id"]: plain_copy(m) for m in markers}
         self.referee = referee  # the scenario's objectives and special rules, if any
         self.pending: list[Window] = []
         self.activating: str | None = None  # the side whose activation is being resolved
@@ -134,7 +134,7 @@ class GameState:
     def to_json(self) -> dict[str, Any]:
         """The whole state as plain JSON."""
         return {
-            "scene": copy.deepcopy(self.scene_json),
+            "scene": plain_copy(self.scene_json),
             "settings": self.settings.to_json(),
             "max_turns": self.max_turns,
             "turn": self.turn,
@@ -143,13 +143,13 @@ class GameState:
             "pending": [w.to_json() for w in self.pending],
             "activating": self.activating,
             "mode": self.mode,
-            "markers": list(copy.deepcopy(self.markers).values()),
+            "markers": [plain_copy(m) for m in self.markers.values()],
             "referee": None if self.referee is None else {
                 "name": self.referee.name, **self.referee.to_json()},
             "controller": self.controller,
             "passes": self.passes,
             "ended": list(self.ended),
-            "outcome": copy.deepcopy(self.outcome),
+            "outcome": plain_copy(self.outcome),
             "figures": [f.to_json() for f in self.figures.values()],
         }
 
@@ -167,12 +167,12 @@ class GameState:
         game.controller = data.get("controller")
         game.passes = int(data.get("passes", 0))
         game.ended = list(data.get("ended", []))
-        game.outcome = copy.deepcopy(data["outcome"])
+        game.outcome = plain_copy(data["outcome"])
         return game
 
     def export(self) -> dict[str, Any]:
         """The start state and every action with its dice: enough to replay the game."""
-        return {"start": copy.deepcopy(self._start), "log": copy.deepcopy(self.log)}
+        return {"start": plain_copy(self._start), "log": plain_copy(self.log)}
 
     def clone(self) -> Self:
         """An independent copy of the game (its log too), sharing its RNG."""
@@ -263,7 +263,7 @@ class GameState:
     def edit_scene(self) -> dict[str, Any]:
         """The scene JSON, this game's own, to change in place (a door, a barricade): clones
         share it until one of them changes it."""
-        self.scene_json = copy.deepcopy(self.scene_json)
+        self.scene_json = plain_copy(self.scene_json)
         return self.scene_json
 
     def reload_terrain(self) -> None:
